@@ -1,0 +1,63 @@
+"""The encoder interface every image-text model implements, and the encoder registry."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+
+import numpy as np
+
+
+class ImageTextEncoder(ABC):
+    """Embeds frames and texts into one space so a query can score frames.
+
+    Implementations register a factory in `ENCODERS` under a name; `load_encoder("name:arg")`
+    builds one. `encoder_id` must change whenever the features would change (weights, version),
+    because the feature cache is keyed on it.
+    """
+
+    encoder_id: str
+
+    @abstractmethod
+    def encode_images(self, frames: np.ndarray) -> np.ndarray:
+        """Embed frames.
+
+        Args:
+            frames: `(N, H, W, 3)` uint8 RGB.
+
+        Returns:
+            `(N, D)` float32, each row L2-normalised.
+        """
+
+    @abstractmethod
+    def encode_texts(self, texts: list[str]) -> np.ndarray:
+        """Embed texts: `(M, D)` float32, rows L2-normalised."""
+
+    def image_features(self, frames: np.ndarray) -> dict[str, np.ndarray]:
+        """Everything the index stores for these frames, as named `(N, ...)` float32 arrays.
+
+        Must hold "embedding" (what `score` reads) and "appearance" (used for segmentation).
+        The default uses the embedding for both.
+        """
+        emb = self.encode_images(frames)
+        return {"embedding": emb, "appearance": emb}
+
+    def score(self, features: dict[str, np.ndarray], text: str) -> np.ndarray:
+        """Relevance of each indexed frame to `text`: `(N,)` float32, higher is better.
+
+        The default is the cosine between the frame embedding and the text embedding.
+        """
+        return features["embedding"] @ self.encode_texts([text])[0]
+
+
+EncoderFactory = Callable[[str], ImageTextEncoder]
+ENCODERS: dict[str, EncoderFactory] = {}
+DEFAULT_ENCODER = "label-bridge"
+
+
+def register_encoder(name: str) -> Callable[[EncoderFactory], EncoderFactory]:
+    def wrap(factory: EncoderFactory) -> EncoderFactory:
+        ENCODERS[name] = factory
+        return factory
+
+    return wrap

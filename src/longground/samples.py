@@ -1,0 +1,60 @@
+"""Benchmark samples and predictions: what a benchmark asks and what a system answered."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .moments import Moments
+
+ATTRIBUTES = frozenset(
+    {"causal", "sequential", "synchronous", "bounded", "static", "dynamic", "identity", "negative"}
+)
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One benchmark query with its ground truth.
+
+    Args:
+        qid: unique query id.
+        video: video id or path.
+        duration_s: video length in seconds.
+        query: the natural-language query.
+        gt: ground-truth moments; empty for a negative query.
+        attributes: CoMET attributes, a subset of `ATTRIBUTES`.
+        domain: free-text domain label ("sports", "surveillance", ...), may be empty.
+    """
+
+    qid: str
+    video: str
+    duration_s: float
+    query: str
+    gt: Moments
+    attributes: frozenset[str] = frozenset()
+    domain: str = ""
+
+    @property
+    def is_negative(self) -> bool:
+        return len(self.gt) == 0
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """A system's answer for one query.
+
+    `moments` is None when the raw answer could not be parsed (`parse_error` says why);
+    a parse failure is scored as empty but counted separately.
+    `invalid_intervals` counts intervals dropped as non-finite or reversed.
+    """
+
+    qid: str
+    moments: Moments | None
+    raw: str | None = None
+    parse_error: str | None = None
+    invalid_intervals: int = 0
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def scored_moments(self) -> Moments:
+        """What the metrics see: the moments, or empty on a parse failure."""
+        return self.moments if self.moments is not None else Moments.empty()
