@@ -20,7 +20,7 @@ app = typer.Typer(
 )
 
 # Importing a command module registers its commands on `app`.
-COMMAND_MODULES: list[str] = []
+COMMAND_MODULES: list[str] = ["find_cmd"]
 
 
 def _register() -> None:
@@ -30,32 +30,25 @@ def _register() -> None:
         importlib.import_module(f"longground.cli.{name}")
 
 
-def fail(message: str) -> None:
-    """Print a one-line error and exit with code 2."""
-    typer.echo(f"longground: error: {message}", err=True)
-    raise typer.Exit(2)
+@app.callback()
+def _root() -> None:
+    """Find every moment in a long video that matches a query, and score grounding systems."""
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line with `argv` (default: `sys.argv[1:]`) and return the exit code."""
     _register()
     try:
-        code = app(args=argv, standalone_mode=False)
+        app(args=argv, prog_name="longground")
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except UserError as exc:
         typer.echo(f"longground: error: {exc}", err=True)
         return 2
     except KeyboardInterrupt:
         typer.echo("longground: interrupted", err=True)
         return 130
-    except typer.Exit as exc:
-        return exc.exit_code
-    except Exception as exc:  # click usage errors
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            return 2
-        raise
-    return code if isinstance(code, int) else 0
+    return 0
 
 
 if __name__ == "__main__":

@@ -17,6 +17,9 @@ class ImageTextEncoder(ABC):
     """
 
     encoder_id: str
+    #: Score at or above which a frame is taken to show the query (the retrieval method's
+    #: "no such event" line). Each encoder calibrates its own; see docs/encoders.md.
+    default_threshold: float = 0.5
 
     @abstractmethod
     def encode_images(self, frames: np.ndarray) -> np.ndarray:

@@ -1,0 +1,95 @@
+"""Command-line options shared by the commands that run a method (`find`, `run`).
+
+Declare them in a command's signature with these annotated types, then call `method_config`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..errors import UserError
+from ..methods import LLMConfig, MethodConfig
+
+Method = Annotated[str, typer.Option("--method", "-m", help="Grounding method.")]
+Encoder = Annotated[
+    str,
+    typer.Option(
+        "--encoder",
+        help="Image-text encoder: label-bridge (offline default), open_clip:ARCH/WEIGHTS, "
+        "hf:REPO_OR_PATH.",
+    ),
+]
+Fps = Annotated[float, typer.Option("--fps", min=0.01, help="Frames per second to index.")]
+Single = Annotated[
+    bool, typer.Option("--single", help="Return one moment (the single-moment protocol).")
+]
+Params = Annotated[
+    list[str] | None,
+    typer.Option("--param", "-p", help="Method parameter KEY=VALUE; repeat for more."),
+]
+Llm = Annotated[
+    str | None, typer.Option("--llm", help="Video-LLM backend: openai (HTTP) or transformers.")
+]
+BaseUrl = Annotated[
+    str | None,
+    typer.Option("--base-url", help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1."),
+]
+Model = Annotated[str | None, typer.Option("--model", help="Model name or local path.")]
+ApiKey = Annotated[
+    str | None, typer.Option("--api-key", help="API key (default: $OPENAI_API_KEY).")
+]
+CacheDir = Annotated[
+    Path | None,
+    typer.Option("--cache-dir", help="Feature cache (default: $LONGGROUND_CACHE or "
+                 "~/.cache/longground)."),
+]  # fmt: skip
+
+
+def parse_params(items: list[str] | None) -> dict[str, str]:
+    """`["k=3", "mode=topk"]` -> `{"k": "3", "mode": "topk"}`.
+
+    >>> parse_params(["k=3", "beta=0.6"])
+    {'k': '3', 'beta': '0.6'}
+    """
+    out: dict[str, str] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UserError(f"--param wants KEY=VALUE, got {item!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def method_config(
+    *,
+    encoder: str,
+    fps: float,
+    single: bool,
+    params: list[str] | None,
+    llm: str | None,
+    base_url: str | None,
+    model: str | None,
+    api_key: str | None,
+    cache_dir: Path | None,
+) -> MethodConfig:
+    """The `MethodConfig` that the shared options describe."""
+    llm_config = None
+    if llm or base_url or model:
+        llm_config = LLMConfig(
+            backend=llm or "openai",
+            model=model or os.environ.get("LONGGROUND_LLM_MODEL", ""),
+            base_url=base_url or os.environ.get("LONGGROUND_LLM_BASE_URL"),
+            api_key=api_key,
+        )
+    return MethodConfig(
+        encoder=encoder,
+        fps=fps,
+        single=single,
+        params=parse_params(params),
+        llm=llm_config,
+        cache_dir=cache_dir,
+    )

@@ -1,0 +1,173 @@
+"""Frame-retrieval grounding, the ExtremeWhenBench baseline.
+
+Score every indexed frame against the query with the encoder, smooth the curve, then read
+moments off it in one of three modes (`params["mode"]`):
+
+- `multi` (default): every separated region above `threshold`; nothing above it means
+  "no such event" (see `curves.threshold_moments`).
+- `single` (also chosen by `MethodConfig.single`): the peak rule with `beta` and a duration
+  clipped to `[min_len_s, max_len_s]` (see `curves.single_moment`).
+- `topk`: the `k` best peaks as `±half_width_s` windows, `nms_s` apart (see
+  `curves.top_k_windows`); the hybrid method searches inside them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import UserError
+from . import curves
+from .base import Grounder, Grounding, MethodConfig, register_method
+from .curves import top_k_windows
+
+__all__ = ["RetrievalMethod", "RetrievalParams", "frame_scores", "top_k_windows"]
+
+
+@dataclass(frozen=True)
+class RetrievalParams:
+    """Every setting of the retrieval method, with its default.
+
+    Attributes:
+        mode: "multi", "single" or "topk".
+        smooth_s: moving-average window in seconds (at least one sample).
+        threshold: multi mode's absolute score threshold; None takes the encoder's
+            `default_threshold`.
+        merge_gap_s: multi mode joins regions closer than this.
+        min_len_s: multi mode drops shorter regions; single mode widens to this.
+        nms_iou: multi mode's temporal NMS threshold.
+        beta: single mode grows the peak while scores stay >= beta * peak.
+        max_len_s: single mode's longest span.
+        k, half_width_s, nms_s: topk mode's window count, half width and peak spacing.
+    """
+
+    mode: str = "multi"
+    smooth_s: float = 3.0
+    threshold: float | None = None
+    merge_gap_s: float = 2.0
+    min_len_s: float = 1.0
+    nms_iou: float = 0.5
+    beta: float = 0.7
+    max_len_s: float = 60.0
+    k: int = 3
+    half_width_s: float = 60.0
+    nms_s: float = 60.0
+
+    @classmethod
+    def from_config(cls, config: MethodConfig) -> RetrievalParams:
+        known = {f.name: f.type for f in fields(cls)}
+        unknown = set(config.params) - set(known)
+        if unknown:
+            raise UserError(
+                f"retrieval: unknown parameter(s) {', '.join(sorted(unknown))}; "
+                f"known: {', '.join(known)}"
+            )
+        values = {name: _coerce(name, value) for name, value in config.params.items()}
+        if config.single and "mode" not in values:
+            values["mode"] = "single"
+        params = cls(**values)
+        if params.mode not in ("multi", "single", "topk"):
+            raise UserError(f"retrieval: mode must be multi, single or topk, not {params.mode!r}")
+        return params
+
+
+def _coerce(name: str, value):
+    """Parameters arrive as strings from the command line."""
+    if not isinstance(value, str):
+        return value
+    if name == "mode":
+        return value
+    if name == "threshold" and value.lower() in ("", "none", "auto"):
+        return None
+    try:
+        return int(value) if name == "k" else float(value)
+    except ValueError:
+        raise UserError(f"retrieval: parameter {name}={value!r} is not a number") from None
+
+
+class RetrievalMethod(Grounder):
+    """Frame retrieval: encoder scores per indexed frame, smoothed, then read off."""
+
+    name = "retrieval"
+
+    def __init__(self, config: MethodConfig, encoder=None, store=None):
+        """`encoder` and `store` default to the configured encoder and the feature cache."""
+        self.config = config
+        self.params = RetrievalParams.from_config(config)
+        self._encoder = encoder
+        self._store = store
+
+    @property
+    def encoder(self):
+        if self._encoder is None:
+            from ..encoders import load_encoder
+
+            self._encoder = load_encoder(self.config.encoder)
+        return self._encoder
+
+    @property
+    def store(self):
+        if self._store is None:
+            from ..index import FeatureStore
+
+            self._store = FeatureStore(self.config.cache_dir)
+        return self._store
+
+    def frame_scores(self, video: Path, query: str) -> tuple[np.ndarray, np.ndarray, float]:
+        """Smoothed relevance of each indexed frame.
+
+        Returns:
+            `times_s` `(N,)`, `scores` `(N,)` and the video duration in seconds.
+        """
+        if not query.strip():
+            raise UserError("the query is empty")
+        timeline = self.store.get_or_build(video, self.encoder, self.config.fps)
+        raw = np.asarray(self.encoder.score(timeline.features, query), dtype=np.float64)
+        window = max(1, round(self.params.smooth_s * self.config.fps))
+        return np.asarray(timeline.times_s), curves.smooth(raw, window), timeline.duration_s
+
+    def ground(self, video: Path, query: str) -> Grounding:
+        times_s, scores, duration_s = self.frame_scores(video, query)
+        p, step_s = self.params, 1.0 / self.config.fps
+        if p.mode == "single":
+            moments = curves.single_moment(
+                times_s, scores, step_s, beta=p.beta, min_len_s=p.min_len_s,
+                max_len_s=p.max_len_s, duration_s=duration_s,
+            )  # fmt: skip
+        elif p.mode == "topk":
+            moments = curves.top_k_windows(
+                times_s, scores, k=p.k, half_width_s=p.half_width_s, nms_s=p.nms_s,
+                duration_s=duration_s,
+            )  # fmt: skip
+        else:
+            threshold = p.threshold if p.threshold is not None else self.encoder.default_threshold
+            moments = curves.threshold_moments(
+                times_s, scores, step_s, threshold=threshold, merge_gap_s=p.merge_gap_s,
+                min_len_s=p.min_len_s, nms_iou=p.nms_iou,
+            ).clip(0.0, duration_s)  # fmt: skip
+        trace = {"n_frames": len(times_s), "peak_score": float(scores.max(initial=-np.inf))}
+        return Grounding(moments=moments, trace=trace)
+
+
+@register_method("retrieval")
+def build(config: MethodConfig) -> RetrievalMethod:
+    return RetrievalMethod(config)
+
+
+_SHARED: dict[tuple, RetrievalMethod] = {}
+
+
+def frame_scores(
+    video: Path, query: str, config: MethodConfig
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """Smoothed frame scores for `query`, sharing one encoder and store per configuration.
+
+    Returns `times_s` `(N,)`, `scores` `(N,)` and the video's duration in seconds.
+    """
+    key = (config.encoder, config.fps, str(config.cache_dir))
+    if key not in _SHARED:
+        _SHARED[key] = RetrievalMethod(MethodConfig(config.encoder, config.fps, False, {},
+                                                    None, config.cache_dir))  # fmt: skip
+    return _SHARED[key].frame_scores(video, query)
