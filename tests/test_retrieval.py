@@ -62,9 +62,7 @@ def test_single_moment_follows_the_beta_rule():
     assert got.to_list() == [[40.0, 50.0]]
 
 
-@pytest.mark.parametrize(
-    ("width", "expected_len"), [(1, 4.0), (10, 10.0), (120, 60.0)]
-)
+@pytest.mark.parametrize(("width", "expected_len"), [(1, 4.0), (10, 10.0), (120, 60.0)])
 def test_single_moment_duration_is_clipped_to_4_60(width, expected_len):
     times = np.arange(600.0)
     scores = np.zeros(600)

@@ -93,7 +93,8 @@ class Moments:
         return np.array_equal(self.spans, other.spans) and same_scores
 
     def __repr__(self) -> str:
-        return f"Moments({self.spans.tolist()}, scores={None if self.scores is None else self.scores.tolist()})"
+        scores = None if self.scores is None else self.scores.tolist()
+        return f"Moments({self.spans.tolist()}, scores={scores})"
 
     def to_list(self) -> list[list[float]]:
         """Spans as `[[start_s, end_s], ...]` plain floats."""
@@ -149,7 +150,8 @@ class Moments:
         tIoU with a kept span exceeds `iou_threshold`. Without scores, earlier spans win.
         Kept spans come back in descending score order.
 
-        >>> Moments.from_list([[0, 10], [1, 10], [20, 25]], scores=[0.5, 0.9, 0.7]).nms(0.5).to_list()
+        >>> m = Moments.from_list([[0, 10], [1, 10], [20, 25]], scores=[0.5, 0.9, 0.7])
+        >>> m.nms(0.5).to_list()
         [[1.0, 10.0], [20.0, 25.0]]
         """
         if len(self) == 0:
