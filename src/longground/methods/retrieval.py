@@ -36,7 +36,8 @@ class RetrievalParams:
         threshold: multi mode's absolute score threshold; None takes the encoder's
             `default_threshold`.
         merge_gap_s: multi mode joins regions closer than this.
-        min_len_s: multi mode drops shorter regions; single mode widens to this.
+        min_len_s: multi mode drops shorter regions (default 1 s); single mode widens to this
+            (default 4 s, the paper's clip to [4, 60] s).
         nms_iou: multi mode's temporal NMS threshold.
         beta: single mode grows the peak while scores stay >= beta * peak.
         max_len_s: single mode's longest span.
@@ -47,7 +48,7 @@ class RetrievalParams:
     smooth_s: float = 3.0
     threshold: float | None = None
     merge_gap_s: float = 2.0
-    min_len_s: float = 1.0
+    min_len_s: float | None = None
     nms_iou: float = 0.5
     beta: float = 0.7
     max_len_s: float = 60.0
@@ -79,12 +80,16 @@ def _coerce(name: str, value):
         return value
     if name == "mode":
         return value
-    if name == "threshold" and value.lower() in ("", "none", "auto"):
+    if name in ("threshold", "min_len_s") and value.lower() in ("", "none", "auto"):
         return None
     try:
         return int(value) if name == "k" else float(value)
     except ValueError:
         raise UserError(f"retrieval: parameter {name}={value!r} is not a number") from None
+
+
+def _or(value: float | None, default: float) -> float:
+    return default if value is None else value
 
 
 class RetrievalMethod(Grounder):
@@ -133,7 +138,7 @@ class RetrievalMethod(Grounder):
         p, step_s = self.params, 1.0 / self.config.fps
         if p.mode == "single":
             moments = curves.single_moment(
-                times_s, scores, step_s, beta=p.beta, min_len_s=p.min_len_s,
+                times_s, scores, step_s, beta=p.beta, min_len_s=_or(p.min_len_s, 4.0),
                 max_len_s=p.max_len_s, duration_s=duration_s,
             )  # fmt: skip
         elif p.mode == "topk":
@@ -145,7 +150,7 @@ class RetrievalMethod(Grounder):
             threshold = p.threshold if p.threshold is not None else self.encoder.default_threshold
             moments = curves.threshold_moments(
                 times_s, scores, step_s, threshold=threshold, merge_gap_s=p.merge_gap_s,
-                min_len_s=p.min_len_s, nms_iou=p.nms_iou,
+                min_len_s=_or(p.min_len_s, 1.0), nms_iou=p.nms_iou,
             ).clip(0.0, duration_s)  # fmt: skip
         trace = {"n_frames": len(times_s), "peak_score": float(scores.max(initial=-np.inf))}
         return Grounding(moments=moments, trace=trace)
