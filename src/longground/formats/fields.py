@@ -1,0 +1,139 @@
+"""Strict readers for benchmark files: every problem is a one-line `BadInputFile`."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+
+import numpy as np
+
+from ..errors import BadInputFile
+from ..samples import ATTRIBUTES, Sample
+from ..timecode import parse_time
+from .records import Where, qid_in_text, read_qid, records
+
+_MISSING = object()
+
+
+def required(record: dict, key: str, where: Where) -> object:
+    """`record[key]`, or an error naming the missing field (absent, null or blank)."""
+    value = record.get(key, _MISSING)
+    if value is _MISSING or value is None or (isinstance(value, str) and not value.strip()):
+        raise where.error(f"missing field {key!r}")
+    return value
+
+
+def qid_field(record: dict, key: str, where: Where) -> str:
+    """The record's qid as text (a string or a whole number)."""
+    qid = read_qid(required(record, key, where))
+    if qid is None:
+        raise where.error(f"field {key!r} must be a non-empty string or an integer")
+    return qid
+
+
+def text_field(record: dict, key: str, where: Where) -> str:
+    """A required text field (numbers are taken as text, e.g. numeric video ids)."""
+    value = required(record, key, where)
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise where.error(f"field {key!r} must be text, got {value!r}")
+    return str(value)
+
+
+def seconds(value: object, name: str, where: Where) -> float:
+    """A time in seconds: a number, or text such as `"75.5"`, `"01:15"`, `"00:01:15.5"`.
+
+    >>> seconds("01:15", "start", Where("gt.jsonl", 2))
+    75.0
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise where.error(f"{name} must be a number of seconds, got {value!r}")
+    if isinstance(value, str):
+        text = value.strip().removesuffix("s").strip()
+        if text.lower() in ("nan", "inf", "+inf", "-inf", "infinity", "-infinity"):
+            raise where.error(f"non-finite {name}: {value!r}")
+        try:
+            return parse_time(text)
+        except ValueError:
+            raise where.error(f"{name} is not a time: {value!r}") from None
+    if abs(value) > 1e300 or not math.isfinite(value):  # also huge integers
+        raise where.error(f"non-finite {name}: {value!r:.20}")
+    if value < 0:
+        raise where.error(f"negative {name}: {value!r}")
+    return float(value)
+
+
+def duration_field(value: object, where: Where) -> float:
+    """A video duration: a positive, finite number of seconds."""
+    duration_s = seconds(value, "duration", where)
+    if duration_s <= 0:
+        raise where.error(f"duration must be positive, got {value!r}")
+    return duration_s
+
+
+def interval(value: object, where: Where) -> tuple[float, float]:
+    """One `[start, end]` pair in seconds with end >= start."""
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise where.error(f"an interval must be [start, end], got {value!r}")
+    start_s, end_s = seconds(value[0], "start", where), seconds(value[1], "end", where)
+    if end_s < start_s:
+        raise where.error(f"end < start in interval {list(value)!r}")
+    return start_s, end_s
+
+
+def intervals(value: object, where: Where) -> np.ndarray:
+    """A list of `[start, end]` pairs as a `(K, 2)` float64 array; `[]` gives `(0, 2)`."""
+    if not isinstance(value, list | tuple):
+        raise where.error(f"intervals must be a list of [start, end], got {value!r}")
+    return np.array([interval(v, where) for v in value], dtype=np.float64).reshape(-1, 2)
+
+
+def attributes(value: object, where: Where) -> frozenset[str]:
+    """CoMET attributes from a list (or a comma-separated string), lower-cased and checked."""
+    if value is None or value == "":
+        return frozenset()
+    items = re.split(r"[,;|]", value) if isinstance(value, str) else value
+    if not isinstance(items, list | tuple):
+        raise where.error(f"attributes must be a list of names, got {value!r}")
+    names = frozenset(str(v).strip().lower() for v in items if str(v).strip())
+    unknown = sorted(names - ATTRIBUTES)
+    if unknown:
+        raise where.error(
+            f"unknown attribute {unknown[0]!r} (known: {', '.join(sorted(ATTRIBUTES))})"
+        )
+    return names
+
+
+def unique_qids(path, entries: Iterable[tuple[int | None, Sample]]) -> list[Sample]:
+    """The samples, in order, after checking that no qid repeats.
+
+    Args:
+        path: the file, for messages.
+        entries: `(line, sample)` pairs; `line` may be None for single-line files.
+    """
+    first_line: dict[str, int | None] = {}
+    out = []
+    for line, sample in entries:
+        if sample.qid in first_line:
+            seen = first_line[sample.qid]
+            where = f" (first on line {seen})" if seen is not None else ""
+            raise BadInputFile(str(path), line, f"duplicated qid{where}", qid=sample.qid)
+        first_line[sample.qid] = line
+        out.append(sample)
+    return out
+
+
+def load_record_samples(path, from_record) -> list[Sample]:
+    """Samples of a file of records (JSONL, JSON array or CSV), each built by
+    `from_record(record, where) -> Sample`, with qids checked for repeats."""
+    return unique_qids(path, _entries(path, from_record))
+
+
+def _entries(path, from_record) -> Iterable[tuple[int, Sample]]:
+    for record in records(path):
+        where = Where(path, record.line)
+        if record.error is not None:
+            raise where.at(qid_in_text(record.raw)).error(record.error)
+        if not isinstance(record.value, dict):
+            raise where.error("expected a JSON object")
+        yield record.line, from_record(record.value, where)

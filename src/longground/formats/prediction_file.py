@@ -1,0 +1,82 @@
+"""Reading a prediction file so that no content can crash the evaluation.
+
+Rules (also in docs/formats.md):
+- a line that is not valid JSON but shows a readable `"qid"` becomes a parse failure for that
+  qid; without a readable qid it is skipped and listed in `PredictionList.skipped`;
+- a record without a usable qid is skipped and listed the same way;
+- when a qid repeats, the first record wins; later ones are listed in `duplicates`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from ..samples import Prediction, Sample
+from .records import Record, qid_in_text, read_qid, records
+
+# (record, qid, video duration or None) -> Prediction
+FromRecord = Callable[[dict, str, float | None], Prediction]
+
+
+class PredictionList(list):
+    """A list of `Prediction` plus what could not be used.
+
+    Attributes:
+        skipped: one line per record dropped without a qid (`"path:line: reason"`).
+        duplicates: qids that appeared again after their first record (first one wins).
+    """
+
+    def __init__(self, items=(), skipped=(), duplicates=()):
+        super().__init__(items)
+        self.skipped: list[str] = list(skipped)
+        self.duplicates: list[str] = list(duplicates)
+
+
+def _salvaged(record: Record) -> Prediction | None:
+    """A parse failure for a malformed line whose qid can still be read, else None."""
+    qid = qid_in_text(record.raw)
+    if qid is None:
+        return None
+    return Prediction(qid, None, parse_error=f"line {record.line}: {record.error}")
+
+
+def read_predictions(
+    path: Path, samples: Mapping[str, Sample], from_record: FromRecord, qid_key: str = "qid"
+) -> PredictionList:
+    """All predictions of `path`, each built by `from_record`.
+
+    Args:
+        path: the prediction file.
+        samples: benchmark samples by qid, for video durations (may be empty).
+        from_record: the format's converter for one record.
+        qid_key: the field that holds the qid.
+    """
+    out = PredictionList()
+    seen: set[str] = set()
+    for record in records(path):
+        pred = _prediction(record, samples, from_record, qid_key)
+        if isinstance(pred, str):
+            where = f"{path}:{record.line}" if record.line is not None else str(path)
+            out.skipped.append(f"{where}: {pred}")
+        elif pred.qid in seen:
+            out.duplicates.append(pred.qid)
+        else:
+            seen.add(pred.qid)
+            out.append(pred)
+    return out
+
+
+def _prediction(
+    record: Record, samples: Mapping[str, Sample], from_record: FromRecord, qid_key: str
+) -> Prediction | str:
+    """The prediction in `record`, or the reason it was skipped."""
+    if record.error is not None:
+        return _salvaged(record) or f"{record.error}; no readable qid, skipped"
+    if not isinstance(record.value, dict):
+        return "not a JSON object, skipped"
+    qid = read_qid(record.value.get(qid_key))
+    if qid is None:
+        return f"no usable {qid_key!r}, skipped"
+    sample = samples.get(qid)
+    return from_record(record.value, qid, None if sample is None else sample.duration_s)
