@@ -1,0 +1,173 @@
+"""A persistent response cache, so re-running a benchmark costs no requests.
+
+Answers are stored in SQLite under a key that hashes everything that decides the answer:
+the model name, every message's role, text and image labels, the pixels of every image,
+`max_tokens` and `temperature`. Only successful answers are stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .base import ChatClient, Completion, Message
+from .usage import UsageMeter
+
+CACHE_FILE = "llm_cache.sqlite"
+
+
+def default_cache_path() -> Path:
+    """`$LONGGROUND_CACHE/llm_cache.sqlite`, else `~/.cache/longground/llm_cache.sqlite`.
+
+    >>> default_cache_path().name
+    'llm_cache.sqlite'
+    """
+    root = os.environ.get("LONGGROUND_CACHE") or Path.home() / ".cache" / "longground"
+    return Path(root) / CACHE_FILE
+
+
+def image_digest(frame: np.ndarray) -> str:
+    """sha256 of an image's shape, dtype and pixels.
+
+    >>> a = np.zeros((2, 2, 3), np.uint8)
+    >>> image_digest(a) == image_digest(a.copy()), image_digest(a) == image_digest(a + 1)
+    (True, False)
+    """
+    frame = np.ascontiguousarray(frame)
+    h = hashlib.sha256(f"{frame.shape}{frame.dtype}".encode())
+    h.update(frame.tobytes())
+    return h.hexdigest()
+
+
+def cache_key(model: str, messages: list[Message], max_tokens: int, temperature: float) -> str:
+    """The sha256 key of one request.
+
+    >>> m = [Message("user", "hi")]
+    >>> cache_key("a", m, 10, 0.0) == cache_key("a", m, 10, 0.0) != cache_key("b", m, 10, 0.0)
+    True
+    """
+    described = {
+        "model": model,
+        "max_tokens": max_tokens,
+        "temperature": temperature,
+        "messages": [
+            {
+                "role": m.role,
+                "text": m.text,
+                "labels": m.image_labels,
+                "images": [image_digest(f) for f in m.images],
+            }
+            for m in messages
+        ],
+    }
+    return hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()
+
+
+class ResponseCache:
+    """Answers stored in one SQLite file; safe to share between threads and processes.
+
+    >>> import tempfile
+    >>> cache = ResponseCache(Path(tempfile.mkdtemp()) / "c.sqlite")
+    >>> cache.put("k", "m", Completion("[[1, 2]]", prompt_tokens=9))
+    >>> cache.get("k").text, cache.get("k").cached, cache.get("other")
+    ('[[1, 2]]', True, None)
+    >>> cache.close()
+    """
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, timeout=60.0, check_same_thread=False)
+        with self._lock, self._db:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT,"
+                " text TEXT, prompt_tokens INTEGER, completion_tokens INTEGER,"
+                " cost_usd REAL, created_s REAL)"
+            )
+
+    def get(self, key: str) -> Completion | None:
+        """The stored answer, marked `cached=True` and costing nothing; None if absent."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT text, prompt_tokens, completion_tokens FROM responses WHERE key = ?",
+                (key,),
+            ).fetchone()
+        if row is None:
+            return None
+        return Completion(row[0], row[1], row[2], cached=True, cost_usd=0.0)
+
+    def put(self, key: str, model: str, completion: Completion) -> None:
+        with self._lock, self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    key,
+                    model,
+                    completion.text,
+                    completion.prompt_tokens,
+                    completion.completion_tokens,
+                    completion.cost_usd,
+                    time.time(),
+                ),
+            )
+
+    def __len__(self) -> int:
+        with self._lock:
+            return self._db.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+class CachedChatClient(ChatClient):
+    """Wraps a client: answers seen before come from the cache without a request.
+
+    `usage` counts every call: requests that reached the model and cache hits.
+
+    >>> import tempfile
+    >>> class Echo(ChatClient):
+    ...     model = "echo"
+    ...     calls = 0
+    ...     def complete(self, messages, *, max_tokens=1024, temperature=0.0):
+    ...         self.calls += 1
+    ...         return Completion(messages[-1].text)
+    >>> inner = Echo()
+    >>> client = CachedChatClient(inner, ResponseCache(Path(tempfile.mkdtemp()) / "c.sqlite"))
+    >>> [client.complete([Message("user", "[]")]).cached for _ in range(2)], inner.calls
+    ([False, True], 1)
+    """
+
+    def __init__(self, inner: ChatClient, cache: ResponseCache):
+        self.inner = inner
+        self.cache = cache
+        self.model = inner.model
+        self.usage = UsageMeter()
+
+    def complete(
+        self, messages: list[Message], *, max_tokens: int = 1024, temperature: float = 0.0
+    ) -> Completion:
+        key = cache_key(self.model, messages, max_tokens, temperature)
+        completion = self.cache.get(key)
+        if completion is None:
+            completion = self.inner.complete(
+                messages, max_tokens=max_tokens, temperature=temperature
+            )
+            self.cache.put(key, self.model, completion)
+        self.usage.record(completion)
+        return completion
+
+    def close(self) -> None:
+        close = getattr(self.inner, "close", None)
+        if close is not None:
+            close()
+        self.cache.close()

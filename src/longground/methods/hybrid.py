@@ -1,0 +1,171 @@
+"""Retrieve, then ground: a Video-LLM looks only where frame retrieval points.
+
+1. Frame retrieval scores the indexed frames against the query and keeps the `k` best
+   peaks, at least `nms_s` apart, each widened to `±half_width_s` (ExtremeWhenBench's
+   hybrid: top-3, ±60 s, NMS 60 s).
+2. The windows' union (overlaps merged) gets `n_frames` frames spread evenly over its total
+   length. Every frame carries its *absolute* timestamp (seconds from the start of the whole
+   video) and the prompt lists the windows, so the model answers in absolute time and no
+   mapping back is needed.
+3. The answer is cut to the windows: a span that touches no window is dropped, and a span is
+   trimmed to the first and last window it touches (so a span is never split in two).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import UserError
+from ..llm.ask import ask_for_moments
+from ..llm.base import ChatClient
+from ..llm.factory import method_chat_client
+from ..llm.prompts import render_prompt
+from ..llm.timing import duration_fields, span_text, timed_frames_message
+from ..moments import Moments
+from .base import Grounder, Grounding, MethodConfig, register_method
+from .monolithic import check_positive, params_from_config, video_frames
+from .retrieval import frame_scores, top_k_windows
+
+Scorer = Callable[[Path, str, MethodConfig], tuple[np.ndarray, np.ndarray, float]]
+
+
+@dataclass(frozen=True)
+class HybridParams:
+    """Settings of the hybrid method (`-p key=value`).
+
+    Attributes:
+        k: retrieval windows handed to the Video-LLM.
+        half_width_s: each window reaches this far either side of its peak, in seconds.
+        nms_s: peaks closer than this (seconds) count as one.
+        n_frames: frames sent, spread over the windows' union.
+        short_side: frames are shrunk so their shorter side is at most this many pixels.
+        max_tokens: longest answer, in tokens.
+        temperature: sampling temperature (0: greedy).
+    """
+
+    k: int = 3
+    half_width_s: float = 60.0
+    nms_s: float = 60.0
+    n_frames: int = 128
+    short_side: int = 336
+    max_tokens: int = 2048
+    temperature: float = 0.0
+
+    def __post_init__(self) -> None:
+        check_positive(self, ("k", "half_width_s", "n_frames", "short_side", "max_tokens"))
+        if self.nms_s < 0:
+            raise UserError(f"parameter nms_s must be >= 0, got {self.nms_s}")
+
+
+def times_in_windows(windows: Moments, n: int) -> np.ndarray:
+    """`(n,)` times spread evenly over the total length of non-overlapping `windows`.
+
+    >>> times_in_windows(Moments.from_list([[0, 10], [20, 30]]), 4).tolist()
+    [2.5, 7.5, 22.5, 27.5]
+    """
+    windows = windows.sorted()
+    lengths = windows.lengths_s
+    ends = np.cumsum(lengths)
+    offsets = (np.arange(n) + 0.5) * (ends[-1] / n)
+    which = np.minimum(np.searchsorted(ends, offsets, side="right"), len(windows) - 1)
+    return windows.starts_s[which] + offsets - (ends[which] - lengths[which])
+
+
+def keep_inside(answer: Moments, windows: Moments) -> Moments:
+    """Answer spans cut to the windows they touch; spans outside every window are dropped.
+
+    >>> w = Moments.from_list([[100, 220], [500, 620]])
+    >>> keep_inside(Moments.from_list([[90, 130], [300, 310], [200, 520], [600, 700]]), w).to_list()
+    [[100.0, 130.0], [200.0, 520.0], [600.0, 620.0]]
+    """
+    if len(answer) == 0 or len(windows) == 0:
+        return answer[np.zeros(len(answer), dtype=bool)]
+    starts, ends = answer.starts_s[:, None], answer.ends_s[:, None]
+    overlap = np.minimum(ends, windows.ends_s) - np.maximum(starts, windows.starts_s)
+    is_point = (answer.lengths_s == 0)[:, None]
+    touches = (overlap > 0) | (is_point & (overlap >= 0))  # (K, W)
+    first_s = np.where(touches, windows.starts_s, np.inf).min(axis=1)
+    last_s = np.where(touches, windows.ends_s, -np.inf).max(axis=1)
+    keep = touches.any(axis=1)
+    spans = np.stack([np.maximum(answer.starts_s, first_s), np.minimum(answer.ends_s, last_s)], 1)
+    return Moments(spans[keep], None if answer.scores is None else answer.scores[keep])
+
+
+class HybridMethod(Grounder):
+    """Frame retrieval picks windows; a Video-LLM grounds the query inside them.
+
+    Args:
+        config: encoder and fps for retrieval, `config.llm` for the model, `config.single`
+            for one interval, `params` as in `HybridParams`.
+        client: a chat client to use instead of building one from `config.llm`.
+        scorer: `(video, query, config) -> (times_s, scores, duration_s)`; default
+            `retrieval.frame_scores` over the feature index.
+    """
+
+    name = "hybrid"
+
+    def __init__(
+        self, config: MethodConfig, client: ChatClient | None = None, scorer: Scorer | None = None
+    ):
+        self.config = config
+        self.params = params_from_config(HybridParams, config, self.name)
+        self._client = client
+        self._scorer = scorer
+
+    @property
+    def client(self) -> ChatClient:
+        if self._client is None:
+            self._client = method_chat_client(self.config)
+        return self._client
+
+    def windows(self, video: Path, query: str) -> tuple[Moments, float]:
+        """The top-k retrieval windows (best first, peak scores) and the video duration."""
+        scorer = self._scorer or frame_scores
+        times_s, scores, duration_s = scorer(video, query, self.config)
+        p = self.params
+        windows = top_k_windows(
+            np.asarray(times_s), np.asarray(scores), k=p.k, half_width_s=p.half_width_s,
+            nms_s=p.nms_s, duration_s=duration_s,
+        )  # fmt: skip
+        return windows, float(duration_s)
+
+    def ground(self, video: Path, query: str) -> Grounding:
+        from ..video import probe
+
+        if not query.strip():
+            raise UserError("the query is empty")
+        windows, duration_s = self.windows(video, query)
+        union = windows.merge(0.0).sorted()
+        trace = {"windows": windows.to_list(), "union": union.to_list(), "duration_s": duration_s}
+        if len(union) == 0 or union.lengths_s.sum() <= 0:
+            return Grounding(moments=Moments.empty(), raw=None, trace={**trace, "n_frames": 0})
+        p = self.params
+        times_s = times_in_windows(union, p.n_frames)
+        frames, pts_s = video_frames(video, probe(video), times_s, p.short_side)
+        prompt = render_prompt(
+            "hybrid_single" if self.config.single else "hybrid",
+            query=query.strip(),
+            n_frames=len(frames),
+            windows="\n".join(f"- {span_text(s, e)}" for s, e in union.spans),
+            **duration_fields(duration_s),
+        )
+        grounding = ask_for_moments(
+            self.client,
+            timed_frames_message(prompt, frames, pts_s),
+            duration_s,
+            max_tokens=p.max_tokens,
+            temperature=p.temperature,
+        )
+        answered = len(grounding.moments)
+        grounding.moments = keep_inside(grounding.moments, union)
+        grounding.trace.update(trace, n_frames=len(frames), answered=answered)
+        return grounding
+
+
+@register_method("hybrid")
+def build(config: MethodConfig) -> HybridMethod:
+    return HybridMethod(config)
