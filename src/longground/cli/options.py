@@ -44,8 +44,8 @@ ApiKey = Annotated[
 ]
 CacheDir = Annotated[
     Path | None,
-    typer.Option("--cache-dir", help="Feature cache (default: $LONGGROUND_CACHE or "
-                 "~/.cache/longground)."),
+    typer.Option("--cache-dir", help="Feature and LLM-answer cache (default: "
+                 "$LONGGROUND_CACHE or ~/.cache/longground)."),
 ]  # fmt: skip
 
 
@@ -78,7 +78,7 @@ def method_config(
 ) -> MethodConfig:
     """The `MethodConfig` that the shared options describe."""
     llm_config = None
-    if llm or base_url or model:
+    if llm or base_url or model or api_key:
         llm_config = LLMConfig(
             backend=llm or "openai",
             model=model or os.environ.get("LONGGROUND_LLM_MODEL", ""),
