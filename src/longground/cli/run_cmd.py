@@ -1,0 +1,187 @@
+"""`longground run BENCH --method M --out PREDS.jsonl`: a whole benchmark, resumable."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ..errors import UserError
+from ..run import Backend, MethodSpec, RunInterrupted, RunSummary, make_backend, run_benchmark
+from . import options as opt
+from .main import app
+
+
+@app.command("run")
+def run(
+    benchmark: Annotated[Path, typer.Argument(help="Benchmark file (canonical JSONL or known).")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Predictions JSONL to write.")],
+    method: opt.Method = "retrieval",
+    encoder: opt.Encoder = "label-bridge",
+    fps: opt.Fps = 1.0,
+    single: opt.Single = False,
+    params: opt.Params = None,
+    llm: opt.Llm = None,
+    base_url: opt.BaseUrl = None,
+    model: opt.Model = None,
+    api_key: opt.ApiKey = None,
+    cache_dir: opt.CacheDir = None,
+    fmt: Annotated[
+        str | None, typer.Option("--format", help="Benchmark format (default: guessed).")
+    ] = None,
+    videos: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--videos",
+            help="Folder holding the videos; repeat for more. "
+            "Relative names are also tried next to the benchmark file.",
+        ),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            "-j",
+            min=1,
+            help="Worker processes (Ray: actors; default one per GPU, else per CPU).",
+        ),
+    ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option("--ray", help="Run on Ray: auto, ray://HOST:10001, HOST:PORT, or local."),
+    ] = None,
+    gpus_per_worker: Annotated[
+        float | None,
+        typer.Option(
+            "--gpus-per-worker",
+            min=0,
+            help="GPUs per Ray actor (default: 1 when the cluster has GPUs, else 0).",
+        ),
+    ] = None,
+    ray_runtime_env: Annotated[
+        str | None,
+        typer.Option("--ray-runtime-env", help="Ray runtime_env as JSON, or a .json file."),
+    ] = None,
+    overwrite: Annotated[
+        bool, typer.Option("--overwrite", help="Start over, discarding what OUT holds.")
+    ] = False,
+    retry_errors: Annotated[
+        bool, typer.Option("--retry-errors", help="Run again the queries that failed before.")
+    ] = False,
+    evaluate: Annotated[
+        bool, typer.Option("--eval", help="Score the predictions when the run is done.")
+    ] = False,
+    protocol: Annotated[
+        str, typer.Option("--protocol", help="Scoring protocol for --eval: comet or single.")
+    ] = "comet",
+) -> None:
+    """Run a method over every query of BENCHMARK, appending predictions to OUT.
+
+    Running the same command again resumes: finished queries are skipped. Ctrl-C stops
+    cleanly (exit code 130) and keeps everything finished.
+    """
+    from ..formats import load_samples
+
+    if evaluate:
+        from ..eval import get_protocol
+
+        get_protocol(protocol)  # a typo fails now, not after the run
+    config = opt.method_config(
+        encoder=encoder,
+        fps=fps,
+        single=single,
+        params=params,
+        llm=llm,
+        base_url=base_url,
+        model=model,
+        api_key=api_key,
+        cache_dir=cache_dir,
+    )
+    spec = MethodSpec(method, config)
+    backend = _backend(spec, workers, ray, gpus_per_worker, ray_runtime_env)
+    try:
+        summary = run_benchmark(
+            load_samples(benchmark, fmt),
+            spec,
+            out,
+            backend=backend,
+            overwrite=overwrite,
+            retry_errors=retry_errors,
+            video_roots=[*(videos or []), benchmark.parent],
+            info={"benchmark": str(benchmark)},
+        )
+    except RunInterrupted as stop:
+        typer.echo(f"longground: interrupted; {_describe(stop.summary)}", err=True)
+        typer.echo("longground: run the same command again to resume", err=True)
+        raise typer.Exit(130) from None
+    except KeyboardInterrupt:  # before any query ran
+        typer.echo("longground: interrupted before the run started", err=True)
+        raise typer.Exit(130) from None
+    typer.echo(f"longground: {_describe(summary)}", err=True)
+    if evaluate:
+        _print_scores(benchmark, fmt, out, protocol)
+
+
+def _backend(
+    spec: MethodSpec,
+    workers: int | None,
+    ray: str | None,
+    gpus_per_worker: float | None,
+    ray_runtime_env: str | None,
+) -> Backend:
+    """The backend the options ask for (Ray options without `--ray` are an error)."""
+    if ray is None:
+        if gpus_per_worker is not None or ray_runtime_env is not None:
+            raise UserError("--gpus-per-worker and --ray-runtime-env need --ray")
+        return make_backend(spec, workers)
+    return make_backend(
+        spec,
+        workers,
+        ray,
+        gpus_per_worker=gpus_per_worker,
+        runtime_env=_runtime_env(ray_runtime_env),
+    )
+
+
+def _describe(summary: RunSummary) -> str:
+    """One line: what is in the file now and how fast this run went."""
+    done = summary.resumed + summary.written
+    text = f"{done}/{summary.total} queries in {summary.out}"
+    text += f" ({summary.written} new, {summary.queries_per_s:.2f} q/s"
+    if summary.resumed:
+        text += f", {summary.resumed} resumed"
+    if summary.torn_dropped:
+        text += ", a torn last line was dropped"
+    text += ")"
+    if summary.errors:
+        text += f"; {summary.errors} failed (see their 'error' field; --retry-errors reruns them)"
+    return text
+
+
+def _runtime_env(value: str | None) -> dict[str, Any] | None:
+    """`--ray-runtime-env` as a dict: inline JSON, or the path of a JSON file."""
+    if value is None:
+        return None
+    text = value
+    if not value.lstrip().startswith("{"):
+        path = Path(value)
+        if not path.is_file():
+            raise UserError(f"--ray-runtime-env: {value} is neither JSON nor a file")
+        text = path.read_text(encoding="utf-8")
+    try:
+        env = json.loads(text)
+    except ValueError as exc:
+        raise UserError(f"--ray-runtime-env: not valid JSON ({exc})") from None
+    if not isinstance(env, dict):
+        raise UserError("--ray-runtime-env: expected a JSON object")
+    return env
+
+
+def _print_scores(benchmark: Path, fmt: str | None, out: Path, protocol: str) -> None:
+    """What `longground eval BENCHMARK OUT --protocol P` prints."""
+    from ..eval import evaluate_files
+    from ..eval.table import format_result
+
+    typer.echo(format_result(evaluate_files(benchmark, out, gt_format=fmt, protocol=protocol)))
