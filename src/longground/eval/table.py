@@ -1,0 +1,173 @@
+"""Human-readable output: the papers' kind of table, metrics in percent, then the counts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .protocol import Column, get_protocol, threshold_key
+from .result import EvalResult
+
+GAP = "  "
+BLANK = "-"
+
+
+def format_value(value, percent: bool) -> str:
+    """A metric as printed: percent with 2 decimals, plain numbers with 2; "-" when undefined.
+
+    >>> format_value(0.53935, True), format_value(3.2, False), format_value(None, True)
+    ('53.94', '3.20', '-')
+    """
+    if value is None:
+        return BLANK
+    return f"{100.0 * value:.2f}" if percent else f"{value:.2f}"
+
+
+def render(headers: Sequence[str], rows: Sequence[Sequence[str]], groups=None) -> list[str]:
+    """A text table: first column left-aligned, the rest right-aligned.
+
+    Args:
+        headers: one header per column.
+        rows: rows of cells, as strings.
+        groups: optional group label per column ("" continues the previous group); a label
+            is printed above the first column of its group.
+
+    >>> print("\\n".join(render(["", "a", "b"], [["x", "1.00", "22.00"]])))
+          a      b
+    x  1.00  22.00
+    """
+    widths = [max(len(str(c)) for c in column) for column in zip(headers, *rows, strict=True)]
+    lines = []
+    if groups:
+        _fit_groups(widths, groups)
+        lines.append(_join(widths, groups, left_all=True).rstrip())
+    lines.append(_join(widths, headers))
+    lines.extend(_join(widths, row) for row in rows)
+    return lines
+
+
+def _join(widths: list[int], cells: Sequence[str], left_all: bool = False) -> str:
+    parts = [
+        cell.ljust(width) if i == 0 or left_all else cell.rjust(width)
+        for i, (cell, width) in enumerate(zip(cells, widths, strict=True))
+    ]
+    return GAP.join(parts)
+
+
+def _fit_groups(widths: list[int], groups: Sequence[str]) -> None:
+    """Widen the last column of each group until its label fits above the group."""
+    starts = [i for i, label in enumerate(groups) if label] + [len(groups)]
+    for first, end in zip(starts, starts[1:], strict=False):
+        block = sum(widths[first:end]) + len(GAP) * (end - first - 1)
+        widths[end - 1] += max(0, len(groups[first]) - block)
+
+
+def _grouped(columns: list[Column]) -> list[str]:
+    labels, previous = [], None
+    for column in columns:
+        labels.append(column.group if column.group != previous else "")
+        previous = column.group
+    return labels
+
+
+def headline_lines(result: EvalResult) -> list[str]:
+    """The main table: one row of metrics, plus 95% CI rows when bootstrapped."""
+    columns = get_protocol(result.protocol).columns(result.theta)
+    rows = [["all", *(format_value(result.metrics.get(c.key), c.percent) for c in columns)]]
+    if result.ci:
+        for side, name in ((0, "CI low"), (1, "CI high")):
+            bounds = [result.ci.get(c.key) for c in columns]
+            cells = [
+                format_value(None if b is None else b[side], c.percent)
+                for b, c in zip(bounds, columns, strict=True)
+            ]
+            rows.append([name, *cells])
+    return render(["", *(c.label for c in columns)], rows, ["", *_grouped(columns)])
+
+
+def summary_line(result: EvalResult) -> str:
+    """Query counts and what could not be scored as answered."""
+    m = result.metrics
+    if result.protocol == "comet":
+        scope = (
+            f"queries: {m['n_queries']} ({m['n_positive']} positive, {m['n_negative']} negative)"
+        )
+    else:
+        scope = f"queries scored: {m['n_queries']}"
+    return f"protocol {result.protocol}, theta {result.theta:g}, {scope}"
+
+
+def counts_line(result: EvalResult) -> str:
+    """Missing, parse-failed and invalid predictions and unknown qids; repeated answers and
+    unusable records only when there were some."""
+    m = result.metrics
+    parts = [
+        f"missing {m['missing']}",
+        f"parse-failed {m['parse_failures']}",
+        f"invalid intervals {m['invalid_intervals']}",
+        f"unknown qids {m['unknown_qids']}",
+    ]
+    if m["duplicate_predictions"]:
+        parts.append(f"duplicate predictions {m['duplicate_predictions']}")
+    if m["skipped_records"]:
+        parts.append(f"skipped records {m['skipped_records']}")
+    return ", ".join(parts)
+
+
+def breakdown_lines(result: EvalResult, name: str, table: dict) -> list[str]:
+    """One breakdown as a table: query-level, interval-level, or a duration x position grid."""
+    if name == "duration_x_position":
+        return _grid_lines(result, table)
+    first = next(iter(table.values()), {})
+    if "n_intervals" in first:
+        taus = get_protocol(result.protocol).thresholds(result.theta)
+        columns = [Column("miou", "mIoU", "")]
+        columns += [Column(threshold_key("recall", t), f"R@{t:g}", "") for t in taus]
+        count_key = "n_intervals"
+    else:
+        columns = get_protocol(result.protocol).columns(result.theta)
+        count_key = "n_queries"
+    rows = [
+        [label, str(m[count_key]), *(format_value(m.get(c.key), c.percent) for c in columns)]
+        for label, m in table.items()
+    ]
+    return render([name, count_key, *(c.label for c in columns)], rows)
+
+
+def _grid_lines(result: EvalResult, table: dict) -> list[str]:
+    key = threshold_key("recall", result.theta)
+    positions = list(dict.fromkeys(p for inner in table.values() for p in inner))
+    rows = []
+    for duration, inner in table.items():
+        cells = [
+            f"{format_value(inner[p][key], True)} ({inner[p]['n_intervals']})"
+            if p in inner
+            else BLANK
+            for p in positions
+        ]
+        rows.append([duration, *cells])
+    title = f"R@{result.theta:g} (n intervals) by duration x GT position"
+    return [title, *render(["", *positions], rows)]
+
+
+def format_result(result: EvalResult) -> str:
+    """Everything a person reads after `longground eval`: headline table, CIs, counts,
+    warnings, then each breakdown.
+
+    >>> from longground import Moments, Prediction, Sample
+    >>> from longground.eval import evaluate
+    >>> gt = [Sample("a", "v.mp4", 60.0, "a dog", Moments.from_list([[0, 10]]))]
+    >>> result = evaluate(gt, [Prediction("a", Moments.from_list([[0, 5]]))], protocol="single")
+    >>> print(format_result(result))  # doctest: +NORMALIZE_WHITESPACE
+    protocol single, theta 0.5, queries scored: 1
+    <BLANKLINE>
+         Grounding
+          mIoU  R1@0.3  R1@0.5  R1@0.7
+    all  50.00  100.00  100.00    0.00
+    <BLANKLINE>
+    missing 0, parse-failed 0, invalid intervals 0, unknown qids 0
+    """
+    lines = [summary_line(result), "", *headline_lines(result), "", counts_line(result)]
+    lines += [f"note: {warning}" for warning in result.warnings]
+    for name, table in result.by.items():
+        lines += ["", *breakdown_lines(result, name, table)]
+    return "\n".join(lines)
