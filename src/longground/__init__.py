@@ -1,15 +1,18 @@
 """longground: find every moment in a long video that matches a query, and score such systems."""
 
 from .errors import UserError
+from .eval import EvalResult, evaluate
 from .moments import Moments, tiou_matrix
 from .samples import Prediction, Sample
 from .timecode import format_time, parse_time
 
 __all__ = [
+    "EvalResult",
     "Moments",
     "Prediction",
     "Sample",
     "UserError",
+    "evaluate",
     "format_time",
     "parse_time",
     "tiou_matrix",

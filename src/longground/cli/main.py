@@ -20,7 +20,14 @@ app = typer.Typer(
 )
 
 # Importing a command module registers its commands on `app`.
-COMMAND_MODULES: list[str] = ["find_cmd"]
+COMMAND_MODULES: list[str] = [
+    "find_cmd",
+    "run_cmd",
+    "eval_cmd",
+    "synth_cmd",
+    "info_cmd",
+    "index_cmd",
+]
 
 
 def _register() -> None:
@@ -39,16 +46,19 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line with `argv` (default: `sys.argv[1:]`) and return the exit code."""
     _register()
     try:
-        app(args=argv, prog_name="longground")
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        code = app(args=argv, prog_name="longground", standalone_mode=False)
     except UserError as exc:
         typer.echo(f"longground: error: {exc}", err=True)
         return 2
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, typer.Abort):
         typer.echo("longground: interrupted", err=True)
         return 130
-    return 0
+    except typer.Exit as exc:
+        return exc.exit_code
+    except typer.TyperException as exc:  # usage errors: bad option, missing argument
+        exc.show()
+        return exc.exit_code
+    return code if isinstance(code, int) else 0
 
 
 if __name__ == "__main__":
