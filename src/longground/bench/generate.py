@@ -1,0 +1,195 @@
+"""Generating a synthetic benchmark: plan each video from the seed, draw its queries, render it,
+and write the benchmark JSONL.
+
+Video `i` depends only on `(seed, i)` and its length, so asking for more videos keeps the
+first ones unchanged.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import UserError
+from ..samples import Sample
+from .planner import plan_script
+from .queries import Query, select_queries
+from .script import VideoScript
+from .truth import Truth
+from .writer import sample_record, shot_list, write_jsonl, write_video
+
+JSONL_NAME = "benchmark.jsonl"
+VIDEO_DIR = "videos"
+DOMAIN = "synthetic"
+#: The shortest video that still fits one shot of every kind a query type needs.
+MIN_MINUTES = 0.5
+
+
+@dataclass(frozen=True)
+class Preset:
+    """Frame size, frame rate, shot lengths, default video lengths and x264 settings."""
+
+    width: int
+    height: int
+    fps: Fraction
+    shot_range_s: tuple[float, float]
+    minutes: tuple[float, ...]
+    crf: int = 28
+    x264_preset: str = "ultrafast"
+
+
+PRESETS = {
+    "default": Preset(480, 270, Fraction(5), (2.0, 60.0), (5.0, 20.0, 45.0, 70.0)),
+    "tiny": Preset(160, 90, Fraction(5), (2.0, 8.0), (1.0,), crf=23),
+}
+
+
+@dataclass(frozen=True)
+class PlannedVideo:
+    """A video's script and its queries, before anything is rendered.
+
+    `queries[i]` is the query behind `samples[i]`, with the key of the condition it states.
+    """
+
+    script: VideoScript
+    samples: list[Sample]
+    queries: list[Query]
+
+
+def queries_per_attribute(minutes: float) -> int:
+    """Positive queries per attribute for a video of this length (longer videos get more).
+
+    >>> [queries_per_attribute(m) for m in (1, 20, 45, 70)]
+    [2, 3, 4, 6]
+    """
+    return 1 + math.ceil(minutes / 15)
+
+
+def minutes_for(index: int, minutes: Sequence[float]) -> float:
+    """Video `index` takes the lengths in turn."""
+    return float(minutes[index % len(minutes)])
+
+
+def plan_video(index: int, minutes: float, seed: int, preset: Preset, video: str) -> PlannedVideo:
+    """Script and samples of video `index`; `video` is what the samples' `video` holds."""
+    if not (minutes >= MIN_MINUTES and math.isfinite(minutes)):
+        raise UserError(f"video length {minutes} min is too short: use at least {MIN_MINUTES}")
+    name = f"synth_{index:03d}"
+    script = plan_script(
+        np.random.default_rng([seed, index, 0]),
+        name,
+        minutes * 60,
+        preset.fps,
+        preset.width / preset.height,
+        preset.shot_range_s,
+    )
+    truth = Truth(script)
+    queries = select_queries(
+        truth, np.random.default_rng([seed, index, 1]), queries_per_attribute(minutes)
+    )
+    samples = [
+        Sample(
+            f"{name}_q{j:03d}",
+            video,
+            script.duration_s,
+            q.text,
+            q.gt,
+            frozenset(q.attributes),
+            DOMAIN,
+        )
+        for j, q in enumerate(queries)
+    ]
+    return PlannedVideo(script, samples, queries)
+
+
+def plan(
+    n_videos: int, minutes: Sequence[float] | float | None, seed: int, tiny: bool = False
+) -> list[PlannedVideo]:
+    """Plan a benchmark without rendering it (fast: for statistics and tests).
+
+    >>> planned = plan(1, 1.0, seed=0, tiny=True)
+    >>> planned[0].script.duration_s, planned[0].samples[0].qid
+    (60.0, 'synth_000_q000')
+    """
+    preset = PRESETS["tiny" if tiny else "default"]
+    lengths = _lengths(minutes, preset)
+    return [
+        plan_video(i, minutes_for(i, lengths), seed, preset, video_path(i)) for i in range(n_videos)
+    ]
+
+
+def _lengths(minutes, preset: Preset) -> tuple[float, ...]:
+    if minutes is None:
+        return preset.minutes
+    if isinstance(minutes, int | float):
+        return (float(minutes),)
+    if not len(minutes):
+        raise UserError("give at least one video length in minutes")
+    return tuple(float(m) for m in minutes)
+
+
+def generate(
+    out_dir: str | Path,
+    n_videos: int,
+    minutes: Sequence[float] | float | None = None,
+    seed: int = 0,
+    tiny: bool = False,
+    progress: bool = False,
+) -> list[Sample]:
+    """Write a synthetic benchmark: `videos/synth_NNN.mp4`, a shot list next to each, and
+    `benchmark.jsonl` in `out_dir`.
+
+    Args:
+        out_dir: output folder (created if needed).
+        n_videos: how many videos.
+        minutes: video lengths; video `i` takes `minutes[i % len(minutes)]`. None: the preset's
+            (5, 20, 45, 70 by default; 1 with `tiny`).
+        seed: fixes everything: scripts, queries, ground truth.
+        tiny: 160x90 frames and shots of at most 8 s, for fast tests.
+        progress: show a progress bar per video.
+
+    Returns:
+        The samples, with `video` an absolute path (the JSONL holds it relative to `out_dir`).
+
+    >>> import tempfile
+    >>> samples = generate(tempfile.mkdtemp(), 1, 0.5, seed=0, tiny=True)
+    >>> samples[0].duration_s, Path(samples[0].video).exists()
+    (30.0, True)
+    """
+    if n_videos < 1:
+        raise UserError(f"--videos must be at least 1, got {n_videos}")
+    out = Path(out_dir)
+    (out / VIDEO_DIR).mkdir(parents=True, exist_ok=True)
+    preset = PRESETS["tiny" if tiny else "default"]
+    records, samples = [], []
+    for planned in plan(n_videos, minutes, seed, tiny):
+        path = render(planned, out, preset, progress)
+        for sample in planned.samples:
+            records.append(sample_record(sample, sample.video))
+            samples.append(replace(sample, video=str(path.resolve())))
+        write_jsonl(out / JSONL_NAME, records)  # after every video, so finished work is kept
+    return samples
+
+
+def video_path(index: int) -> str:
+    """Where video `index` goes, relative to the benchmark folder.
+
+    >>> video_path(7)
+    'videos/synth_007.mp4'
+    """
+    return f"{VIDEO_DIR}/synth_{index:03d}.mp4"
+
+
+def render(planned: PlannedVideo, out: Path, preset: Preset, progress: bool = False) -> Path:
+    """Encode a planned video and write its shot list next to it; returns the MP4's path."""
+    path = out / VIDEO_DIR / f"{planned.script.name}.mp4"
+    write_video(
+        planned.script, path, preset.width, preset.height, preset.crf, preset.x264_preset, progress
+    )
+    path.with_suffix(".shots.tsv").write_text(shot_list(planned.script), encoding="utf-8")
+    return path
