@@ -1,0 +1,202 @@
+"""label-bridge: the offline default encoder, an ImageNet classifier bridged to text by class names.
+
+A frame goes through EfficientNet-Lite0 (ImageNet-1k). Its top-k class probabilities, renormalised
+to sum to 1 over those k classes, weight the MiniLM embeddings of the sentences
+"a photo of a {class name}"; the weighted sum is the frame's `label_mix` (384-d, not normalised).
+For a query embedding q, `label_mix @ q` is the probability-weighted cosine between the query and
+the frame's top-k class names.
+
+`score` standardises that cosine per query against the whole vocabulary:
+`(label_mix @ q - mean_c cos(q, class_c)) / std_c cos(q, class_c)`, i.e. how many standard
+deviations the frame's labels sit above an average ImageNet class for this query. The ranking of
+frames for one query is unchanged, but one absolute threshold (`NO_MATCH_SCORE`) then separates
+"present" from "absent" across queries, which the raw cosine did not (see docs/encoders.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+
+from .base import ImageTextEncoder, register_encoder
+from .contrastive import check_query
+from .imagenet_labels import N_CLASSES, class_prompts
+from .preprocess import check_frames, l2_normalize
+
+VERSION = "1"
+DEFAULT_TOP_K = 10
+CLASS_PROMPT = "a photo of a {}"
+TEXT_DIM = 384
+APPEARANCE_DIM = 1280
+# Scores at or above this mean "the query is probably visible". Chosen between the lowest peak of
+# present queries (2.75) and the highest score of absent ones (2.34) on the sample media.
+NO_MATCH_SCORE = 2.5
+
+
+def label_mix(probs: np.ndarray, class_embeddings: np.ndarray, top_k: int) -> np.ndarray:
+    """Mix each frame's top-k class embeddings, weighted by renormalised probabilities.
+
+    Args:
+        probs: `(N, C)` class probabilities per frame.
+        class_embeddings: `(C, D)` unit-norm class-name embeddings.
+        top_k: classes kept per frame.
+
+    Returns:
+        `(N, D)` float32; `label_mix @ q` is the weighted mean cosine to a unit vector q.
+
+    >>> emb = np.eye(3, dtype=np.float32)
+    >>> label_mix(np.array([[0.6, 0.3, 0.1]]), emb, top_k=2).astype(float).round(3).tolist()
+    [[0.667, 0.333, 0.0]]
+    """
+    top_k = min(top_k, probs.shape[1])
+    top = np.argpartition(-probs, top_k - 1, axis=1)[:, :top_k]
+    weights = np.take_along_axis(probs, top, axis=1)
+    weights = weights / np.maximum(weights.sum(axis=1, keepdims=True), 1e-12)
+    return np.einsum("nk,nkd->nd", weights, class_embeddings[top]).astype(np.float32)
+
+
+def standardized_score(
+    mix: np.ndarray, query: np.ndarray, class_embeddings: np.ndarray
+) -> np.ndarray:
+    """Frame scores for one query, in standard deviations of the query's class similarities.
+
+    Args:
+        mix: `(N, D)` label mixes from `label_mix`.
+        query: `(D,)` unit-norm query embedding.
+        class_embeddings: `(C, D)` unit-norm class-name embeddings.
+
+    Returns:
+        `(N,)` float32: `(mix @ query - mean(cos)) / std(cos)`, cos over the C classes.
+
+    >>> classes = np.eye(4, dtype=np.float32)
+    >>> standardized_score(classes[:2], classes[0], classes).astype(float).round(3).tolist()
+    [1.732, -0.577]
+    """
+    cosines = class_embeddings @ query
+    spread = max(float(cosines.std()), 1e-6)
+    return ((mix @ query - cosines.mean()) / spread).astype(np.float32)
+
+
+class LabelBridgeEncoder(ImageTextEncoder):
+    """EfficientNet-Lite0 + all-MiniLM-L6-v2, both from PyPI wheels; runs offline on a CPU.
+
+    Models load on first use: scoring an indexed video needs only the text model.
+
+    Args:
+        top_k: classes per frame in the label mix.
+        batch_size: frames per forward pass.
+
+    >>> encoder = LabelBridgeEncoder(top_k=5)
+    >>> encoder.encoder_id, encoder.default_threshold
+    ('label-bridge-v1:efficientnet-lite0+all-minilm-l6-v2:top5', 2.5)
+    """
+
+    default_threshold = NO_MATCH_SCORE
+
+    def __init__(self, top_k: int = DEFAULT_TOP_K, batch_size: int = 8):
+        self.top_k = top_k
+        self.batch_size = batch_size
+        self.encoder_id = f"label-bridge-v{VERSION}:efficientnet-lite0+all-minilm-l6-v2:top{top_k}"
+        self._net = None
+        self._text = None
+        self._classes: np.ndarray | None = None
+
+    @property
+    def text_model(self):
+        if self._text is None:
+            from .minilm import MiniLM
+
+            self._text = MiniLM()
+        return self._text
+
+    @property
+    def class_embeddings(self) -> np.ndarray:
+        """`(1000, 384)` unit-norm embeddings of the class prompts, cached on disk."""
+        if self._classes is None:
+            from .disk_cache import cached_array
+
+            prompts = class_prompts(CLASS_PROMPT)
+            key = "\n".join([self.text_model.fingerprint, *prompts])
+            digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+            self._classes = cached_array(
+                f"label-bridge-classes-{digest}",
+                (N_CLASSES, TEXT_DIM),
+                lambda: self.text_model.encode(prompts, batch_size=128),
+            )
+        return self._classes
+
+    def classify(self, frames: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Run the classifier.
+
+        Args:
+            frames: `(N, H, W, 3)` uint8 RGB, any size (shorter side resized to 224, centre crop).
+
+        Returns:
+            `(N, 1000)` float32 class probabilities and `(N, 1280)` float32 pooled features.
+        """
+        import torch
+
+        from .preprocess import to_model_input
+
+        frames = check_frames(frames)
+        if self._net is None:
+            from .efficientnet_lite import load_efficientnet_lite0
+
+            self._net = load_efficientnet_lite0()
+        probs = [np.zeros((0, N_CLASSES), np.float32)]
+        pooled = [np.zeros((0, APPEARANCE_DIM), np.float32)]
+        with torch.inference_mode():
+            for start in range(0, len(frames), self.batch_size):
+                logits, features = self._net(
+                    to_model_input(frames[start : start + self.batch_size])
+                )
+                probs.append(logits.softmax(dim=1).numpy())
+                pooled.append(features.numpy())
+        return np.concatenate(probs), np.concatenate(pooled)
+
+    def image_features(self, frames: np.ndarray) -> dict[str, np.ndarray]:
+        """Per-frame features, all float32.
+
+        Returns:
+            "label_mix" `(N, 384)` (what `score` reads), "embedding" `(N, 384)` the label mix
+            L2-normalised, "appearance" `(N, 1280)` the pooled CNN feature L2-normalised.
+        """
+        probs, pooled = self.classify(frames)
+        mix = label_mix(probs, self.class_embeddings, self.top_k)
+        return {
+            "label_mix": mix,
+            "embedding": l2_normalize(mix),
+            "appearance": l2_normalize(pooled),
+        }
+
+    def encode_images(self, frames: np.ndarray) -> np.ndarray:
+        return self.image_features(frames)["embedding"]
+
+    def encode_texts(self, texts: list[str]) -> np.ndarray:
+        return self.text_model.encode(list(texts))
+
+    def score(self, features: dict[str, np.ndarray], text: str) -> np.ndarray:
+        """Standardised probability-weighted cosine per frame (see module docstring): `(N,)`.
+
+        Reads only `features["label_mix"]`; frames are not re-encoded.
+        """
+        from longground.errors import UserError
+
+        check_query(text)
+        if "label_mix" not in features:
+            raise UserError(f"these features were not made by {self.encoder_id}: re-index")
+        query = self.encode_texts([text])[0]
+        return standardized_score(features["label_mix"], query, self.class_embeddings)
+
+
+@register_encoder("label-bridge")
+def _make(arg: str) -> LabelBridgeEncoder:
+    """`label-bridge` or `label-bridge:K` (top-K classes per frame, 1..1000, default 10)."""
+    from longground.errors import UserError
+
+    if not arg:
+        return LabelBridgeEncoder()
+    if not arg.isdigit() or not 1 <= int(arg) <= N_CLASSES:
+        raise UserError(f"label-bridge:{arg}: expected a top-k between 1 and {N_CLASSES}")
+    return LabelBridgeEncoder(top_k=int(arg))

@@ -1,0 +1,83 @@
+"""Frame preprocessing shared by the torch encoders: resize, centre crop, normalise, L2 rows.
+
+Done in torch rather than torchvision, which is not a dependency.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+IMAGENET_MEAN = (0.485, 0.456, 0.406)
+IMAGENET_STD = (0.229, 0.224, 0.225)
+
+
+def check_frames(frames: np.ndarray) -> np.ndarray:
+    """Validate a frame batch: `(N, H, W, 3)` uint8 RGB, returned unchanged.
+
+    >>> check_frames(np.zeros((2, 4, 4, 3), np.uint8)).shape
+    (2, 4, 4, 3)
+    """
+    from longground.errors import UserError
+
+    frames = np.asarray(frames)
+    if frames.ndim != 4 or frames.shape[-1] != 3 or frames.dtype != np.uint8:
+        raise UserError(f"frames must be (N, H, W, 3) uint8 RGB, got {frames.shape} {frames.dtype}")
+    return frames
+
+
+def to_model_input(
+    frames: np.ndarray,
+    size: int = 224,
+    mean: tuple[float, float, float] = IMAGENET_MEAN,
+    std: tuple[float, float, float] = IMAGENET_STD,
+    interpolation: str = "bilinear",
+    squash: bool = False,
+):
+    """Resize the shorter side to `size`, centre-crop `size x size`, scale to [0, 1], normalise.
+
+    Args:
+        frames: `(N, H, W, 3)` uint8 RGB.
+        size: output side in pixels.
+        mean, std: per-channel normalisation, applied after dividing by 255.
+        interpolation: "bilinear" or "bicubic" (antialiased when shrinking).
+        squash: resize straight to `size x size` (no crop, aspect ratio not kept).
+
+    Returns:
+        `(N, 3, size, size)` float32 torch tensor in channels-last memory format.
+
+    >>> x = to_model_input(np.full((2, 240, 320, 3), 255, np.uint8))
+    >>> tuple(x.shape), round(float(x[0, 0, 0, 0]), 3)
+    ((2, 3, 224, 224), 2.249)
+    """
+    import torch
+    import torch.nn.functional as F
+
+    x = torch.tensor(check_frames(frames)).permute(0, 3, 1, 2).float()
+    height, width = x.shape[-2:]
+    scale = size / min(height, width)
+    if squash:
+        new_h = new_w = size
+    else:
+        new_h, new_w = max(size, round(height * scale)), max(size, round(width * scale))
+    if (new_h, new_w) != (height, width):
+        shrink = new_h < height or new_w < width
+        x = F.interpolate(
+            x, size=(new_h, new_w), mode=interpolation, antialias=shrink, align_corners=False
+        ).clamp_(0.0, 255.0)
+    top, left = (new_h - size) // 2, (new_w - size) // 2
+    x = x[:, :, top : top + size, left : left + size]
+    mean_t = torch.tensor(mean).view(1, 3, 1, 1) * 255.0
+    std_t = torch.tensor(std).view(1, 3, 1, 1) * 255.0
+    x = (x - mean_t) / std_t
+    return x.contiguous(memory_format=torch.channels_last)
+
+
+def l2_normalize(x: np.ndarray, eps: float = 1e-12) -> np.ndarray:
+    """Scale each row to unit L2 norm; all-zero rows stay zero. Returns float32.
+
+    >>> l2_normalize(np.array([[3.0, 4.0], [0.0, 0.0]])).tolist()
+    [[0.6000000238418579, 0.800000011920929], [0.0, 0.0]]
+    """
+    x = np.asarray(x, dtype=np.float32)
+    norms = np.linalg.norm(x, axis=-1, keepdims=True)
+    return x / np.maximum(norms, eps)
