@@ -31,7 +31,7 @@ TEXT_DIM = 384
 APPEARANCE_DIM = 1280
 # Scores at or above this mean "the query is probably visible". Chosen between the lowest peak of
 # present queries (2.75) and the highest score of absent ones (2.34) on the sample media.
-NO_MATCH_SCORE = 2.5
+NO_MATCH_SCORE = 2.4
 
 
 def label_mix(probs: np.ndarray, class_embeddings: np.ndarray, top_k: int) -> np.ndarray:
@@ -89,7 +89,7 @@ class LabelBridgeEncoder(ImageTextEncoder):
 
     >>> encoder = LabelBridgeEncoder(top_k=5)
     >>> encoder.encoder_id, encoder.default_threshold
-    ('label-bridge-v1:efficientnet-lite0+all-minilm-l6-v2:top5', 2.5)
+    ('label-bridge-v1:efficientnet-lite0+all-minilm-l6-v2:top5', 2.4)
     """
 
     default_threshold = NO_MATCH_SCORE

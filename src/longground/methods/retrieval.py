@@ -45,7 +45,7 @@ class RetrievalParams:
     """
 
     mode: str = "multi"
-    smooth_s: float = 3.0
+    smooth_s: float = 1.0
     threshold: float | None = None
     merge_gap_s: float = 2.0
     min_len_s: float | None = None
