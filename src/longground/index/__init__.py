@@ -1,0 +1,18 @@
+"""The feature index: per-video timelines of encoder features, cached on disk."""
+
+from .build import build_timeline
+from .fingerprint import video_fingerprint
+from .storage import CorruptEntry
+from .store import CACHE_ENV, FeatureStore, clear_memory_cache, default_root
+from .timeline import Timeline
+
+__all__ = [
+    "CACHE_ENV",
+    "CorruptEntry",
+    "FeatureStore",
+    "Timeline",
+    "build_timeline",
+    "clear_memory_cache",
+    "default_root",
+    "video_fingerprint",
+]

@@ -1,0 +1,73 @@
+"""`longground index VIDEO...`: build the feature cache ahead of queries."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..errors import UserError
+from . import options as opt
+from .main import app
+
+
+@app.command("index")
+def index(
+    videos: Annotated[list[Path], typer.Argument(help="Video files (anything FFmpeg reads).")],
+    fps: opt.Fps = 1.0,
+    encoder: opt.Encoder = "label-bridge",
+    cache_dir: opt.CacheDir = None,
+) -> None:
+    """Sample each VIDEO at FPS, encode the frames and store the features for later queries.
+
+    Shows a progress bar (frames/s, ETA) on a terminal. A video already indexed with the same
+    encoder and rate is skipped. Exit code 0 when every video is indexed, 2 when any could
+    not be (the others are still indexed).
+    """
+    from ..encoders import load_encoder
+    from ..index import FeatureStore
+
+    model = load_encoder(encoder)
+    store = FeatureStore(cache_dir)
+    failed = 0
+    for video in videos:
+        try:
+            with _warnings_as_lines():
+                typer.echo(_index_one(store, model, video, fps))
+        except UserError as exc:
+            typer.echo(f"longground: error: {exc}", err=True)
+            failed += 1
+    if failed:
+        raise typer.Exit(2)
+
+
+def _index_one(store, model, video: Path, fps: float) -> str:
+    """Index one video; the summary line to print."""
+    if not video.is_file():
+        raise UserError(f"{video}: no such file")
+    cached = store.get(video, model.encoder_id, fps) is not None
+    started = time.perf_counter()
+    timeline = store.get_or_build(video, model, fps)
+    took_s = time.perf_counter() - started
+    what = f"{video}: {len(timeline)} frames at {fps:g} fps with {model.encoder_id}"
+    if cached:
+        return f"{what}, already indexed"
+    rate = len(timeline) / took_s if took_s > 0 else float("inf")
+    realtime = timeline.duration_s / took_s if took_s > 0 else float("inf")
+    return f"{what}, built in {took_s:.1f} s ({rate:.3g} frames/s, {realtime:.3g}x realtime)"
+
+
+@contextmanager
+def _warnings_as_lines():
+    """Show warnings raised inside as `longground: warning: ...` lines on stderr."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            yield
+        finally:
+            for item in caught:
+                typer.echo(f"longground: warning: {item.message}", err=True)

@@ -1,0 +1,117 @@
+"""Timelines on disk: one `.npz` per entry, written atomically, checked when read.
+
+An entry holds the arrays plus a JSON manifest (format version, what was indexed, and each
+array's shape and dtype). The zip container's CRC-32 catches damaged bytes, a missing
+central directory catches truncation, and the manifest catches a file that is whole but not
+what it claims to be. Any of these makes `read_timeline` raise `CorruptEntry`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from .timeline import Timeline
+
+FORMAT_VERSION = 1
+_FEATURE = "feature."
+
+
+class CorruptEntry(Exception):
+    """A cache entry that cannot be trusted; it should be rebuilt."""
+
+
+def write_timeline(path: Path, timeline: Timeline, key: dict) -> None:
+    """Write an entry atomically: a temporary file in the same folder, fsynced, then renamed.
+
+    A crash at any point leaves either the old entry or the new one, never a partial file.
+
+    Args:
+        path: the entry's final location.
+        timeline: what to store.
+        key: what identifies the entry (video fingerprint, encoder id, fps); checked on read.
+    """
+    arrays = {"times_s": timeline.times_s, "pts_s": timeline.pts_s}
+    arrays.update({_FEATURE + name: values for name, values in timeline.features.items()})
+    manifest = {
+        "format": FORMAT_VERSION,
+        "key": key,
+        "encoder_id": timeline.encoder_id,
+        "fps": timeline.fps,
+        "duration_s": timeline.duration_s,
+        "truncated_at_s": timeline.truncated_at_s,
+        "arrays": {k: {"shape": list(v.shape), "dtype": str(v.dtype)} for k, v in arrays.items()},
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle = tempfile.NamedTemporaryFile(
+        dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False
+    )
+    try:
+        with handle:
+            np.savez(handle, manifest=np.array(json.dumps(manifest)), **arrays)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(handle.name, path)
+    except BaseException:
+        Path(handle.name).unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
+def read_timeline(path: Path, key: dict) -> Timeline:
+    """Load and check an entry.
+
+    Raises:
+        FileNotFoundError: there is no entry.
+        CorruptEntry: the entry is damaged, truncated, from another format, or for another key.
+    """
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            manifest = json.loads(str(npz["manifest"]))
+            arrays = {name: npz[name] for name in manifest["arrays"]}
+    except FileNotFoundError:
+        raise
+    except Exception as exc:  # whatever is wrong with the bytes, the entry is not usable
+        raise CorruptEntry(f"{path}: unreadable ({type(exc).__name__}: {exc})") from None
+    _check(path, manifest, arrays, key)
+    features = {k[len(_FEATURE) :]: v for k, v in arrays.items() if k.startswith(_FEATURE)}
+    return Timeline(
+        times_s=arrays["times_s"],
+        features=features,
+        encoder_id=manifest["encoder_id"],
+        fps=manifest["fps"],
+        duration_s=manifest["duration_s"],
+        pts_s=arrays["pts_s"],
+        truncated_at_s=manifest["truncated_at_s"],
+    )
+
+
+def _check(path: Path, manifest: dict, arrays: dict, key: dict) -> None:
+    if manifest.get("format") != FORMAT_VERSION:
+        raise CorruptEntry(f"{path}: format {manifest.get('format')} is not {FORMAT_VERSION}")
+    if not {"times_s", "pts_s"} <= set(arrays):
+        raise CorruptEntry(f"{path}: times are missing")
+    if manifest.get("key") != key:
+        raise CorruptEntry(f"{path}: made for {manifest.get('key')}, not {key}")
+    for name, spec in manifest["arrays"].items():
+        values = arrays[name]
+        if list(values.shape) != spec["shape"] or str(values.dtype) != spec["dtype"]:
+            raise CorruptEntry(f"{path}: array {name} is {values.shape} {values.dtype}")
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make the rename itself durable (POSIX); a no-op where folders cannot be opened."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

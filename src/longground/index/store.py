@@ -1,0 +1,190 @@
+"""`FeatureStore`: timelines cached on disk and in memory, keyed by video, encoder and rate."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import threading
+import time
+import warnings
+from collections import OrderedDict
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..encoders.base import ImageTextEncoder
+from ..video import BadVideo, TruncatedVideo
+from ..video.sampling import as_fraction, truncation_message
+from .build import build_timeline
+from .fingerprint import video_fingerprint
+from .storage import CorruptEntry, read_timeline, write_timeline
+from .timeline import Timeline
+
+CACHE_ENV = "LONGGROUND_CACHE"
+# Timelines kept in memory across FeatureStore instances of one process.
+MEMORY_BYTES = 512 << 20
+# Temporary files older than this were left by a crash and may be removed.
+STALE_TEMP_S = 3600
+
+
+def default_root() -> Path:
+    """`$LONGGROUND_CACHE`, else `~/.cache/longground`."""
+    return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "longground").expanduser()
+
+
+class FeatureStore:
+    """Per-video feature timelines, built once and reused.
+
+    An entry is identified by the video's fingerprint (size, mtime, hash of head and tail
+    bytes), the encoder id and the sampling rate; a changed file or encoder gets a new entry.
+    Entries are written atomically; a damaged or truncated entry is rebuilt. Loaded timelines
+    stay in an in-process LRU, so a second query on a video in the same process costs no I/O.
+
+    Args:
+        root: cache folder; default `$LONGGROUND_CACHE` or `~/.cache/longground`.
+
+    >>> import tempfile
+    >>> FeatureStore(tempfile.mkdtemp()).root.name
+    'timelines'
+    """
+
+    def __init__(self, root: str | Path | None = None):
+        self.root = Path(root if root is not None else default_root()).expanduser() / "timelines"
+
+    def key(self, video: str | Path, encoder_id: str, fps: float) -> dict:
+        """What identifies an entry: `{"video": fingerprint, "encoder": id, "fps": "n/d"}`."""
+        rate = as_fraction(fps)
+        return {"video": video_fingerprint(video), "encoder": encoder_id, "fps": str(rate)}
+
+    def path_for(self, video: str | Path, key: dict) -> Path:
+        """Where the entry for `key` lives: `<root>/<stem>.<digest>.npz`."""
+        digest = hashlib.blake2b(repr(sorted(key.items())).encode(), digest_size=12).hexdigest()
+        stem = re.sub(r"[^A-Za-z0-9_-]+", "_", Path(video).stem)[:40]
+        return self.root / f"{stem}.{digest}.npz"
+
+    def get(self, video: str | Path, encoder_id: str, fps: float) -> Timeline | None:
+        """The cached timeline, or None when there is none (or it is damaged)."""
+        key = self.key(video, encoder_id, fps)
+        return self._load(self.path_for(video, key), key)
+
+    def get_or_build(
+        self,
+        video: str | Path,
+        encoder: ImageTextEncoder,
+        fps: float,
+        progress: bool = True,
+    ) -> Timeline:
+        """The timeline of `video` under `encoder` at `fps`, built and stored if missing.
+
+        Args:
+            video: any video FFmpeg reads.
+            encoder: its `encoder_id` is part of the key.
+            fps: samples per second.
+            progress: show a progress bar while building (only on a terminal).
+
+        Raises:
+            BadVideo: the file cannot be read as a video.
+        """
+        if not Path(video).is_file():
+            raise BadVideo(video, "no such file")
+        key = self.key(video, encoder.encoder_id, fps)
+        path = self.path_for(video, key)
+        timeline = self._load(path, key)
+        if timeline is None:
+            with _build_lock(path):
+                timeline = self._load(path, key)  # another process may have built it
+                if timeline is None:
+                    timeline = build_timeline(video, encoder, fps, progress=progress)
+                    write_timeline(path, timeline, key)
+                    _MEMORY.put(path, key, timeline.freeze())
+                    _remove_stale_temps(path.parent)
+                    return timeline
+        _warn_if_truncated(video, timeline)
+        return timeline
+
+    def _load(self, path: Path, key: dict) -> Timeline | None:
+        cached = _MEMORY.get(path, key)
+        if cached is not None:
+            return cached
+        try:
+            timeline = read_timeline(path, key)
+        except FileNotFoundError:
+            return None
+        except CorruptEntry as exc:
+            warnings.warn(f"{exc}; rebuilding it", stacklevel=3)
+            path.unlink(missing_ok=True)
+            return None
+        _MEMORY.put(path, key, timeline.freeze())
+        return timeline
+
+
+class _TimelineLRU:
+    """Least-recently-used timelines, bounded by their total bytes; thread-safe."""
+
+    def __init__(self, max_bytes: int):
+        self.max_bytes = max_bytes
+        self._items: OrderedDict[Path, tuple[dict, Timeline]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, path: Path, key: dict) -> Timeline | None:
+        with self._lock:
+            item = self._items.get(path)
+            if item is None or item[0] != key:
+                return None
+            self._items.move_to_end(path)
+            return item[1]
+
+    def put(self, path: Path, key: dict, timeline: Timeline) -> None:
+        with self._lock:
+            self._items[path] = (key, timeline)
+            self._items.move_to_end(path)
+            while len(self._items) > 1 and self._total() > self.max_bytes:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+    def _total(self) -> int:
+        return sum(timeline.nbytes for _, timeline in self._items.values())
+
+
+_MEMORY = _TimelineLRU(MEMORY_BYTES)
+
+
+def clear_memory_cache() -> None:
+    """Forget the timelines held in memory (the disk cache is untouched)."""
+    _MEMORY.clear()
+
+
+@contextmanager
+def _build_lock(path: Path):
+    """Hold an exclusive lock on `<entry>.lock`, so two processes do not build one entry."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: builds may repeat, writes stay atomic
+        yield
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_suffix(".lock"), "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _remove_stale_temps(folder: Path) -> None:
+    now = time.time()
+    for temp in folder.glob(".*.tmp"):
+        try:
+            if now - temp.stat().st_mtime > STALE_TEMP_S:
+                temp.unlink()
+        except OSError:
+            pass
+
+
+def _warn_if_truncated(video: str | Path, timeline: Timeline) -> None:
+    if timeline.truncated_at_s is not None:
+        message = truncation_message(video, timeline.truncated_at_s, timeline.duration_s)
+        warnings.warn(message, TruncatedVideo, stacklevel=3)

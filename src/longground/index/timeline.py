@@ -1,0 +1,63 @@
+"""`Timeline`: what an encoder saw in a video, one row per sample time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass
+class Timeline:
+    """Per-sample features of one video under one encoder, at one sampling rate.
+
+    Attributes:
+        times_s: `(N,)` float64 sample times in seconds (`k / fps`); row `i` of every feature
+            describes the frame on screen at `times_s[i]`.
+        features: named `(N, ...)` float32 arrays, as the encoder's `image_features` returns
+            them (e.g. "embedding", "appearance").
+        encoder_id: the encoder that made them.
+        fps: samples per second.
+        duration_s: length of the video in seconds.
+        pts_s: `(N,)` float64, when each sampled frame started being displayed.
+        truncated_at_s: where decoding stopped, if the file was cut short.
+
+    >>> t = Timeline(np.arange(3.0), {"embedding": np.ones((3, 4))}, "fake", 1.0, 3.0)
+    >>> len(t), t.features["embedding"].dtype, t.nbytes
+    (3, dtype('float32'), 48)
+    """
+
+    times_s: np.ndarray
+    features: dict[str, np.ndarray]
+    encoder_id: str
+    fps: float
+    duration_s: float
+    pts_s: np.ndarray | None = None
+    truncated_at_s: float | None = None
+
+    def __post_init__(self) -> None:
+        self.times_s = np.asarray(self.times_s, dtype=np.float64)
+        self.pts_s = (
+            self.times_s.copy() if self.pts_s is None else np.asarray(self.pts_s, np.float64)
+        )
+        self.features = {k: np.asarray(v, dtype=np.float32) for k, v in self.features.items()}
+        n = len(self.times_s)
+        if self.times_s.ndim != 1 or self.pts_s.shape != (n,):
+            raise ValueError("times_s and pts_s must be (N,) arrays of one length")
+        for name, values in self.features.items():
+            if values.ndim < 1 or len(values) != n:
+                raise ValueError(f"feature {name!r} has {len(values)} rows for {n} times")
+
+    def __len__(self) -> int:
+        return len(self.times_s)
+
+    @property
+    def nbytes(self) -> int:
+        """Memory held by the feature arrays."""
+        return sum(v.nbytes for v in self.features.values())
+
+    def freeze(self) -> Timeline:
+        """Make every array read-only (shared timelines must not be changed in place)."""
+        for array in (self.times_s, self.pts_s, *self.features.values()):
+            array.flags.writeable = False
+        return self
