@@ -1,5 +1,11 @@
 """longground: find every moment in a long video that matches a query, and score such systems."""
 
+import os
+
+# Idle OpenMP threads otherwise spin and, on a busy 2-core machine, make torch about 3x slower
+# (measured in benchmarks/bench_index.py). It only takes effect before torch is imported.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 from .errors import UserError
 from .eval import EvalResult, evaluate
 from .moments import Moments, tiou_matrix

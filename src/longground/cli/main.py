@@ -7,6 +7,7 @@ one line on stderr and exit code 2; no traceback for expected failures.
 from __future__ import annotations
 
 import sys
+import warnings
 
 import typer
 
@@ -42,9 +43,15 @@ def _root() -> None:
     """Find every moment in a long video that matches a query, and score grounding systems."""
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """Warnings for people: one line, no source location."""
+    typer.echo(f"longground: warning: {message}", err=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line with `argv` (default: `sys.argv[1:]`) and return the exit code."""
     _register()
+    warnings.showwarning = _show_warning
     try:
         code = app(args=argv, prog_name="longground", standalone_mode=False)
     except UserError as exc:

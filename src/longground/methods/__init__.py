@@ -19,13 +19,15 @@ def available_methods() -> list[str]:
 
 
 def build_method(name: str, config: MethodConfig | None = None) -> Grounder:
-    """Build the method registered as `name`.
+    """Build the method registered as `name`, importing only the module that defines it.
 
     Raises:
         UserError: no method has that name.
     """
-    names = available_methods()
+    if name in METHOD_MODULES:
+        importlib.import_module(f"longground.methods.{name}")
     if name not in METHODS:
+        names = available_methods()
         raise UserError(f"unknown method {name!r}; choose one of: {', '.join(names)}")
     return METHODS[name](config or MethodConfig())
 

@@ -8,7 +8,6 @@ Every function takes sample times `times_s` `(N,)` (ascending, seconds) and scor
 from __future__ import annotations
 
 import numpy as np
-from scipy.ndimage import uniform_filter1d
 
 from ..moments import Moments
 
@@ -20,9 +19,12 @@ def smooth(scores: np.ndarray, window: int) -> np.ndarray:
     [0.0, 1.0, 1.0, 1.0, 0.0]
     """
     scores = np.asarray(scores, dtype=np.float64)
+    window = int(window)
     if window <= 1 or scores.size == 0:
         return scores
-    return uniform_filter1d(scores, size=int(window), mode="nearest")
+    before = window // 2
+    padded = np.pad(scores, (before, window - 1 - before), mode="edge")
+    return np.convolve(padded, np.full(window, 1.0 / window), mode="valid")
 
 
 def _span(times_s: np.ndarray, first: int, last: int, step_s: float) -> tuple[float, float]:
