@@ -1,0 +1,134 @@
+"""Step 2 on a real video: event level from the feature timeline, action level from optical
+flow inside the kept events. Both are cached per video (see cache.py)."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from .actions import action_bounds
+from .cache import GraphCache
+from .events import bounds_to_spans, event_bounds
+from .flow import flow_stats, small_gray
+from .graph import ActionSplit, Nodes, action_level, make_nodes
+from .profiles import Profile
+from .settings import AgentSettings
+from .source import VideoSource
+from .trace import Trace
+
+# Flow needs two frames: very short events are sampled faster, up to this rate.
+MAX_FLOW_FPS = 8.0
+# Action splits are written to the disk cache at least this often while they are computed.
+SAVE_EVERY_S = 10.0
+
+
+def event_nodes(
+    cache: GraphCache,
+    video_key: str,
+    times_s: np.ndarray,
+    features: dict[str, np.ndarray],
+    window_s: tuple[float, float],
+    profile: Profile,
+    timeline_fps: float,
+    hops: int,
+    full_rate: bool = True,
+) -> tuple[Nodes, bool]:
+    """The event level of the clip `window_s` (its samples are `times_s`).
+
+    With `full_rate`, every timeline sample is used even when the timeline is denser than the
+    profile's rho_E (the features are already paid for, and a coarse rate misses short shots);
+    otherwise every `round(timeline_fps / rho_E)`-th sample.
+
+    Returns:
+        `(nodes, from_cache)`.
+    """
+    stride = 1 if full_rate else max(int(round(timeline_fps / profile.event_fps)), 1)
+    settings = ("events-v2", window_s[0], window_s[1], timeline_fps, stride, profile.tau_e)
+    bounds = cache.events(video_key, settings)
+    from_cache = bounds is not None
+    if bounds is None:
+        bounds = event_bounds(features["appearance"], profile.tau_e, stride=stride)
+        cache.put_events(video_key, settings, bounds)
+    spans = bounds_to_spans(bounds, times_s, window_s[1])
+    spans[0, 0] = window_s[0]
+    return make_nodes(spans, times_s, features["embedding"], profile.sigma, hops), from_cache
+
+
+def split_event(
+    source: VideoSource,
+    span_s: tuple[float, float],
+    profile: Profile,
+    settings: AgentSettings,
+    margin_s: float = 0.0,
+) -> ActionSplit:
+    """Decode one event at rho_A, measure flow and cut it with PELT (Eq. 14, hard wavelet).
+
+    `margin_s` is left out at both ends: an event boundary is only known to within a timeline
+    step, and a flow pair straddling the real cut would read as a burst of motion.
+    """
+    start_s, end_s = span_s
+    if end_s - start_s > 4 * margin_s:
+        start_s, end_s = start_s + margin_s, end_s - margin_s
+    fps = min(max(profile.action_fps, 2.0 / max(end_s - start_s, 1e-6)), MAX_FLOW_FPS)
+    grays, pts = [], []
+    for frames, pts_s in source.frames(start_s, end_s, fps, short_side=settings.flow_side):
+        grays.append(small_gray(frames, settings.flow_side))
+        pts.append(np.asarray(pts_s, dtype=np.float64))
+    if not grays or sum(len(g) for g in grays) < 2:
+        return ActionSplit(np.zeros(0), np.array([np.nan]), np.array([np.nan]))
+    gray, pts_s = np.concatenate(grays), np.concatenate(pts)
+    stats = flow_stats(gray, settings.flow)
+    g = stats[:, 0]
+    min_size = max(2, int(round(settings.min_action_s * fps)))
+    bounds = action_bounds(g, profile.beta, min_size=min_size, min_range=settings.min_motion_range)
+    # A cut between two samples is placed halfway; both samples lie inside the event.
+    cuts = 0.5 * (pts_s[bounds[1:, 0] - 1] + pts_s[bounds[1:, 0]])
+    pieces = [stats[a : max(min(b, len(g)), a + 1)].mean(axis=0) for a, b in bounds]
+    return ActionSplit(cuts, np.array([p[0] for p in pieces]), np.array([p[1] for p in pieces]))
+
+
+def action_nodes(
+    source: VideoSource,
+    cache: GraphCache,
+    video_key: str,
+    events: Nodes,
+    kept: np.ndarray,
+    times_s: np.ndarray,
+    embedding: np.ndarray,
+    profile: Profile,
+    settings: AgentSettings,
+    trace: Trace,
+    margin_s: float = 0.0,
+) -> Nodes:
+    """The action level over the kept events, reusing cached splits and computing the rest."""
+    key = (
+        "actions-v2",
+        profile.action_fps,
+        profile.beta,
+        settings.flow,
+        settings.flow_side,
+        settings.min_action_s,
+        settings.min_motion_range,
+        margin_s,
+    )
+    known = cache.splits(video_key, key)
+    splits, fresh, built = {}, {}, 0
+    last_save = time.monotonic()
+    for e in np.flatnonzero(kept):
+        span = (float(events.spans_s[e, 0]), float(events.spans_s[e, 1]))
+        if span not in known:
+            with trace.timed("graph.flow"):
+                known[span] = fresh[span] = split_event(source, span, profile, settings, margin_s)
+            built += 1
+            if time.monotonic() - last_save > SAVE_EVERY_S:  # never lose much finished work
+                cache.put_splits(video_key, key, fresh)
+                fresh, last_save = {}, time.monotonic()
+        splits[int(e)] = known[span]
+    cache.put_splits(video_key, key, fresh)
+    trace.count("graph.splits_built", built)
+    trace.count("graph.splits_reused", len(splits) - built)
+    with trace.timed("graph.actions"):
+        return action_level(
+            events, np.flatnonzero(kept), splits, times_s, embedding, profile.sigma, settings.hops
+        )

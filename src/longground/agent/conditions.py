@@ -1,0 +1,69 @@
+"""Where a condition event must (or must not) be seen, relative to a target instance.
+
+The offline verifier checks relations at the level of shots (event nodes, joined where a
+boundary is a change inside one shot rather than a cut; see `events.shot_groups`). For an
+instance spanning shots `first..last`:
+
+- right after: the condition is seen in shot `first - 1` (the shot before);
+- right before: in shot `last + 1` (the shot after);
+- caused by: in `first - 1` or `first` (a cause just before, or in the same shot);
+- causes: in `last` or `last + 1`;
+- after / before: in one of the `lookback` shots before `first` / after `last`;
+- while: visible together with the target in the instance itself;
+- without: not visible during the instance.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .planner import Relation
+
+
+@dataclass(frozen=True)
+class ConditionCheck:
+    """Shots (or events) to inspect and how: "seen" (the condition is seen in one of `events`),
+    "together" (with the target, in the instance) or "absent" (not in the instance)."""
+
+    events: tuple[int, ...]
+    mode: str
+
+
+def condition_check(
+    relation: Relation, first: int, last: int, n_events: int, lookback: int = 4
+) -> ConditionCheck | None:
+    """The check a relation asks for, or None when it asks for none.
+
+    Args:
+        relation: the plan's relation.
+        first, last: indices of the first and last shots (or events) of the instance.
+        n_events: number of shots (or events).
+        lookback: how many of them "after" / "before" may reach.
+
+    Returns:
+        `ConditionCheck`; its `events` may be empty (e.g. "right after" for an instance in the
+        first event), which fails a "seen" check.
+
+    >>> condition_check(Relation.RIGHT_AFTER, 3, 3, 10).events
+    (2,)
+    >>> condition_check(Relation.BEFORE, 3, 4, 7, lookback=4).events
+    (5, 6)
+    """
+    inside = lambda idx: tuple(i for i in idx if 0 <= i < n_events)  # noqa: E731
+    if relation is Relation.RIGHT_AFTER:
+        return ConditionCheck(inside([first - 1]), "seen")
+    if relation is Relation.RIGHT_BEFORE:
+        return ConditionCheck(inside([last + 1]), "seen")
+    if relation is Relation.CAUSED_BY:
+        return ConditionCheck(inside([first - 1, first]), "seen")
+    if relation is Relation.CAUSES:
+        return ConditionCheck(inside([last, last + 1]), "seen")
+    if relation is Relation.AFTER:
+        return ConditionCheck(inside(range(first - lookback, first)), "seen")
+    if relation is Relation.BEFORE:
+        return ConditionCheck(inside(range(last + 1, last + 1 + lookback)), "seen")
+    if relation is Relation.WHILE:
+        return ConditionCheck((), "together")
+    if relation is Relation.WITHOUT:
+        return ConditionCheck((), "absent")
+    return None

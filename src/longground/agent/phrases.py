@@ -1,0 +1,178 @@
+"""The word lists of the planner's grammar: lead-ins, relation markers, fillers, motion words,
+ordinals, and the sentence-level rules (instructions, "the one" co-reference, "again").
+
+Every list is a regular expression matched case-insensitively on word boundaries. The grammar
+that uses them is in planner.py and written out in docs/agent.md.
+"""
+
+from __future__ import annotations
+
+import re
+
+IGNORE = re.IGNORECASE
+
+# Sentences that only say how to answer ("List every interval.") carry no event.
+INSTRUCTION = re.compile(
+    r"^(?:please\s+)?(?:list|give|show|return|report)\s+(?:me\s+)?(?:every|each|all)\s+(?:the\s+)?"
+    r"(?:intervals?|time\s+spans?|returns?|moments?|times?|occurrences?)\b",
+    IGNORE,
+)
+# "There may be more than one cat in this video. When is the one that ..." -> "the cat".
+COREFERENCE = re.compile(
+    r"^there\s+(?:may|might|could|can)\s+be\s+(?:more\s+than\s+one|several|many)\s+(.+?)"
+    r"(?:\s+in\s+(?:this|the)\s+(?:video|clip))?$",
+    IGNORE,
+)
+# Asking only for returns of an entity: its first showing is left out.
+AGAIN = re.compile(
+    r"\b(?:comes?\s+back|coming\s+back|seen\s+again|shown\s+again|appears?\s+again|every\s+return"
+    r"|returns?|reappears?|not\s+(?:its|the)\s+first(?:\s+(?:appearance|showing))?)\b",
+    IGNORE,
+)
+AFTER_FIRST = re.compile(r"\b(?:after|since)\s+its\s+first\s+(?:appearance|showing),?\s*", IGNORE)
+FIRST_INCLUDED = re.compile(
+    r",?\s*(?:its\s+first\s+(?:appearance|showing)\s+included|including\s+its\s+first"
+    r"\s+(?:appearance|showing))\b",
+    IGNORE,
+)
+
+_UNITS = (
+    r"(?:moments?|times?|instances?|occurrences?|clips?|segments?|intervals?|scenes?|shots?|"
+    r"parts?(?:\s+of\s+the\s+video)?|time\s+spans?)"
+)
+_LEAD_INS = (
+    r"please",
+    r"can\s+you",
+    r"in\s+the\s+part\s+of\s+the\s+video",
+    r"(?:find|show(?:\s+me)?|locate|list|return|give(?:\s+me)?|identify|detect|mark|highlight|"
+    r"ground|count|tell\s+me|get|track)",
+    r"how\s+many\s+times",
+    r"how\s+often",
+    rf"(?:all|every|each)\s+(?:of\s+)?(?:the\s+)?{_UNITS}(?:\s+(?:showing|with|when|where|"
+    r"in\s+which|that|of))?",
+    rf"(?:the\s+)?{_UNITS}\s+(?:showing|with|when|where|in\s+which|of|that)",
+    r"every\s+time",
+    r"each\s+time",
+    r"whenever",
+    r"when\s+(?:does|do|is|are)\s+(?:the\s+video|we|you)\s+(?:show|see)",
+    r"(?:do|does|did|can)\s+(?:we|you|i)\s+see",
+    r"(?:the\s+video\s+)?shows?",
+    r"we\s+see",
+    r"when(?:ever)?\s+(?:does|do|did|is|are|was|were)",
+    r"where\s+(?:does|do|is|are)",
+    r"(?:does|do|did|is|are|was|were)",
+    r"(?:all|every|each|any)",
+    r"instances?\s+of",
+)
+# One lead-in at the start of the event text, with the spaces or comma after it.
+LEAD_IN = re.compile(rf"^(?:{'|'.join(_LEAD_INS)})(?:[\s,]+|$)", IGNORE)
+
+# Relation markers, most specific first; the leftmost match in the query wins.
+MARKERS: list[tuple[str, str]] = [
+    (
+        "caused by",
+        r"caused\s+by|because\s+of|because|as\s+a\s+result\s+of|due\s+to|triggered\s+by"
+        r"|in\s+response\s+to|resulting\s+from|(?:is|are|gets?)\s+knocked\s+(?:over|down)\s+by",
+    ),
+    (
+        "causes",
+        r"(?:that|which)\s+(?:causes?|makes?|leads?\s+to|results?\s+in)|causing|leading\s+to"
+        r"|resulting\s+in|knock(?:s|ed)?(?:\s+(?:over|down))?|hits?",
+    ),
+    (
+        "right after",
+        r"(?:right|immediately|just|directly|shortly|soon|straight)\s+after"
+        r"|(?:immediately|directly|right)\s+following|the\s+moment\s+after",
+    ),
+    (
+        "right before",
+        r"(?:right|immediately|just|directly|shortly)\s+(?:before|prior\s+to)"
+        r"|(?:immediately|directly)\s+preceding|(?:(?:that|which)\s+(?:is|are)\s+)?"
+        r"(?:immediately\s+|directly\s+|right\s+)?followed\s+by",
+    ),
+    ("after", r"after|following|later\s+than|subsequent\s+to"),
+    ("before", r"before|prior\s+to|preceding|ahead\s+of|earlier\s+than"),
+    (
+        "while",
+        r"while|whilst|at\s+the\s+same\s+time\s+as|simultaneously\s+with|together\s+with"
+        r"|along\s+with|alongside|accompanied\s+by|during|whenever|when|shares?\s+the\s+(?:frame|"
+        r"screen|shot)\s+with|in\s+the\s+same\s+(?:shot|frame|scene)\s+as|next\s+to|beside",
+    ),
+    ("without", r"without|with\s+no|but\s+no|but\s+not|in\s+the\s+absence\s+of"),
+]
+MARKER_RES = [(rel, re.compile(rf"(?:^|\s|,)({pat})(?=\s|,|$)", IGNORE)) for rel, pat in MARKERS]
+CUT_FROM = re.compile(
+    r"\b(?:the\s+video\s+)?cuts?\s+from\s+(.+?)\s+(?:straight\s+|directly\s+|right\s+)?to\s+"
+    r"(.+?)(?:,|$)",
+    IGNORE,
+)
+THEN = re.compile(r"^(.+?)(?:,\s*|\s+)(?:and\s+)?then\s+(.+)$", IGNORE)
+TOGETHER = re.compile(
+    r"\b(?:together|at\s+the\s+same\s+time|simultaneously|in\s+the\s+same\s+(?:shot|frame|scene))\b",
+    IGNORE,
+)
+
+FILLERS = re.compile(
+    r"\b(?:appears?|appeared|appearing|(?:is|are|gets?)\s+(?:shown|seen|visible|displayed|"
+    r"present|on[\s-]screen)|shows?\s+up|showing\s+up|can\s+be\s+seen|comes?\s+into\s+view|"
+    r"pops?\s+up|on[\s-]screen|in\s+view|in\s+the\s+(?:video|frame|scene|shot)|is\s+there|"
+    r"there\s+(?:is|are)|there's|shown|visible|both|again|(?:a|the)\s+shots?\s+of|"
+    r"(?:the\s+video\s+)?cuts?\s+to|(?:that|which)\s+(?:comes?|is|are|was|were)$|"
+    r"and\s+(?:knocks?|makes?|make)\s+(?:it|them)\s+(?:over|down|fall)|over$)\b",
+    IGNORE,
+)
+LEADING_WORDS = re.compile(
+    r"^\s*(?:that|which|who|where|when|and|then|is|are|was|were|does|do)\s+", IGNORE
+)
+TRAILING_WORDS = re.compile(r"\s+(?:is|are|was|were|and|that|which|it|to)\s*$", IGNORE)
+
+STILL = re.compile(
+    r"\b(?:(?:in\s+a\s+)?still\s+shot(?:\s+where\s+nothing\s+moves)?|(?:with\s+)?nothing\s+"
+    r"(?:moving|moves|is\s+moving)(?:\s+on[\s-]screen)?|standing\s+still|stands?\s+still|"
+    r"stationary|motionless|not\s+moving|(?:does|do)\s*(?:n't|\s+not)\s+move|at\s+rest|idle)\b",
+    IGNORE,
+)
+MOVING = re.compile(
+    r"\b(?:moving|moves?|moved|crossing|cross(?:es)?|running|runs?|flying|fl(?:y|ies)|driving|"
+    r"drives?|passing|pass(?:es)?|rolling|rolls?|sliding|slides?|walking|walks?|travell?ing|"
+    r"travels?|in\s+motion|(?:coming|going|sliding|slides?)\s+(?:into|out\s+of)(?:\s+(?:view|the\s+"
+    r"frame|the\s+screen))?|(?:entering|enters?|leaving|leaves|exiting|exits?)(?:\s+the\s+"
+    r"(?:frame|screen))?|"
+    r"falls?(?:\s+(?:over|down))?|falling|fell|miss(?:es|ed)?|(?:goes|go|going|went)\s+(?:by|past)|"
+    r"(?:slowly\s+)?zoom(?:s|ing)?(?:\s+(?:in|out))?(?:\s+(?:on|from))?|"
+    r"(?:slowly\s+)?pan(?:s|ning)?(?:\s+sideways)?(?:\s+(?:across|over))?)\b"
+    r"|\b(?:across\s+the\s+(?:screen|frame|scene)|from\s+(?:left|right)\s+to\s+(?:left|right)|"
+    r"(?:from\s+)?(?:left|right)\s+to\s+(?:left|right)|from\s+one\s+side\s+of\s+the\s+"
+    r"(?:frame|screen)\s+to\s+the\s+other|through\s+the\s+(?:frame|screen)|into\s+(?:view|the\s+"
+    r"frame)|out\s+of\s+(?:view|the\s+frame)|the\s+view|a\s+slow|slowly)\b",
+    IGNORE,
+)
+
+ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1, "final": -1}
+_ORD = "|".join(ORDINALS)
+ORDINAL_PREFIX = re.compile(
+    rf"\bthe\s+({_ORD})\s+(?!time\b|half\b)(.+?)(?:\s+to\s+(?:appear|be\s+shown|show\s+up))?$",
+    IGNORE,
+)
+ORDINAL_SUFFIX = re.compile(
+    rf"\b(?:the\s+)?(.+?)\s+(?:that|which|who)\s+(?:appears?|appeared|(?:is|was)\s+shown|"
+    rf"shows?\s+up|showed\s+up|(?:is|was)\s+seen|came|comes)\s+({_ORD})\b",
+    IGNORE,
+)
+# Condition texts that name nothing in particular: the encoder cannot check them.
+GENERIC = re.compile(
+    r"^(?:something|anything|someone|anyone|an?\s+(?:object|thing|item)|it|them|"
+    r"(?:knocking|knock)(?:\s+(?:it|them))?(?:\s+(?:over|down))?)$",
+    IGNORE,
+)
+
+# "on a green background", "against a blue backdrop": the colour of what fills the frame edges.
+BACKDROP = re.compile(
+    r"\s*\b(?:on|against|in\s+front\s+of|over)\s+(?:a|an|the)\s+(red|orange|yellow|green|cyan|"
+    r"turquoise|blue|purple|violet|pink|magenta|white|gr[ae]y|black)\s+(?:background|backdrop|"
+    r"backcloth|wall|screen)\b",
+    IGNORE,
+)
+
+# Horizontal direction of a movement: "right" for left-to-right, "left" for right-to-left.
+DIRECTION = re.compile(r"\b(?:from\s+)?(left|right)\s+to\s+(?:the\s+)?(right|left)\b", IGNORE)

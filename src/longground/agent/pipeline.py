@@ -1,0 +1,239 @@
+"""CoMET-Agent end to end: plan (Step 1), build the graph (Step 2), verify (Step 3) and
+aggregate (Step 4), recording everything in a `Trace`."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from ..moments import Moments
+from .build import action_nodes, event_nodes
+from .cache import GraphCache
+from .coverage import coverage_order
+from .presence import Calibration, pooled
+from .profiles import PROFILES, SHORT_MAX_S, Profile
+from .regions import RegionIndex
+from .roles import Evidence, ScorerSettings, build_role
+from .settings import AgentSettings
+from .source import VideoSource
+from .trace import Trace
+from .verify import verification_loop
+
+# Used when neither the settings nor the encoder say what raw score means "visible".
+FALLBACK_THRESHOLD = 0.5
+
+
+@dataclass
+class Roles:
+    """The four role backends of one agent."""
+
+    planner: object
+    filter: object
+    verifier: object
+    aggregator: object
+
+
+def make_roles(settings: AgentSettings, threshold: float, client=None) -> Roles:
+    """Build the role backends the settings ask for (LLM ones need `client`)."""
+    width = settings.presence_width
+    if width is None:
+        width = max(0.1 * abs(threshold), 1e-3)
+    scorer = ScorerSettings(
+        calibration=Calibration(threshold, width),
+        filter_p=settings.filter_p,
+        accept_p=settings.accept_p,
+        extend_p=settings.extend_p,
+        moving_min=settings.moving_min,
+        continuity=settings.continuity,
+        merge_gap_s=settings.merge_gap_s,
+        same_identity=settings.same_identity,
+    )
+    extra = {
+        "filter": {"frames_per_event": settings.filter_frames, "batch": settings.filter_batch},
+        "verifier": {"n_frames": settings.verifier_frames},
+    }
+    built = {}
+    for role in ("planner", "filter", "verifier", "aggregator"):
+        backend = settings.backend(role, client is not None)
+        built[role] = build_role(
+            role, backend, settings=scorer, client=client, **extra.get(role, {})
+        )
+    return Roles(**built)
+
+
+def clip_timeline(
+    times_s: np.ndarray, features: dict[str, np.ndarray], window_s: tuple[float, float]
+) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The timeline samples inside `window_s` (the nearest one if the window holds none).
+
+    >>> t, f = clip_timeline(np.arange(5.0), {"x": np.arange(5)}, (1.5, 3.5))
+    >>> t.tolist(), f["x"].tolist()
+    ([2.0, 3.0], [2, 3])
+    """
+    times_s = np.asarray(times_s)
+    inside = (times_s >= window_s[0]) & (times_s < window_s[1])
+    if not inside.any():
+        inside[np.argmin(np.abs(times_s - (window_s[0] + window_s[1]) / 2))] = True
+    return times_s[inside], {k: np.asarray(v)[inside] for k, v in features.items()}
+
+
+def graph_record(fps, times_s, cached, events, kept, actions) -> dict:
+    """The graph part of the trace: every event node with its filter decision, every action
+    node."""
+    decisions = zip(events.to_records(), kept.keep, kept.relevance, kept.reasons, strict=True)
+    return {
+        "timeline_fps": fps,
+        "n_samples": int(len(times_s)),
+        "events_cached": cached,
+        "events": [
+            {**r, "kept": bool(k), "relevance": float(v), "reason": why}
+            for r, k, v, why in decisions
+        ],
+        "actions": actions.to_records(),
+    }
+
+
+class CometAgent:
+    """Grounds queries on `VideoSource`s; keeps graph pieces in `cache` between queries."""
+
+    def __init__(self, settings: AgentSettings, index_fps: float, cache: GraphCache, client=None):
+        self.settings, self.index_fps, self.cache, self.client = settings, index_fps, cache, client
+        self._roles: dict[float, Roles] = {}
+        self._regions: dict[str, RegionIndex] = {}
+        self._trace = Trace()  # the query in progress (region features report their cost here)
+
+    def roles(self, source: VideoSource) -> Roles:
+        threshold = self.settings.presence_threshold
+        if threshold is None:
+            threshold = source.default_threshold
+        threshold = FALLBACK_THRESHOLD if threshold is None else threshold
+        if threshold not in self._roles:
+            self._roles[threshold] = make_roles(self.settings, threshold, self.client)
+        return self._roles[threshold]
+
+    def profile(self, name: str) -> Profile:
+        chosen = name if self.settings.profile == "auto" else self.settings.profile
+        return PROFILES[chosen].with_overrides(self.settings.overrides)
+
+    def run(self, source: VideoSource, query: str) -> tuple[Moments, Trace]:
+        """All four steps for one query."""
+        trace, roles = Trace(), self.roles(source)
+        self._trace = trace
+        with trace.timed("planner"):
+            plan = roles.planner.plan(query, source.duration_s)
+        trace.put("plan", plan.to_record())
+        trace.count("malformed.planner", int(plan.source == "rules-fallback"))
+        profile = self.profile(plan.profile)
+        trace.put("profile", asdict(profile))
+        start_s, end_s = plan.window_s
+        if end_s <= start_s:
+            trace.put("stopped", "the query's time window lies outside the video")
+            return Moments.empty(), trace
+        evidence = self._graph(source, plan, profile, trace)
+        if evidence.actions is None or len(evidence.actions) == 0:
+            trace.put("loop", {"iterations": 0, "stop_reason": "no candidates", "order": []})
+            trace.put("verifications", [])
+            trace.put("memory", [])
+            return Moments.empty(), trace
+        with trace.timed("verification"):
+            loop = self._verify(evidence, roles, profile, trace)
+        with trace.timed("aggregator"):
+            result = roles.aggregator.aggregate(evidence, loop.bank.entries)
+        trace.count("malformed.aggregator", int(result.malformed))
+        trace.put(
+            "aggregate",
+            {"groups": result.groups, "reason": result.reason, "count": len(result.moments)},
+        )
+        return result.moments.clip(start_s, end_s), trace
+
+    def timeline_fps(self, duration_s: float, profile: Profile) -> float:
+        """The feature-index rate: the configured one, raised to rho_E only for videos short
+        enough that a denser index of the whole video is cheap (a short *window* of a long
+        video must not trigger a dense index of all of it)."""
+        if duration_s < SHORT_MAX_S:
+            return max(self.index_fps, profile.event_fps)
+        return self.index_fps
+
+    def _graph(self, source: VideoSource, plan, profile: Profile, trace: Trace) -> Evidence:
+        """Step 2: timeline, event nodes, text scores, filter, action nodes."""
+        fps = self.timeline_fps(source.duration_s, profile)
+        video_key = f"{source.key}-{fps:g}fps"
+        with trace.timed("graph.timeline"):
+            times_s, feats = clip_timeline(*source.timeline(fps), plan.window_s)
+        with trace.timed("graph.events"):
+            events, cached = event_nodes(
+                self.cache, video_key, times_s, feats, plan.window_s, profile, fps,
+                self.settings.hops, self.settings.full_rate_events,
+            )  # fmt: skip
+        with trace.timed("graph.scores"):
+            scores = {t: np.asarray(source.score(feats, t), np.float64) for t in plan.texts}
+        evidence = Evidence(
+            plan, times_s, feats["embedding"], feats["appearance"], scores, events,
+            frames_at=source.frames_at, score_features=source.score,
+            regions=self._region_index(source, video_key), profile=profile,
+        )  # fmt: skip
+        with trace.timed("graph.filter"):
+            kept = self.roles(source).filter.select(evidence)
+        trace.count("malformed.filter", kept.malformed)
+        evidence.actions = action_nodes(
+            source, self.cache, video_key, events, kept.keep, times_s, feats["embedding"],
+            profile, self.settings, trace, margin_s=0.5 / fps,
+        )  # fmt: skip
+        trace.put("graph", graph_record(fps, times_s, cached, events, kept, evidence.actions))
+        return evidence
+
+    def _region_index(self, source: VideoSource, video_key: str):
+        """Region features of this video. Their cost falls inside the step that asks for them
+        (filter or verification) and is also shown alone as "detail.regions"."""
+        if not (self.settings.regions and source.has_regions):
+            return None
+        if video_key not in self._regions:
+            root = self.cache.root
+            path = None if root is None else root / f"{video_key}.regions.npz"
+
+            def compute(times_s: np.ndarray) -> dict[str, np.ndarray]:
+                trace = self._trace  # the query in progress
+                with trace.timed("detail.regions"):
+                    trace.count("graph.region_frames", len(times_s))
+                    return source.region_features(times_s)
+
+            self._regions[video_key] = RegionIndex(compute, path)
+        return self._regions[video_key].features
+
+    def _verify(self, evidence: Evidence, roles: Roles, profile: Profile, trace: Trace):
+        acts = evidence.actions
+        target = evidence.scores[evidence.plan.target]
+        priority = np.array([pooled(target, a, b) for a, b in acts.frames])
+        order = coverage_order(
+            acts.spans_s, priority, *evidence.plan.window_s, self.settings.n_bins
+        )
+        states = []
+
+        def remember(record: dict, bank) -> None:
+            if record["commit"] in ("appended", "replaced"):
+                states.append({"iteration": record["iteration"], "entries": bank.state()})
+
+        loop = verification_loop(
+            acts.weights,
+            order,
+            lambda v, c: roles.verifier.verify(evidence, v, c),
+            hops=self.settings.hops,
+            tau=profile.tau,
+            max_action_nodes=profile.max_action_nodes,
+            max_iterations=self.settings.max_iterations or None,
+            gamma=self.settings.gamma,
+            on_step=remember,
+        )
+        trace.put("verifications", loop.steps)
+        trace.put("memory", states)
+        trace.put(
+            "loop",
+            {
+                "iterations": loop.iterations,
+                "stop_reason": loop.stop_reason,
+                "order": order.tolist(),
+            },
+        )
+        trace.count("malformed.verifier", loop.malformed)
+        return loop

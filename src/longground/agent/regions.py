@@ -1,0 +1,98 @@
+"""Features of frame regions: the left and right halves of frames at chosen times.
+
+A whole-frame classifier sees the dominant object of a frame; a second object beside it often
+does not register at all. Looking at each half separately ("zooming in") lets the offline roles
+see both objects of a two-object shot. Region features are query-independent, so they are
+computed on demand for the times the agent asks about and kept per video, in memory and in an
+`.npz` file next to the graph cache.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+REGIONS = ("left half", "right half")
+ComputeFn = Callable[[np.ndarray], dict[str, np.ndarray]]
+
+
+def halves(frames: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The left and right halves of `(N, H, W, 3)` frames.
+
+    >>> left, right = halves(np.zeros((2, 4, 6, 3), np.uint8))
+    >>> left.shape, right.shape
+    ((2, 4, 3, 3), (2, 4, 3, 3))
+    """
+    width = frames.shape[2]
+    return frames[:, :, : width // 2], frames[:, :, width // 2 :]
+
+
+def _key(times_s: np.ndarray) -> np.ndarray:
+    return np.round(np.asarray(times_s, dtype=np.float64) * 1000).astype(np.int64)
+
+
+class RegionIndex:
+    """Region features by time, computed with `compute(times) -> {name: (N, R, ...)}`.
+
+    >>> calls = []
+    >>> def compute(t):
+    ...     calls.append(len(t))
+    ...     return {"embedding": np.stack([t, -t], axis=1)[:, :, None]}
+    >>> index = RegionIndex(compute, None)
+    >>> index.features(np.array([1.0, 2.0]))["embedding"][:, :, 0].tolist()
+    [[1.0, -1.0], [2.0, -2.0]]
+    >>> _ = index.features(np.array([2.0, 3.0])); calls
+    [2, 1]
+    """
+
+    def __init__(self, compute: ComputeFn, path: Path | None):
+        self.compute, self.path = compute, path
+        self.keys = np.zeros(0, np.int64)
+        self.arrays: dict[str, np.ndarray] = {}
+        if path is not None and path.exists():
+            self._load(path)
+
+    def _load(self, path: Path) -> None:
+        try:
+            with np.load(path) as data:
+                keys = data["__keys__"]
+                arrays = {k: data[k] for k in data.files if k != "__keys__"}
+        except (OSError, ValueError, KeyError):
+            return  # damaged: start over
+        if all(len(v) == len(keys) for v in arrays.values()):
+            self.keys, self.arrays = keys, arrays
+
+    def _save(self) -> None:
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=self.path.name, suffix=".tmp.npz")
+        os.close(fd)
+        try:
+            np.savez(tmp, __keys__=self.keys, **self.arrays)
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def features(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
+        """Region features `(N, R, ...)` at `times_s` (rounded to the millisecond)."""
+        keys = _key(times_s)
+        missing = np.setdiff1d(np.unique(keys), self.keys)
+        if missing.size:
+            fresh = self.compute(missing / 1000.0)
+            if not self.arrays:
+                self.arrays = {k: np.asarray(v) for k, v in fresh.items()}
+            else:
+                self.arrays = {k: np.concatenate([self.arrays[k], fresh[k]]) for k in self.arrays}
+            self.keys = np.concatenate([self.keys, missing])
+            order = np.argsort(self.keys)
+            self.keys = self.keys[order]
+            self.arrays = {k: v[order] for k, v in self.arrays.items()}
+            self._save()
+        rows = np.searchsorted(self.keys, keys)
+        return {k: v[rows] for k, v in self.arrays.items()}

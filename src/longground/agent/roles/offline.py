@@ -1,0 +1,252 @@
+"""Offline role backends: the agent with no LLM, deciding from the encoder's scores.
+
+- planner: the rule grammar (`planner.plan_query`).
+- filter: keeps an event node when some plan text (target or condition) is plausibly seen in it
+  at some point: probability >= `filter_p` (see `visibility.Visibility`, whole frames and
+  frame halves).
+- verifier: checks each decomposed part of the plan (see `OfflineVerifier`).
+- aggregator: chains touching same-identity entries and applies ordinal identity selection
+  (`aggregate.consolidate`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..aggregate import consolidate
+from ..colors import backdrop_share
+from ..conditions import condition_check
+from ..events import shot_groups
+from ..graph import mean_embeddings
+from ..memory import MemoryEntry
+from ..planner import Plan, Relation, plan_query
+from ..presence import Calibration
+from ..visibility import Visibility, region_times
+from .base import (
+    Aggregation,
+    AggregatorRole,
+    Evidence,
+    FilterResult,
+    FilterRole,
+    PlannerRole,
+    Verdict,
+    VerifierRole,
+    register_role,
+)
+
+
+@dataclass(frozen=True)
+class ScorerSettings:
+    """Thresholds of the offline roles.
+
+    Attributes:
+        calibration: raw encoder score -> presence probability.
+        filter_p: the filter keeps events where some plan text reaches this probability.
+        accept_p: a part of the plan holds when its probability reaches this; a candidate
+            must reach it to seed an instance.
+        extend_p: an instance grows over neighbouring action nodes of its event that reach
+            this (hysteresis: lower than `accept_p`, so a dip does not cut an instance).
+        moving_min: flow magnitude (fraction of frame width per step) at or above which a
+            node counts as moving; below it, as still.
+        drift_min: mean horizontal flow (same units) a node needs for a "left to right" or
+            "right to left" plan, in that direction.
+        continuity: appearance cosine between neighbouring action nodes of two events above
+            which an instance may run on across the event boundary (a change inside one shot,
+            not a cut: cuts measured below 0.5 on the synthetic benchmark).
+        lookback: event nodes that "after" / "before" conditions may reach, when the evidence
+            carries no profile (otherwise its `max_coarse_events`).
+        merge_gap_s, same_identity: aggregator settings (see `aggregate.consolidate`).
+    """
+
+    calibration: Calibration
+    filter_p: float = 0.25
+    accept_p: float = 0.5
+    extend_p: float = 0.25
+    moving_min: float = 0.01
+    drift_min: float = 0.002
+    continuity: float = 0.6
+    lookback: int = 4
+    merge_gap_s: float = 1.0
+    same_identity: float = 0.9
+
+
+def visibility(ev: Evidence, calibration: Calibration) -> Visibility:
+    """The query's `Visibility`, made once per evidence object."""
+    if "visibility" not in ev.memo:
+        ev.memo["visibility"] = Visibility(
+            ev.times_s, ev.scores, calibration, ev.score_features, ev.regions
+        )
+    return ev.memo["visibility"]
+
+
+@register_role("planner", "offline")
+class RulePlanner(PlannerRole):
+    """The built-in grammar."""
+
+    def __init__(self, **_: object) -> None:
+        pass
+
+    def plan(self, query: str, duration_s: float) -> Plan:
+        return plan_query(query, duration_s)
+
+
+@register_role("filter", "offline")
+class ScoreFilter(FilterRole):
+    """Keeps events where any plan text is plausibly seen."""
+
+    def __init__(self, settings: ScorerSettings, **_: object) -> None:
+        self.s = settings
+
+    def select(self, evidence: Evidence) -> FilterResult:
+        vis = visibility(evidence, self.s.calibration)
+        texts = evidence.plan.texts
+        table = np.stack([vis.nodes(t, evidence.events, "events", seen_once=True) for t in texts])
+        rel = table.max(axis=0)
+        best = [texts[i] for i in table.argmax(axis=0)]
+        keep = rel >= self.s.filter_p
+        reasons = [
+            f"{'keep' if k else 'drop'}: p({t})={r:.2f}"
+            for k, t, r in zip(keep, best, rel, strict=True)
+        ]
+        return FilterResult(keep=keep, relevance=rel, reasons=reasons)
+
+
+@register_role("verifier", "offline")
+class OfflineVerifier(VerifierRole):
+    """Checks a candidate action node part by part with the encoder.
+
+    1. Target: the candidate must show the target (for "while": target and condition
+       together) with probability >= `accept_p`, move (or stay still, or drift left or right)
+       as the plan says, and be seen against the plan's backdrop colour
+       (`colors.backdrop_share` as probability).
+    2. Instance: from the candidate, the run grows over neighbouring action nodes that reach
+       `extend_p` and belong to the same event, to its perception context, or continue its
+       appearance across an event boundary (`continuity`); the run's span is the interval.
+    3. Motion: "moving" / "still" plans compare the run's duration-weighted flow magnitude
+       with `moving_min`.
+    4. Relation: the condition must be seen in the shots the relation names
+       (`conditions.condition_check` over `events.shot_groups`), or be absent from the run
+       ("without").
+
+    The confidence is the smallest probability among the parts checked.
+    """
+
+    def __init__(self, settings: ScorerSettings, **_: object) -> None:
+        self.s = settings
+
+    def _target_p(self, ev: Evidence, vis: Visibility) -> np.ndarray:
+        """Per action node: the target (or target and condition together for "while") is
+        visible, and its motion matches the plan's."""
+        plan, acts = ev.plan, ev.actions
+        if plan.relation is Relation.WHILE and plan.conditions:
+            p = vis.together(plan.texts, acts, "actions")
+        else:
+            p = vis.nodes(plan.target, acts, "actions")
+        if plan.motion is not None:
+            moving = np.nan_to_num(acts.motion, nan=0.0) >= self.s.moving_min
+            p = p * (moving == (plan.motion == "moving"))
+        if plan.direction is not None:
+            sign = 1.0 if plan.direction == "right" else -1.0
+            p = p * (np.nan_to_num(acts.drift, nan=0.0) * sign >= self.s.drift_min)
+        if plan.backdrop is not None and ev.frames_at is not None:
+            p = np.minimum(p, self._backdrop(ev, plan.backdrop))
+        return p
+
+    def _backdrop(self, ev: Evidence, color: str) -> np.ndarray:
+        """Per action node: share of the frame edges in the backdrop colour (two frames)."""
+        key = f"backdrop:{color}"
+        if key not in ev.memo:
+            times = region_times(ev.actions.spans_s)
+            frames = ev.frames_at(times.reshape(-1))
+            shares = [backdrop_share(f[None], color) for f in frames]
+            ev.memo[key] = np.asarray(shares).reshape(times.shape).mean(axis=1)
+        return ev.memo[key]
+
+    def verify(self, evidence: Evidence, candidate: int, context: np.ndarray) -> Verdict:
+        plan, acts = evidence.plan, evidence.actions
+        vis = visibility(evidence, self.s.calibration)
+        p = self._target_p(evidence, vis)
+        if p[candidate] < self.s.accept_p:
+            return Verdict(None, "target not visible", details={"target": float(p[candidate])})
+        run = self._run(evidence, p, candidate, {int(c) for c in context})
+        parts = {"target": float(p[candidate])}
+        if plan.motion is not None:
+            lengths = np.diff(acts.spans_s[run], axis=1)[:, 0]
+            mean = float(np.average(np.nan_to_num(acts.motion[run]), weights=lengths + 1e-9))
+            parts["motion"] = float((mean >= self.s.moving_min) == (plan.motion == "moving"))
+        if plan.relation is not Relation.WHILE:
+            for cond in plan.conditions:
+                parts[f"condition:{cond}"] = self._condition(evidence, vis, cond, run)
+        start_s, end_s = float(acts.spans_s[run[0], 0]), float(acts.spans_s[run[-1], 1])
+        details = {"parts": parts, "run": [run[0], run[-1]]}
+        failed = [k for k, v in parts.items() if v < self.s.accept_p]
+        if failed:
+            return Verdict(None, "failed: " + ", ".join(failed), details=details)
+        a, b = acts.frames[run[0], 0], acts.frames[run[-1], 1]
+        z = evidence.embedding[a:b].mean(axis=0)
+        summary = plan.target
+        if plan.conditions:
+            summary += f" ({plan.relation.value} {'; '.join(plan.conditions)})"
+        entry = MemoryEntry(summary, start_s, end_s, min(parts.values()), candidate, z)
+        return Verdict(entry, "verified", details=details)
+
+    def _run(self, ev: Evidence, p: np.ndarray, v: int, context: set[int]) -> list[int]:
+        parent = ev.actions.parent
+        if "action_appearance" not in ev.memo:
+            ev.memo["action_appearance"] = mean_embeddings(ev.appearance, ev.actions.frames)
+        look = ev.memo["action_appearance"]
+
+        spans = ev.actions.spans_s
+
+        def joins(i: int, j: int) -> bool:
+            """Node `i` joins the run through its neighbour `j` (they must touch in time:
+            events the filter dropped leave gaps between action nodes)."""
+            touching = abs(spans[max(i, j), 0] - spans[min(i, j), 1]) < 1e-6
+            if p[i] < self.s.extend_p or not touching:
+                return False
+            if parent[i] == parent[j] or i in context:
+                return True
+            return float(look[i] @ look[j]) >= self.s.continuity
+
+        lo = hi = v
+        while lo - 1 >= 0 and joins(lo - 1, lo):
+            lo -= 1
+        while hi + 1 < len(p) and joins(hi + 1, hi):
+            hi += 1
+        return list(range(lo, hi + 1))
+
+    def _condition(self, ev: Evidence, vis: Visibility, text: str, run: list[int]) -> float:
+        """Probability that the condition holds where the relation puts it. Relations count in
+        shots: events joined across boundaries that are not cuts (`events.shot_groups`)."""
+        if "shots" not in ev.memo:
+            ev.memo["shots"] = shot_groups(ev.appearance, ev.events.frames, self.s.continuity)
+        shots = ev.memo["shots"]
+        lookback = ev.profile.max_coarse_events if ev.profile is not None else self.s.lookback
+        first, last = shots[ev.actions.parent[run[0]]], shots[ev.actions.parent[run[-1]]]
+        check = condition_check(ev.plan.relation, int(first), int(last), int(shots[-1]) + 1,
+                                lookback)  # fmt: skip
+        if check is None:
+            return 1.0
+        if check.mode == "absent":
+            seen = vis.nodes(text, ev.actions, "actions", seen_once=True)
+            return 1.0 - float(seen[run].max())
+        seen = vis.nodes(text, ev.events, "events", seen_once=True)
+        in_shots = np.isin(shots, list(check.events))
+        return float(seen[in_shots].max()) if in_shots.any() else 0.0
+
+
+@register_role("aggregator", "offline")
+class OfflineAggregator(AggregatorRole):
+    """Chaining and identity selection over the memory bank."""
+
+    def __init__(self, settings: ScorerSettings, **_: object) -> None:
+        self.s = settings
+
+    def aggregate(self, evidence: Evidence, entries: list[MemoryEntry]) -> Aggregation:
+        plan = evidence.plan
+        moments, groups = consolidate(
+            entries, self.s.merge_gap_s, self.s.same_identity, plan.ordinal, plan.skip_first
+        )
+        return Aggregation(moments, groups, reason=f"{len(entries)} entries -> {len(moments)}")

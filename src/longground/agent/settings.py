@@ -1,0 +1,134 @@
+"""Every setting of the agent method (`-p key=value`), with its default.
+
+Profile fields (tau_e, beta, sigma, tau, event_fps, action_fps, max_coarse_events,
+max_action_nodes) override the chosen Table 4 profile; the rest are listed in `AgentSettings`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from ..errors import UserError
+from .profiles import Profile
+
+PROFILE_FIELDS = tuple(f.name for f in fields(Profile) if f.name != "name")
+
+
+@dataclass(frozen=True)
+class AgentSettings:
+    """Settings of the agent.
+
+    Attributes:
+        roles: backend for all four roles: "auto" (LLM when one is configured, else
+            offline), "offline" or "llm".
+        planner, filter, verifier, aggregator: per-role backend overriding `roles`.
+        profile: "auto" (the planner's choice) or a profile name.
+        hops: K, both the reach of indirect edges and the hops of a perception context.
+        full_rate_events: segment events on every indexed sample when the index is denser
+            than the profile's rho_E (False: subsample to rho_E).
+        max_iterations: N_max of Algorithm 1; 0 means until every node is verified.
+        gamma: tIoU above which two memory entries are duplicates.
+        n_bins: time bins of the coverage-aware candidate order.
+        flow: optical-flow method ("dis" or "farneback").
+        flow_side: longest side of the frames flow runs on, in pixels.
+        min_action_s: shortest action node, in seconds.
+        min_motion_range: flow range below which an event is not split (motion-homogeneous).
+        presence_threshold: raw encoder score meaning "visible" (None: the encoder's
+            `default_threshold`); presence_width: logistic width around it (None: a tenth
+            of the threshold's magnitude).
+        filter_p, accept_p, extend_p, moving_min, continuity, merge_gap_s, same_identity:
+            offline role settings (see `roles.offline.ScorerSettings`).
+        regions: let the offline roles look at frame halves (see `regions.py`).
+        verifier_frames, filter_frames, filter_batch: frames per LLM request.
+        overrides: profile fields given by the user.
+    """
+
+    roles: str = "auto"
+    planner: str | None = None
+    filter: str | None = None
+    verifier: str | None = None
+    aggregator: str | None = None
+    profile: str = "auto"
+    hops: int = 2
+    full_rate_events: bool = True
+    max_iterations: int = 0
+    gamma: float = 0.5
+    n_bins: int = 8
+    flow: str = "dis"
+    flow_side: int = 160
+    min_action_s: float = 1.0
+    min_motion_range: float = 0.002
+    presence_threshold: float | None = None
+    presence_width: float | None = None
+    filter_p: float = 0.25
+    accept_p: float = 0.5
+    extend_p: float = 0.25
+    regions: bool = True
+    moving_min: float = 0.01
+    continuity: float = 0.6
+    merge_gap_s: float = 1.0
+    same_identity: float = 0.9
+    verifier_frames: int = 12
+    filter_frames: int = 2
+    filter_batch: int = 8
+    overrides: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_params(cls, params: dict[str, Any]) -> AgentSettings:
+        """Build from method params (values may be strings from the command line).
+
+        Raises:
+            UserError: an unknown key or a value of the wrong kind.
+
+        >>> s = AgentSettings.from_params({"hops": "3", "tau_e": "0.9", "regions": "false"})
+        >>> s.hops, s.overrides, s.regions
+        (3, {'tau_e': 0.9}, False)
+        """
+        own = {f.name: f for f in fields(cls) if f.name != "overrides"}
+        values: dict[str, Any] = {}
+        overrides: dict[str, Any] = {}
+        for key, value in params.items():
+            if key in PROFILE_FIELDS:
+                overrides[key] = _coerce(key, value, float)
+            elif key in own:
+                values[key] = _coerce(key, value, _kind(cls, key))
+            else:
+                known = ", ".join(sorted([*own, *PROFILE_FIELDS]))
+                raise UserError(f"agent: unknown parameter {key!r}; known: {known}")
+        return cls(**values, overrides=overrides)
+
+    def backend(self, role: str, has_llm: bool) -> str:
+        """The backend name for `role`."""
+        chosen = getattr(self, role) or self.roles
+        if chosen == "auto":
+            return "llm" if has_llm else "offline"
+        return chosen
+
+
+_OPTIONAL_FLOATS = ("presence_threshold", "presence_width")
+
+
+def _kind(cls: type, key: str) -> type:
+    default = next(f.default for f in fields(cls) if f.name == key)
+    if key in _OPTIONAL_FLOATS:
+        return float
+    return str if default is None else type(default)
+
+
+def _coerce(key: str, value: Any, kind: type) -> Any:
+    if not isinstance(value, str):
+        return value
+    if kind is str:
+        return value
+    if kind is bool:
+        words = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+        if value.strip().lower() not in words:
+            raise UserError(f"agent: parameter {key}={value!r} must be true or false")
+        return words[value.strip().lower()]
+    if value.strip().lower() in ("", "none", "auto") and key in _OPTIONAL_FLOATS:
+        return None
+    try:
+        return kind(float(value)) if kind is int else kind(value)
+    except ValueError:
+        raise UserError(f"agent: parameter {key}={value!r} is not a {kind.__name__}") from None

@@ -1,0 +1,51 @@
+"""What the agent needs from one video, as a small interface.
+
+`methods/agent.py` implements it on the real decoder, feature store and encoder; tests hand in
+a fake built from arrays. Everything the agent computes goes through these five members.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+
+import numpy as np
+
+
+class VideoSource(ABC):
+    """One video, seen through an encoder.
+
+    Attributes:
+        duration_s: the video's length in seconds.
+        key: identifies the video and encoder for caches (changes when either does).
+        default_threshold: the encoder's raw score meaning "visible", if it has one.
+        has_regions: whether `region_features` is available.
+    """
+
+    duration_s: float
+    key: str
+    default_threshold: float | None = None
+    has_regions: bool = False
+
+    @abstractmethod
+    def timeline(self, fps: float) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """Sample times `(T,)` and features (`"embedding"`, `"appearance"`: `(T, ...)`)."""
+
+    @abstractmethod
+    def score(self, features: dict[str, np.ndarray], text: str) -> np.ndarray:
+        """Raw relevance `(T,)` of each sample's features to `text`."""
+
+    @abstractmethod
+    def frames(
+        self, start_s: float, end_s: float, fps: float, short_side: int
+    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Batches of `(frames (B, H, W, 3) uint8, pts_s (B,))` sampled in `[start_s, end_s)`."""
+
+    @abstractmethod
+    def frames_at(self, times_s: np.ndarray) -> np.ndarray:
+        """Frames `(N, H, W, 3)` uint8 shown at `times_s`."""
+
+    def region_features(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
+        """Features of the regions (see `regions.REGIONS`) of the frames at `times_s`:
+        `(N, R, ...)` arrays under the same names as the timeline's features."""
+        raise NotImplementedError(f"{type(self).__name__} has no region features")

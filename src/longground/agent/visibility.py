@@ -1,0 +1,111 @@
+"""How likely each plan text is visible in graph nodes, from whole frames and frame halves.
+
+For a node and a text, two kinds of evidence are combined by taking the larger probability:
+
+- whole frames: the pooled (median, or a high quantile for "seen at some point") encoder
+  score of the timeline samples inside the node, through the calibration;
+- regions: the node is looked at closer, at `REGION_FRACTIONS` of its span: each frame's left
+  and right halves are scored and the better half counts; the frames are averaged (or the best
+  one taken for "seen at some point").
+
+Two texts are visible *together* in a node when, frame by frame, the smaller of their two
+probabilities is high: in the same half, or one in each half.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .graph import Nodes
+from .presence import Calibration
+
+# Where in a node's span its region frames are taken.
+REGION_FRACTIONS = (1 / 3, 2 / 3)
+ScoreFn = Callable[[dict[str, np.ndarray], str], np.ndarray]
+RegionFn = Callable[[np.ndarray], dict[str, np.ndarray]]
+
+
+def region_times(spans_s: np.ndarray) -> np.ndarray:
+    """`(K, F)` times at `REGION_FRACTIONS` of each span.
+
+    >>> region_times(np.array([[0.0, 6.0]])).tolist()
+    [[2.0, 4.0]]
+    """
+    spans = np.asarray(spans_s, dtype=np.float64).reshape(-1, 2)
+    frac = np.asarray(REGION_FRACTIONS)
+    return spans[:, :1] + (spans[:, 1:] - spans[:, :1]) * frac[None, :]
+
+
+class Visibility:
+    """Presence probabilities per text for the nodes of one query's graph.
+
+    Args:
+        times_s: `(T,)` timeline sample times.
+        scores: raw encoder scores `(T,)` per text.
+        calibration: raw score -> probability.
+        score: `score(features, text) -> (M,)`, the encoder's scoring of feature rows.
+        regions: `regions(times) -> {name: (N, R, ...)}` region features, or None (whole frames
+            only).
+    """
+
+    def __init__(
+        self,
+        times_s: np.ndarray,
+        scores: dict[str, np.ndarray],
+        calibration: Calibration,
+        score: ScoreFn | None = None,
+        regions: RegionFn | None = None,
+    ):
+        self.times_s = np.asarray(times_s, dtype=np.float64)
+        self.frame_p = {t: calibration.probability(s) for t, s in scores.items()}
+        self.cal, self.score, self.regions = calibration, score, regions
+        self._memo: dict[tuple, np.ndarray] = {}
+
+    def _whole(self, text: str, frames: np.ndarray, quantile: float) -> np.ndarray:
+        p = self.frame_p[text]
+        return np.array([np.quantile(p[a:b], quantile) if b > a else 0.0 for a, b in frames])
+
+    def _region_p(self, text: str, times: np.ndarray) -> np.ndarray:
+        """`(K, F)` best-half probability at each of `times` `(K, F)`; zeros without regions."""
+        if self.regions is None or self.score is None or times.size == 0:
+            return np.zeros(times.shape)
+        feats = self.regions(times.reshape(-1))
+        n_regions = next(iter(feats.values())).shape[1]
+        flat = {k: v.reshape(v.shape[0] * n_regions, *v.shape[2:]) for k, v in feats.items()}
+        raw = np.asarray(self.score(flat, text), dtype=np.float64).reshape(-1, n_regions)
+        return self.cal.probability(raw.max(axis=1)).reshape(times.shape)
+
+    def nodes(self, text: str, nodes: Nodes, level: str, seen_once: bool = False) -> np.ndarray:
+        """`(K,)` probability that `text` is visible in each node.
+
+        Args:
+            text: a plan text.
+            nodes: a graph level.
+            level: its name, for caching ("events" or "actions").
+            seen_once: True: visible at some point (90th percentile, best region frame);
+                False: visible throughout (median, mean over region frames).
+        """
+        key = (text, level, seen_once)
+        if key not in self._memo:
+            whole = self._whole(text, nodes.frames, 0.9 if seen_once else 0.5)
+            region = self._region_p(text, region_times(nodes.spans_s))
+            pooled = region.max(axis=1) if seen_once else region.mean(axis=1)
+            self._memo[key] = np.maximum(whole, pooled)
+        return self._memo[key]
+
+    def together(self, texts: tuple[str, ...], nodes: Nodes, level: str) -> np.ndarray:
+        """`(K,)` probability that all `texts` are visible at the same time in each node."""
+        key = (texts, level, "together")
+        if key not in self._memo:
+            whole = np.min([self.frame_p[t] for t in texts], axis=0)
+            whole_nodes = np.array([np.median(whole[a:b]) if b > a else 0.0
+                                    for a, b in nodes.frames])  # fmt: skip
+            times = region_times(nodes.spans_s)
+            nearest = np.clip(np.searchsorted(self.times_s, times), 0, len(self.times_s) - 1)
+            per_text = [np.maximum(self._region_p(t, times), self.frame_p[t][nearest])
+                        for t in texts]  # fmt: skip
+            region_nodes = np.min(per_text, axis=0).mean(axis=1)
+            self._memo[key] = np.maximum(whole_nodes, region_nodes)
+        return self._memo[key]

@@ -1,0 +1,133 @@
+"""Explicit time windows in queries ("between 00:16:00 and 00:34:00", "in the last 5 minutes").
+
+A window phrase is found, turned into `[start_s, end_s]` for a video of known duration, and cut
+out of the query, so the rest can be parsed as events. Several phrases intersect. The grammar
+is written out in docs/agent.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ..timecode import parse_time
+
+_UNIT_S = {"h": 3600.0, "m": 60.0, "s": 1.0}
+_UNIT = r"(?:hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)"
+_AMOUNT = rf"\d+(?:\.\d+)?\s*-?\s*{_UNIT}\b"
+_CLOCK = r"\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?"
+# A point in time: a clock time, an amount ("1 hour 5 minutes", "90 s"), or "minute 12".
+TIME = rf"(?:{_CLOCK}|{_AMOUNT}(?:\s*(?:and\s+)?{_AMOUNT})*|minute\s+\d+(?:\.\d+)?)"
+_MARK = r"(?:\s*(?:-\s*)?mark)?"
+_THE = r"(?:the\s+)?"
+
+
+def time_to_s(text: str) -> float:
+    """Seconds in a time phrase: clock times, amounts with units, "minute N".
+
+    >>> time_to_s("1:05:00"), time_to_s("1 hour 5 minutes"), time_to_s("minute 12")
+    (3900.0, 3900.0, 720.0)
+    """
+    text = text.strip().lower()
+    if re.fullmatch(_CLOCK, text):
+        return parse_time(text)
+    if text.startswith("minute"):
+        return 60.0 * float(text.split()[1])
+    total = 0.0
+    for value, unit in re.findall(rf"(\d+(?:\.\d+)?)\s*-?\s*({_UNIT})\b", text):
+        total += float(value) * _UNIT_S[unit[0]]
+    return total
+
+
+def _halves(which: str, duration_s: float) -> tuple[float, float]:
+    half = duration_s / 2
+    return (0.0, half) if which == "first" else (half, duration_s)
+
+
+# (pattern, window builder(match, duration_s)); tried in this order, each may match once.
+_RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]] = [
+    (
+        re.compile(
+            rf"\b(?:between|from|(?:looking\s+)?only\s+at)\s+{_THE}({TIME}){_MARK}\s+"
+            r"(?:and|to|until|till|through|-|–)\s+"
+            rf"{_THE}({TIME}){_MARK}",
+            re.I,
+        ),
+        lambda m, d: (time_to_s(m[1]), time_to_s(m[2])),
+    ),
+    (
+        re.compile(
+            rf"\b(?:in|during|within|over|for)\s+the\s+(?:first|opening|initial)\s+({TIME})", re.I
+        ),
+        lambda m, d: (0.0, time_to_s(m[1])),
+    ),
+    (
+        re.compile(
+            rf"\b(?:in|during|within|over|for)\s+the\s+(?:last|final|closing)\s+({TIME})", re.I
+        ),
+        lambda m, d: (d - time_to_s(m[1]), d),
+    ),
+    (
+        re.compile(r"\b(?:in|during)\s+the\s+(first|second|last|final)\s+half", re.I),
+        lambda m, d: _halves(m[1].lower(), d),
+    ),
+    (
+        re.compile(
+            rf"\b(?:after|from|since|past|beyond|later\s+than)\s+{_THE}({TIME}){_MARK}"
+            r"(?:\s+(?:onwards?|on)\b|\s+(?:until|till|to)\s+the\s+end\b)?",
+            re.I,
+        ),
+        lambda m, d: (time_to_s(m[1]), d),
+    ),
+    (
+        re.compile(
+            rf"\b(?:before|until|till|up\s+to|by|earlier\s+than)\s+{_THE}({TIME}){_MARK}", re.I
+        ),
+        lambda m, d: (0.0, time_to_s(m[1])),
+    ),
+]
+_LEFTOVER = re.compile(r"\s+(?:of|in)\s+the\s+(?:video|clip|footage|recording)\b", re.I)
+
+
+def extract_window(query: str, duration_s: float) -> tuple[tuple[float, float] | None, str]:
+    """Find the time window a query asks for and cut it out of the text.
+
+    Args:
+        query: the user's query.
+        duration_s: the video's duration (for "last N minutes", "after T", halves).
+
+    Returns:
+        `((start_s, end_s) or None, rest_of_query)`. The window is clipped to
+        `[0, duration_s]`; it may be empty (start == end) when it lies outside the video.
+
+    >>> extract_window("Between 00:16:00 and 00:34:00, every time a cat appears", 3600)
+    ((960.0, 2040.0), 'every time a cat appears')
+    >>> extract_window("a rocket in the last 5 minutes", 1200)
+    ((900.0, 1200.0), 'a rocket')
+    >>> extract_window("a rocket after a cat", 1200)
+    (None, 'a rocket after a cat')
+    """
+    window: tuple[float, float] | None = None
+    rest = query
+    for pattern, build in _RULES:
+        match = pattern.search(rest)
+        if not match:
+            continue
+        start_s, end_s = build(match, duration_s)
+        start_s, end_s = sorted((start_s, end_s))
+        if window is not None:
+            start_s, end_s = max(start_s, window[0]), min(end_s, window[1])
+        window = (start_s, end_s)
+        tail = _LEFTOVER.match(rest, match.end())
+        cut_end = tail.end() if tail else match.end()
+        rest = rest[: match.start()] + " " + rest[cut_end:]
+    if window is not None:
+        start_s = min(max(window[0], 0.0), duration_s)
+        window = (float(start_s), float(min(max(window[1], start_s), duration_s)))
+    return window, _tidy(rest)
+
+
+def _tidy(text: str) -> str:
+    text = re.sub(r"\s+([,.;:?!])", r"\1", text)
+    text = re.sub(r"\s{2,}", " ", text)
+    return text.strip(" ,;:-").strip()

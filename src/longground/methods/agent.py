@@ -1,0 +1,143 @@
+"""CoMET-Agent as a grounding method (`--method agent`).
+
+This file is the adapter between the agent's pure core (`longground.agent`) and the real
+world: it opens the video, reads the feature timeline from the store, scores texts with the
+encoder, decodes frames for optical flow and for Video-LLM roles, and keeps one graph cache
+(in process and on disk) so later queries on a video reuse its graph.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+from ..agent.cache import GraphCache
+from ..agent.pipeline import CometAgent
+from ..agent.regions import halves
+from ..agent.settings import AgentSettings
+from ..agent.source import VideoSource
+from ..errors import UserError
+from .base import Grounder, Grounding, MethodConfig, register_method
+
+FRAME_SIDE = 224
+
+
+def default_cache_root(config: MethodConfig) -> Path:
+    """`config.cache_dir`, else `$LONGGROUND_CACHE`, else `~/.cache/longground`."""
+    if config.cache_dir is not None:
+        return Path(config.cache_dir)
+    return Path(os.environ.get("LONGGROUND_CACHE") or Path.home() / ".cache" / "longground")
+
+
+class FileSource(VideoSource):
+    """A video file seen through the encoder and the feature store; timelines are kept in
+    memory, so the queries of one video read the store once."""
+
+    def __init__(self, video: Path, encoder, store):
+        from ..index import video_fingerprint
+        from ..video import probe
+
+        self.video, self.encoder, self.store = Path(video), encoder, store
+        self.duration_s = float(probe(self.video).duration_s)
+        encoder_id = getattr(encoder, "encoder_id", type(encoder).__name__)
+        self.key = (
+            f"{video_fingerprint(self.video)}-{hashlib.sha1(encoder_id.encode()).hexdigest()[:8]}"
+        )
+        self.default_threshold = getattr(encoder, "default_threshold", None)
+        self._timelines: dict[float, tuple[np.ndarray, dict[str, np.ndarray]]] = {}
+
+    def timeline(self, fps: float) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        if fps not in self._timelines:
+            tl = self.store.get_or_build(self.video, self.encoder, fps, progress=False)
+            self._timelines[fps] = (np.asarray(tl.times_s), dict(tl.features))
+        return self._timelines[fps]
+
+    def score(self, features: dict[str, np.ndarray], text: str) -> np.ndarray:
+        return np.asarray(self.encoder.score(features, text), dtype=np.float64)
+
+    def frames(
+        self, start_s: float, end_s: float, fps: float, short_side: int
+    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        from ..video import sample_frames
+
+        for batch in sample_frames(
+            self.video, fps, start_s=start_s, end_s=end_s, short_side=short_side
+        ):
+            yield batch.frames, batch.pts_s
+
+    def frames_at(self, times_s: np.ndarray) -> np.ndarray:
+        from ..video import frames_at
+
+        return frames_at(
+            self.video, np.asarray(times_s, dtype=np.float64), short_side=FRAME_SIDE
+        ).frames
+
+    has_regions = True
+
+    def region_features(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
+        parts = [self.encoder.image_features(half) for half in halves(self.frames_at(times_s))]
+        return {k: np.stack([p[k] for p in parts], axis=1) for k in parts[0]}
+
+
+class AgentMethod(Grounder):
+    """Plan, graph, verify, aggregate; offline scorers unless a Video-LLM is configured."""
+
+    name = "agent"
+
+    def __init__(self, config: MethodConfig, encoder=None, store=None, client=None):
+        """`encoder`, `store` and `client` default to the configured encoder, the feature
+        store and (when an LLM backend is used) the cached chat client."""
+        self.config = config
+        self.settings = AgentSettings.from_params(config.params)
+        self._encoder, self._store = encoder, store
+        if client is None and self._wants_llm():
+            from ..llm.factory import method_chat_client
+
+            client = method_chat_client(config)
+        cache = GraphCache(default_cache_root(config) / "agent")
+        self.agent = CometAgent(self.settings, config.fps, cache, client)
+        self._sources: dict[Path, FileSource] = {}
+
+    def _wants_llm(self) -> bool:
+        roles = ("planner", "filter", "verifier", "aggregator")
+        named = [getattr(self.settings, r) or self.settings.roles for r in roles]
+        return "llm" in named or ("auto" in named and self.config.llm is not None)
+
+    @property
+    def encoder(self):
+        if self._encoder is None:
+            from ..encoders import load_encoder
+
+            self._encoder = load_encoder(self.config.encoder)
+        return self._encoder
+
+    @property
+    def store(self):
+        if self._store is None:
+            from ..index import FeatureStore
+
+            self._store = FeatureStore(self.config.cache_dir)
+        return self._store
+
+    def source(self, video: Path) -> FileSource:
+        video = Path(video)
+        if video not in self._sources:
+            self._sources[video] = FileSource(video, self.encoder, self.store)
+        return self._sources[video]
+
+    def ground(self, video: Path, query: str) -> Grounding:
+        if not query.strip():
+            raise UserError("the query is empty")
+        moments, trace = self.agent.run(self.source(video), query)
+        if self.config.single and len(moments) > 1:
+            moments = moments[np.argsort(-moments.scores, kind="stable")[:1]]
+        return Grounding(moments=moments, trace={"method": "agent", **trace.to_dict()})
+
+
+@register_method("agent")
+def build(config: MethodConfig) -> AgentMethod:
+    return AgentMethod(config)
