@@ -150,7 +150,7 @@ def test_method_single_and_topk_modes():
 
 @pytest.mark.parametrize(
     ("params", "message"),
-    [({"bogus": "1"}, "unknown parameter"), ({"beta": "x"}, "not a number"),
+    [({"bogus": "1"}, "unknown parameter"), ({"beta": "x"}, "is not float"),
      ({"mode": "all"}, "mode must be")],
 )  # fmt: skip
 def test_bad_params_are_user_errors(params, message):

@@ -6,12 +6,15 @@ per-video state (feature timelines, graphs) between calls so queries on one vide
 
 from __future__ import annotations
 
+import types
+import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from ..errors import UserError
 from ..moments import Moments
 
 
@@ -79,3 +82,55 @@ def register_method(name: str) -> Callable[[MethodFactory], MethodFactory]:
         return factory
 
     return wrap
+
+
+_TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
+
+
+def _convert(kind: type, value: str):
+    if kind is bool:
+        if value.lower() in _TRUE | _FALSE:
+            return value.lower() in _TRUE
+        raise ValueError(value)
+    return kind(value)
+
+
+def parse_params(cls: type, params: dict[str, Any], method: str):
+    """A params dataclass `cls` from `-p KEY=VALUE` settings, each string converted to the
+    field's annotated type (`int`, `float`, `bool`, `str`, or `X | None`, where "none" or
+    "auto" give None).
+
+    Raises:
+        UserError: an unknown key, or a value that does not convert.
+
+    >>> @dataclass(frozen=True)
+    ... class P:
+    ...     k: int = 3
+    ...     threshold: float | None = None
+    >>> parse_params(P, {"k": "5", "threshold": "auto"}, "demo")
+    P(k=5, threshold=None)
+    """
+    hints = typing.get_type_hints(cls)
+    known = [f.name for f in fields(cls)]
+    unknown = sorted(set(params) - set(known))
+    if unknown:
+        raise UserError(
+            f"{method}: unknown parameter(s) {', '.join(unknown)}; known: {', '.join(known)}"
+        )
+    values = {}
+    for name, value in params.items():
+        kinds = [k for k in typing.get_args(hints[name]) if k is not type(None)]
+        optional = isinstance(hints[name], types.UnionType) and len(kinds) == 1
+        kind = kinds[0] if optional else hints[name]
+        if not isinstance(value, str) or kind is str:
+            values[name] = value
+        elif optional and value.lower() in ("", "none", "auto"):
+            values[name] = None
+        else:
+            try:
+                values[name] = _convert(kind, value)
+            except ValueError:
+                raise UserError(
+                    f"{method}: parameter {name}={value!r} is not {kind.__name__}"
+                ) from None
+    return cls(**values)

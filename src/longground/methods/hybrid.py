@@ -26,8 +26,8 @@ from ..llm.factory import method_chat_client
 from ..llm.prompts import render_prompt
 from ..llm.timing import duration_fields, span_text, timed_frames_message
 from ..moments import Moments
-from .base import Grounder, Grounding, MethodConfig, register_method
-from .monolithic import check_positive, params_from_config, video_frames
+from .base import Grounder, Grounding, MethodConfig, parse_params, register_method
+from .monolithic import check_positive, video_frames
 from .retrieval import frame_scores, top_k_windows
 
 Scorer = Callable[[Path, str, MethodConfig], tuple[np.ndarray, np.ndarray, float]]
@@ -112,7 +112,7 @@ class HybridMethod(Grounder):
         self, config: MethodConfig, client: ChatClient | None = None, scorer: Scorer | None = None
     ):
         self.config = config
-        self.params = params_from_config(HybridParams, config, self.name)
+        self.params = parse_params(HybridParams, config.params, self.name)
         self._client = client
         self._scorer = scorer
 

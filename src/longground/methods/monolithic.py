@@ -10,7 +10,7 @@ so it is scored the way a benchmark scores the model.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ from ..llm.base import ChatClient
 from ..llm.factory import method_chat_client
 from ..llm.prompts import render_prompt
 from ..llm.timing import duration_fields, timed_frames_message
-from .base import Grounder, Grounding, MethodConfig, register_method
+from .base import Grounder, Grounding, MethodConfig, parse_params, register_method
 
 
 @dataclass(frozen=True)
@@ -49,31 +49,6 @@ def check_positive(params: Any, names: tuple[str, ...]) -> None:
     for name in names:
         if getattr(params, name) <= 0:
             raise UserError(f"parameter {name} must be positive, got {getattr(params, name)}")
-
-
-def params_from_config(cls: type, config: MethodConfig, method: str):
-    """A frozen params dataclass from `config.params`, converting command-line strings to
-    each field's type (the type of its default).
-
-    >>> params_from_config(MonolithicParams, MethodConfig(params={"n_frames": "64"}), "m")
-    MonolithicParams(n_frames=64, short_side=336, max_tokens=2048, temperature=0.0)
-    """
-    defaults = {f.name: f.default for f in fields(cls)}
-    unknown = sorted(set(config.params) - set(defaults))
-    if unknown:
-        raise UserError(
-            f"{method}: unknown parameter(s) {', '.join(unknown)}; known: {', '.join(defaults)}"
-        )
-    values = {}
-    for name, value in config.params.items():
-        kind = type(defaults[name])
-        try:
-            values[name] = kind(value) if not isinstance(value, kind) else value
-        except (TypeError, ValueError):
-            raise UserError(
-                f"{method}: parameter {name}={value!r} is not {kind.__name__}"
-            ) from None
-    return cls(**values)
 
 
 def uniform_times(duration_s: float, n: int) -> np.ndarray:
@@ -128,7 +103,7 @@ class MonolithicMethod(Grounder):
 
     def __init__(self, config: MethodConfig, client: ChatClient | None = None):
         self.config = config
-        self.params = params_from_config(MonolithicParams, config, self.name)
+        self.params = parse_params(MonolithicParams, config.params, self.name)
         self._client = client
         self._last_frames: tuple | None = None
 

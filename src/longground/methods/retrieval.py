@@ -13,14 +13,14 @@ moments off it in one of three modes (`params["mode"]`):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import UserError
 from . import curves
-from .base import Grounder, Grounding, MethodConfig, register_method
+from .base import Grounder, Grounding, MethodConfig, parse_params, register_method
 from .curves import top_k_windows
 
 __all__ = ["RetrievalMethod", "RetrievalParams", "frame_scores", "top_k_windows"]
@@ -58,34 +58,13 @@ class RetrievalParams:
 
     @classmethod
     def from_config(cls, config: MethodConfig) -> RetrievalParams:
-        known = {f.name: f.type for f in fields(cls)}
-        unknown = set(config.params) - set(known)
-        if unknown:
-            raise UserError(
-                f"retrieval: unknown parameter(s) {', '.join(sorted(unknown))}; "
-                f"known: {', '.join(known)}"
-            )
-        values = {name: _coerce(name, value) for name, value in config.params.items()}
-        if config.single and "mode" not in values:
-            values["mode"] = "single"
-        params = cls(**values)
-        if params.mode not in ("multi", "single", "topk"):
-            raise UserError(f"retrieval: mode must be multi, single or topk, not {params.mode!r}")
-        return params
-
-
-def _coerce(name: str, value):
-    """Parameters arrive as strings from the command line."""
-    if not isinstance(value, str):
-        return value
-    if name == "mode":
-        return value
-    if name in ("threshold", "min_len_s") and value.lower() in ("", "none", "auto"):
-        return None
-    try:
-        return int(value) if name == "k" else float(value)
-    except ValueError:
-        raise UserError(f"retrieval: parameter {name}={value!r} is not a number") from None
+        params = dict(config.params)
+        if config.single:
+            params.setdefault("mode", "single")
+        parsed = parse_params(cls, params, "retrieval")
+        if parsed.mode not in ("multi", "single", "topk"):
+            raise UserError(f"retrieval: mode must be multi, single or topk, not {parsed.mode!r}")
+        return parsed
 
 
 def _or(value: float | None, default: float) -> float:
