@@ -151,9 +151,15 @@ class _Handler(BaseHTTPRequestHandler):
             body = None
         reply = stub._begin(self.path, dict(self.headers), body)
         try:
-            if reply.delay_s and stub._stopping.wait(reply.delay_s):
-                return
-            payload = reply.payload((body or {}).get("model", ""))
+            stopped = bool(reply.delay_s) and stub._stopping.wait(reply.delay_s)
+        finally:
+            # The request stops counting as in flight before its answer leaves: once the client
+            # has the answer it may send the next one, which must not overlap this one.
+            stub._end()
+        if stopped:
+            return
+        payload = reply.payload((body or {}).get("model", ""))
+        try:
             self.send_response(reply.status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
@@ -163,8 +169,6 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(payload)
         except OSError:  # the client gave up (timeout) and closed the socket
             pass
-        finally:
-            stub._end()
 
 
 class _Server(ThreadingHTTPServer):
