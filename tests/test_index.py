@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import longground.index.storage as storage
+from longground import atomic
 from longground.encoders.base import ImageTextEncoder
 from longground.index import (
     CACHE_ENV,
@@ -200,7 +201,7 @@ def test_existing_entry_survives_a_crashed_rewrite(clip, tmp_path, monkeypatch):
     timeline = store.get_or_build(clip, MeanColour(), fps=1)
     (entry,) = store.root.glob("*.npz")
     before = entry.read_bytes()
-    monkeypatch.setattr(storage.os, "replace", lambda *a: (_ for _ in ()).throw(OSError("disk")))
+    monkeypatch.setattr(atomic.os, "replace", lambda *a: (_ for _ in ()).throw(OSError("disk")))
     with pytest.raises(OSError):
         storage.write_timeline(entry, timeline, store.key(clip, MeanColour.encoder_id, 1))
     assert entry.read_bytes() == before and entry_files(store) == [entry.name]

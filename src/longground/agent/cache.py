@@ -14,13 +14,12 @@ atomic (temporary file, then rename), and an unreadable file is ignored and rewr
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ..atomic import atomic_open
 from .graph import ActionSplit
 
 
@@ -64,15 +63,8 @@ class GraphCache:
         path = self._path(video_key)
         if path is None:
             return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w") as fh:
-                json.dump(self._docs[video_key], fh)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        with atomic_open(path) as handle:
+            json.dump(self._docs[video_key], handle)
 
     def events(self, video_key: str, settings: tuple) -> np.ndarray | None:
         """Cached `(K, 2)` event frame ranges, or None."""

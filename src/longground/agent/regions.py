@@ -9,12 +9,12 @@ computed on demand for the times the agent asks about and kept per video, in mem
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+
+from ..atomic import atomic_open
 
 REGIONS = ("left half", "right half")
 ComputeFn = Callable[[np.ndarray], dict[str, np.ndarray]]
@@ -69,15 +69,8 @@ class RegionIndex:
     def _save(self) -> None:
         if self.path is None:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=self.path.name, suffix=".tmp.npz")
-        os.close(fd)
-        try:
-            np.savez(tmp, __keys__=self.keys, **self.arrays)
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        with atomic_open(self.path, "wb") as handle:
+            np.savez(handle, __keys__=self.keys, **self.arrays)
 
     def features(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
         """Region features `(N, R, ...)` at `times_s` (rounded to the millisecond)."""

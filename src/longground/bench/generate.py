@@ -16,12 +16,13 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import UserError
+from ..formats.records import write_jsonl
 from ..samples import Sample
 from .planner import plan_script
 from .queries import Query, select_queries
 from .script import VideoScript
 from .truth import Truth
-from .writer import sample_record, shot_list, write_jsonl, write_video
+from .writer import sample_record, shot_list, write_video
 
 JSONL_NAME = "benchmark.jsonl"
 VIDEO_DIR = "videos"

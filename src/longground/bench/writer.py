@@ -8,9 +8,6 @@ query), `attributes` and `domain`.
 
 from __future__ import annotations
 
-import json
-import os
-from collections.abc import Iterable
 from fractions import Fraction
 from pathlib import Path
 
@@ -89,12 +86,3 @@ def sample_record(sample: Sample, video: str) -> dict:
         "attributes": [a for a in ATTRIBUTE_ORDER if a in sample.attributes],
         "domain": sample.domain,
     }
-
-
-def write_jsonl(path: Path, records: Iterable[dict]) -> None:
-    """Write one JSON object per line, replacing the file only once all lines are written."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        for record in records:
-            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
-    os.replace(tmp, path)

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+
+from ..atomic import atomic_open
 
 
 def cache_root() -> Path:
@@ -39,6 +40,7 @@ def cached_array(
     Returns:
         The float32 array. A read-only cache folder only costs the recomputation.
 
+    >>> import tempfile
     >>> root = Path(tempfile.mkdtemp())
     >>> cached_array("demo", (2,), lambda: np.ones(2), root).tolist()
     [1.0, 1.0]
@@ -60,17 +62,12 @@ def cached_array(
 
 
 def _save_atomic(path: Path, array: np.ndarray) -> None:
+    """Best effort: a cache that cannot be written is simply recomputed next time."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
+        with atomic_open(path, "wb") as handle:
+            np.save(handle, array, allow_pickle=False)
     except OSError:
-        return
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.save(f, array, allow_pickle=False)
-        os.replace(tmp, path)
-    except OSError:
-        Path(tmp).unlink(missing_ok=True)
+        pass
 
 
 def files_fingerprint(path: Path) -> str:
@@ -79,6 +76,7 @@ def files_fingerprint(path: Path) -> str:
     Built from relative names, sizes and modification times, not contents, so it is instant
     for multi-GB weights.
 
+    >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
     >>> _ = (folder / "w.bin").write_bytes(b"1")
     >>> before = files_fingerprint(folder)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..atomic import atomic_open
 from ..errors import BadInputFile, UserError
 
 
@@ -172,13 +172,9 @@ def qid_in_text(raw: str) -> str | None:
 
 def write_jsonl(path: Path, rows: Iterable[dict]) -> None:
     """Write one JSON object per line, atomically (a temporary file, then a rename)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as out:
+    with atomic_open(path) as out:
         for row in rows:
             out.write(json.dumps(row, ensure_ascii=False) + "\n")
-    os.replace(tmp, path)
 
 
 def first_record(path: Path, text: str, limit: int = 50) -> dict | None:

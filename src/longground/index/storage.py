@@ -9,12 +9,11 @@ what it claims to be. Any of these makes `read_timeline` raise `CorruptEntry`.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from ..atomic import atomic_open
 from .timeline import Timeline
 
 FORMAT_VERSION = 1
@@ -46,20 +45,8 @@ def write_timeline(path: Path, timeline: Timeline, key: dict) -> None:
         "truncated_at_s": timeline.truncated_at_s,
         "arrays": {k: {"shape": list(v.shape), "dtype": str(v.dtype)} for k, v in arrays.items()},
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle = tempfile.NamedTemporaryFile(
-        dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False
-    )
-    try:
-        with handle:
-            np.savez(handle, manifest=np.array(json.dumps(manifest)), **arrays)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(handle.name, path)
-    except BaseException:
-        Path(handle.name).unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
+    with atomic_open(path, "wb") as handle:
+        np.savez(handle, manifest=np.array(json.dumps(manifest)), **arrays)
 
 
 def read_timeline(path: Path, key: dict) -> Timeline:
@@ -101,17 +88,3 @@ def _check(path: Path, manifest: dict, arrays: dict, key: dict) -> None:
         values = arrays[name]
         if list(values.shape) != spec["shape"] or str(values.dtype) != spec["dtype"]:
             raise CorruptEntry(f"{path}: array {name} is {values.shape} {values.dtype}")
-
-
-def _fsync_dir(folder: Path) -> None:
-    """Make the rename itself durable (POSIX); a no-op where folders cannot be opened."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

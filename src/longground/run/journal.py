@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ..atomic import atomic_open
 from ..errors import BadInputFile, UserError
 
 META_FORMAT = "longground-run/1"
@@ -35,26 +36,8 @@ def meta_path(out: Path) -> Path:
 
 def write_atomic(path: Path, text: str) -> None:
     """Replace `path` with `text` so that readers see the old or the new file, never half."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:  # some platforms cannot open directories
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    with atomic_open(path) as handle:
+        handle.write(text)
 
 
 @dataclass
