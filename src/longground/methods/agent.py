@@ -21,7 +21,7 @@ from ..agent.regions import halves
 from ..agent.settings import AgentSettings
 from ..agent.source import VideoSource
 from ..errors import UserError
-from .base import Grounder, Grounding, MethodConfig, register_method
+from .base import Grounding, IndexedGrounder, MethodConfig, register_method
 
 FRAME_SIDE = 224
 
@@ -83,7 +83,7 @@ class FileSource(VideoSource):
         return {k: np.stack([p[k] for p in parts], axis=1) for k in parts[0]}
 
 
-class AgentMethod(Grounder):
+class AgentMethod(IndexedGrounder):
     """Plan, graph, verify, aggregate; offline scorers unless a Video-LLM is configured."""
 
     name = "agent"
@@ -106,22 +106,6 @@ class AgentMethod(Grounder):
         roles = ("planner", "filter", "verifier", "aggregator")
         named = [getattr(self.settings, r) or self.settings.roles for r in roles]
         return "llm" in named or ("auto" in named and self.config.llm is not None)
-
-    @property
-    def encoder(self):
-        if self._encoder is None:
-            from ..encoders import load_encoder
-
-            self._encoder = load_encoder(self.config.encoder)
-        return self._encoder
-
-    @property
-    def store(self):
-        if self._store is None:
-            from ..index import FeatureStore
-
-            self._store = FeatureStore(self.config.cache_dir)
-        return self._store
 
     def source(self, video: Path) -> FileSource:
         video = Path(video)

@@ -72,6 +72,31 @@ class Grounder(ABC):
         """Find the moments of `video` that match `query`."""
 
 
+class IndexedGrounder(Grounder):
+    """A method that reads the feature index: it loads the configured encoder and opens the
+    feature store on first use (or uses the ones handed to its constructor, as tests do)."""
+
+    config: MethodConfig
+    _encoder = None
+    _store = None
+
+    @property
+    def encoder(self):
+        if self._encoder is None:
+            from ..encoders import load_encoder
+
+            self._encoder = load_encoder(self.config.encoder)
+        return self._encoder
+
+    @property
+    def store(self):
+        if self._store is None:
+            from ..index import FeatureStore
+
+            self._store = FeatureStore(self.config.cache_dir)
+        return self._store
+
+
 MethodFactory = Callable[[MethodConfig], Grounder]
 METHODS: dict[str, MethodFactory] = {}
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..errors import UserError
 from . import curves
-from .base import Grounder, Grounding, MethodConfig, parse_params, register_method
+from .base import Grounding, IndexedGrounder, MethodConfig, parse_params, register_method
 from .curves import top_k_windows
 
 __all__ = ["RetrievalMethod", "RetrievalParams", "frame_scores", "top_k_windows"]
@@ -71,7 +71,7 @@ def _or(value: float | None, default: float) -> float:
     return default if value is None else value
 
 
-class RetrievalMethod(Grounder):
+class RetrievalMethod(IndexedGrounder):
     """Frame retrieval: encoder scores per indexed frame, smoothed, then read off."""
 
     name = "retrieval"
@@ -82,22 +82,6 @@ class RetrievalMethod(Grounder):
         self.params = RetrievalParams.from_config(config)
         self._encoder = encoder
         self._store = store
-
-    @property
-    def encoder(self):
-        if self._encoder is None:
-            from ..encoders import load_encoder
-
-            self._encoder = load_encoder(self.config.encoder)
-        return self._encoder
-
-    @property
-    def store(self):
-        if self._store is None:
-            from ..index import FeatureStore
-
-            self._store = FeatureStore(self.config.cache_dir)
-        return self._store
 
     def frame_scores(self, video: Path, query: str) -> tuple[np.ndarray, np.ndarray, float]:
         """Smoothed relevance of each indexed frame.
