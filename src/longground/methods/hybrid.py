@@ -27,36 +27,30 @@ from ..llm.prompts import render_prompt
 from ..llm.timing import duration_fields, span_text, timed_frames_message
 from ..moments import Moments
 from .base import Grounder, Grounding, MethodConfig, parse_params, register_method
-from .monolithic import check_positive, video_frames
+from .monolithic import MonolithicParams, check_positive, video_frames
 from .retrieval import frame_scores, top_k_windows
 
 Scorer = Callable[[Path, str, MethodConfig], tuple[np.ndarray, np.ndarray, float]]
 
 
 @dataclass(frozen=True)
-class HybridParams:
-    """Settings of the hybrid method (`-p key=value`).
+class HybridParams(MonolithicParams):
+    """Settings of the hybrid method (`-p key=value`): the monolithic ones, where `n_frames`
+    are spread over the windows' union, plus the retrieval windows.
 
     Attributes:
         k: retrieval windows handed to the Video-LLM.
         half_width_s: each window reaches this far either side of its peak, in seconds.
         nms_s: peaks closer than this (seconds) count as one.
-        n_frames: frames sent, spread over the windows' union.
-        short_side: frames are shrunk so their shorter side is at most this many pixels.
-        max_tokens: longest answer, in tokens.
-        temperature: sampling temperature (0: greedy).
     """
 
     k: int = 3
     half_width_s: float = 60.0
     nms_s: float = 60.0
-    n_frames: int = 128
-    short_side: int = 336
-    max_tokens: int = 2048
-    temperature: float = 0.0
 
     def __post_init__(self) -> None:
-        check_positive(self, ("k", "half_width_s", "n_frames", "short_side", "max_tokens"))
+        super().__post_init__()
+        check_positive(self, ("k", "half_width_s"))
         if self.nms_s < 0:
             raise UserError(f"parameter nms_s must be >= 0, got {self.nms_s}")
 
