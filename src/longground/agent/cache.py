@@ -1,7 +1,8 @@
 """Cache of graph pieces per video, in process and on disk.
 
 The graph is query-independent except for which events the filter keeps, so two things are
-stored per video (keyed by its fingerprint, encoder id and timeline rate):
+stored per video (one file per video fingerprint and encoder id; inside it, entries are keyed by
+the settings that shaped them, sampling rates included):
 
 - event boundaries, per (window, profile settings);
 - each event's action split (cut times and motion), per (event span, action settings), filled

@@ -28,6 +28,7 @@ COMMAND_MODULES: list[str] = [
     "synth_cmd",
     "info_cmd",
     "index_cmd",
+    "cache_cmd",
 ]
 
 

@@ -8,19 +8,13 @@ recomputed, so an interrupted run never leaves a file that later reads as valid.
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
 from ..atomic import atomic_open
-
-
-def cache_root() -> Path:
-    """The feature-cache root: `$LONGGROUND_CACHE`, else `~/.cache/longground`."""
-    env = os.environ.get("LONGGROUND_CACHE")
-    return Path(env).expanduser() if env else Path.home() / ".cache" / "longground"
+from ..cachedir import default_root
 
 
 def cached_array(
@@ -35,7 +29,7 @@ def cached_array(
         name: file stem; include a content hash so changed inputs get a new entry.
         shape: the expected shape; a cached file of another shape is recomputed.
         compute: builds the array when it is missing or invalid.
-        root: the cache root; default `cache_root()`.
+        root: the cache root; default `default_root()`.
 
     Returns:
         The float32 array. A read-only cache folder only costs the recomputation.
@@ -47,7 +41,7 @@ def cached_array(
     >>> cached_array("demo", (2,), lambda: np.zeros(2), root).tolist()  # read back
     [1.0, 1.0]
     """
-    path = (root or cache_root()) / "encoders" / f"{name}.npy"
+    path = (root or default_root()) / "encoders" / f"{name}.npy"
     try:
         array = np.load(path, allow_pickle=False)
         if array.shape == tuple(shape) and np.isfinite(array).all():

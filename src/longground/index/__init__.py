@@ -1,9 +1,10 @@
 """The feature index: per-video timelines of encoder features, cached on disk."""
 
+from ..cachedir import CACHE_ENV, default_root
 from .build import build_timeline
 from .fingerprint import video_fingerprint
 from .storage import CorruptEntry
-from .store import CACHE_ENV, FeatureStore, clear_memory_cache, default_root
+from .store import FeatureStore, clear_memory_cache
 from .timeline import Timeline
 
 __all__ = [

@@ -24,7 +24,9 @@ class CorruptEntry(Exception):
     """A cache entry that cannot be trusted; it should be rebuilt."""
 
 
-def write_timeline(path: Path, timeline: Timeline, key: dict) -> None:
+def write_timeline(
+    path: Path, timeline: Timeline, key: dict, video_path: str | Path | None = None
+) -> None:
     """Write an entry atomically: a temporary file in the same folder, fsynced, then renamed.
 
     A crash at any point leaves either the old entry or the new one, never a partial file.
@@ -33,12 +35,15 @@ def write_timeline(path: Path, timeline: Timeline, key: dict) -> None:
         path: the entry's final location.
         timeline: what to store.
         key: what identifies the entry (video fingerprint, encoder id, fps); checked on read.
+        video_path: the source video, recorded (absolute) for `longground cache`; not part of
+            the key, so a moved video still hits its entry.
     """
     arrays = {"times_s": timeline.times_s, "pts_s": timeline.pts_s}
     arrays.update({_FEATURE + name: values for name, values in timeline.features.items()})
     manifest = {
         "format": FORMAT_VERSION,
         "key": key,
+        "video_path": str(Path(video_path).resolve()) if video_path is not None else None,
         "encoder_id": timeline.encoder_id,
         "fps": timeline.fps,
         "duration_s": timeline.duration_s,

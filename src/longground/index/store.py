@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import threading
 import time
@@ -12,6 +11,7 @@ from collections import OrderedDict
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..cachedir import default_root
 from ..encoders.base import ImageTextEncoder
 from ..video import BadVideo, TruncatedVideo
 from ..video.sampling import as_fraction, truncation_message
@@ -20,16 +20,10 @@ from .fingerprint import video_fingerprint
 from .storage import CorruptEntry, read_timeline, write_timeline
 from .timeline import Timeline
 
-CACHE_ENV = "LONGGROUND_CACHE"
 # Timelines kept in memory across FeatureStore instances of one process.
 MEMORY_BYTES = 512 << 20
 # Temporary files older than this were left by a crash and may be removed.
 STALE_TEMP_S = 3600
-
-
-def default_root() -> Path:
-    """`$LONGGROUND_CACHE`, else `~/.cache/longground`."""
-    return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "longground").expanduser()
 
 
 class FeatureStore:
@@ -95,7 +89,7 @@ class FeatureStore:
                 timeline = self._load(path, key)  # another process may have built it
                 if timeline is None:
                     timeline = build_timeline(video, encoder, fps, progress=progress)
-                    write_timeline(path, timeline, key)
+                    write_timeline(path, timeline, key, video_path=video)
                     _MEMORY.put(path, key, timeline.freeze())
                     _remove_stale_temps(path.parent)
                     return timeline

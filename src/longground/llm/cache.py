@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sqlite3
 import threading
 import time
@@ -29,8 +28,9 @@ def default_cache_path() -> Path:
     >>> default_cache_path().name
     'llm_cache.sqlite'
     """
-    root = os.environ.get("LONGGROUND_CACHE") or Path.home() / ".cache" / "longground"
-    return Path(root) / CACHE_FILE
+    from ..cachedir import default_root
+
+    return default_root() / CACHE_FILE
 
 
 def image_digest(frame: np.ndarray) -> str:

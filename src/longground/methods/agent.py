@@ -9,7 +9,6 @@ encoder, decodes frames for optical flow and for Video-LLM roles, and keeps one 
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from ..agent.pipeline import CometAgent
 from ..agent.regions import halves
 from ..agent.settings import AgentSettings
 from ..agent.source import VideoSource
+from ..cachedir import default_root
 from ..errors import UserError
 from .base import Grounding, IndexedGrounder, MethodConfig, register_method
 
@@ -30,7 +30,7 @@ def default_cache_root(config: MethodConfig) -> Path:
     """`config.cache_dir`, else `$LONGGROUND_CACHE`, else `~/.cache/longground`."""
     if config.cache_dir is not None:
         return Path(config.cache_dir)
-    return Path(os.environ.get("LONGGROUND_CACHE") or Path.home() / ".cache" / "longground")
+    return default_root()
 
 
 class FileSource(VideoSource):
