@@ -8,7 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from longground.agent.windows import extract_window, time_to_s
 from longground.answers import moments_from_json, parse_answer, text_ranges, time_value
+from longground.answers.times import amount_s, clock_s
+from longground.errors import UserError
 
 FAIL = None  # expected moments for a parse failure
 
@@ -58,6 +61,8 @@ CASES = [
     ("**00:03:10 — 00:03:25**: the goalkeeper dives.", None, [[190, 205]], 0),
     ("The answer is: 10 - 20 seconds", None, [[10, 20]], 0),
     ("The person sits down between 34.2s and 41.8s.", None, [[34.2, 41.8]], 0),
+    ("It happens from 5-min to 7-min.", None, [[300, 420]], 0),
+    ("The dog runs 2-3 minutes in.", None, [[120, 180]], 0),
     ("From 2 to 3 minutes into the video the dog runs.", 600, [[120, 180]], 0),
     ("Around 1 min 5 s to 1 min 20 s, and again at 2m30s-2m45s.", None, [[65, 80], [150, 165]], 0),
     ("Start time: 12.5s, End time: 20s", None, [[12.5, 20]], 0),
@@ -189,6 +194,56 @@ def test_time_value_units():
     assert time_value("75:30") == 4530.0
     assert time_value("1:75:00") is None
     assert time_value("12 apples") is None
+
+
+# One grammar of times: the answer parser and the agent's query windows read these alike.
+SHARED_TIMES = [
+    ("1:02:03", 3723.0),
+    ("1:02:03.5", 3723.5),
+    ("12:05", 725.0),
+    ("75:30", 4530.0),
+    ("123:45", 7425.0),
+    ("90 s", 90.0),
+    ("90 sec", 90.0),
+    ("90 secs", 90.0),
+    ("90 seconds", 90.0),
+    ("1.5 minutes", 90.0),
+    ("2 min 5 s", 125.0),
+    ("2m30s", 150.0),
+    ("1h2m3s", 3723.0),
+    ("2 hours", 7200.0),
+    ("1 hr", 3600.0),
+    ("10-minute", 600.0),
+    ("10 - min", 600.0),
+    ("3 H", 10800.0),
+]
+
+
+@pytest.mark.parametrize(("text", "seconds"), SHARED_TIMES)
+def test_answers_and_query_windows_read_times_alike(text, seconds):
+    assert time_value(text) == seconds
+    assert time_to_s(text) == seconds
+    assert extract_window(f"a cat after {text}", 20_000.0)[0] == (seconds, 20_000.0)
+
+
+@pytest.mark.parametrize("text", ["1h30", "12 apples", "10 -", "soon", "5 mins2"])
+def test_not_a_time_for_either(text):
+    assert time_value(text) is None
+    assert extract_window(f"a cat after {text}", 10_000.0)[0] is None
+
+
+def test_out_of_range_clock_times():
+    assert clock_s("1:75:00") is None and clock_s("12:60") is None
+    assert time_value("1:75:00") is None
+    with pytest.raises(ValueError, match="clock time"):
+        time_to_s("1:75:00")
+    with pytest.raises(UserError, match=r"query 'a cat after 1:75:00': not a valid clock"):
+        extract_window("a cat after 1:75:00", 10_000.0)
+
+
+def test_amounts_sum_every_unit():
+    assert amount_s("1 hour and 5 minutes") == 3900.0
+    assert amount_s("no units here 12") is None
 
 
 def test_text_ranges_reports_reversed_ranges():

@@ -10,14 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..timecode import parse_time
+from ..answers.times import AMOUNT, CLOCK, NUM, amount_s, clock_s
+from ..errors import UserError
 
-_UNIT_S = {"h": 3600.0, "m": 60.0, "s": 1.0}
-_UNIT = r"(?:hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)"
-_AMOUNT = rf"\d+(?:\.\d+)?\s*-?\s*{_UNIT}\b"
-_CLOCK = r"\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?"
-# A point in time: a clock time, an amount ("1 hour 5 minutes", "90 s"), or "minute 12".
-TIME = rf"(?:{_CLOCK}|{_AMOUNT}(?:\s*(?:and\s+)?{_AMOUNT})*|minute\s+\d+(?:\.\d+)?)"
+# A point in time: a clock time, amounts ("1 hour 5 minutes", "1 hour and 5 minutes", "1h30m",
+# "10-minute"), or "minute 12". Units and clock times are the answer parser's grammar; a run
+# of amounts may not stop right before a digit ("1h30" is no time).
+TIME = rf"(?:{CLOCK}|{AMOUNT}(?:\s*(?:and\s+)?{AMOUNT})*(?!\d)|minute\s+{NUM})"
 _MARK = r"(?:\s*(?:-\s*)?mark)?"
 _THE = r"(?:the\s+)?"
 
@@ -25,18 +24,21 @@ _THE = r"(?:the\s+)?"
 def time_to_s(text: str) -> float:
     """Seconds in a time phrase: clock times, amounts with units, "minute N".
 
+    Raises:
+        ValueError: for a clock time out of range ("1:75:00").
+
     >>> time_to_s("1:05:00"), time_to_s("1 hour 5 minutes"), time_to_s("minute 12")
     (3900.0, 3900.0, 720.0)
     """
     text = text.strip().lower()
-    if re.fullmatch(_CLOCK, text):
-        return parse_time(text)
+    if re.fullmatch(CLOCK, text):
+        seconds = clock_s(text)
+        if seconds is None:
+            raise ValueError(f"not a valid clock time: {text!r}")
+        return seconds
     if text.startswith("minute"):
         return 60.0 * float(text.split()[1])
-    total = 0.0
-    for value, unit in re.findall(rf"(\d+(?:\.\d+)?)\s*-?\s*({_UNIT})\b", text):
-        total += float(value) * _UNIT_S[unit[0]]
-    return total
+    return amount_s(text) or 0.0
 
 
 def _halves(which: str, duration_s: float) -> tuple[float, float]:
@@ -100,6 +102,9 @@ def extract_window(query: str, duration_s: float) -> tuple[tuple[float, float] |
         `((start_s, end_s) or None, rest_of_query)`. The window is clipped to
         `[0, duration_s]`; it may be empty (start == end) when it lies outside the video.
 
+    Raises:
+        UserError: the window names an impossible clock time ("after 1:75:00").
+
     >>> extract_window("Between 00:16:00 and 00:34:00, every time a cat appears", 3600)
     ((960.0, 2040.0), 'every time a cat appears')
     >>> extract_window("a rocket in the last 5 minutes", 1200)
@@ -113,8 +118,10 @@ def extract_window(query: str, duration_s: float) -> tuple[tuple[float, float] |
         match = pattern.search(rest)
         if not match:
             continue
-        start_s, end_s = build(match, duration_s)
-        start_s, end_s = sorted((start_s, end_s))
+        try:
+            start_s, end_s = sorted(build(match, duration_s))
+        except ValueError as exc:  # an out-of-range clock time
+            raise UserError(f"query {query!r}: {exc}") from None
         if window is not None:
             start_s, end_s = max(start_s, window[0]), min(end_s, window[1])
         window = (start_s, end_s)
