@@ -232,3 +232,24 @@ def test_score_input_errors(encoder, photos):
         encoder.score(photos, "   ")
     with pytest.raises(UserError, match="re-index"):
         encoder.score({"embedding": photos["embedding"]}, "a cat")
+
+
+def test_onnx_and_torch_backends_give_the_same_features(photos):
+    pytest.importorskip("onnxruntime")
+    from PIL import Image
+
+    folder = _package_dir("skimage") / "data"
+    frames = np.stack(
+        [np.asarray(Image.open(folder / n).convert("RGB").resize((320, 240))) for n in PHOTOS]
+    )
+    by_backend = {
+        backend: LabelBridgeEncoder(backend=backend).image_features(frames)
+        for backend in ("onnx", "torch")
+    }
+    for name, values in by_backend["onnx"].items():
+        np.testing.assert_allclose(values, by_backend["torch"][name], atol=2e-5, err_msg=name)
+
+
+def test_unknown_backend_is_refused():
+    with pytest.raises(ValueError, match="backend"):
+        LabelBridgeEncoder(backend="tensorrt").classify(np.zeros((1, 8, 8, 3), np.uint8))

@@ -7,7 +7,6 @@ import os
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from .errors import UserError
-from .eval import EvalResult, evaluate
 from .moments import Moments, tiou_matrix
 from .samples import Prediction, Sample
 from .timecode import format_time, parse_time
@@ -24,3 +23,12 @@ __all__ = [
     "tiou_matrix",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    """`evaluate` and `EvalResult` load the scoring code on first use, so `find` starts faster."""
+    if name in ("evaluate", "EvalResult"):
+        from . import eval as scoring
+
+        return getattr(scoring, name)
+    raise AttributeError(f"module 'longground' has no attribute {name!r}")

@@ -32,10 +32,13 @@ COMMAND_MODULES: list[str] = [
 ]
 
 
-def _register() -> None:
+def _register(argv: list[str]) -> None:
+    """Import the command named first in `argv` (module `<name>_cmd`), or all of them (for help
+    and unknown names): a `find` then does not pay for importing the scoring code."""
     import importlib
 
-    for name in COMMAND_MODULES:
+    wanted = f"{argv[0]}_cmd" if argv else None
+    for name in [wanted] if wanted in COMMAND_MODULES else COMMAND_MODULES:
         importlib.import_module(f"longground.cli.{name}")
 
 
@@ -51,7 +54,8 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line with `argv` (default: `sys.argv[1:]`) and return the exit code."""
-    _register()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    _register(argv)
     warnings.showwarning = _show_warning
     try:
         code = app(args=argv, prog_name="longground", standalone_mode=False)

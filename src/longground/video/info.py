@@ -90,7 +90,7 @@ def probe(path: str | Path) -> VideoInfo:
     >>> info.fps, info.n_frames, (info.width, info.height), round(info.duration_s, 3)
     (Fraction(30000, 1001), 30, (64, 48), 1.001)
     """
-    with open_video(path, threads=False) as video:
+    with open_video(path) as video:
         frame_ticks = max(1, round(1 / (video.fps * video.time_base)))
         source = FrameSource(video, frame_ticks)
         first = source.next()
