@@ -253,3 +253,19 @@ def test_onnx_and_torch_backends_give_the_same_features(photos):
 def test_unknown_backend_is_refused():
     with pytest.raises(ValueError, match="backend"):
         LabelBridgeEncoder(backend="tensorrt").classify(np.zeros((1, 8, 8, 3), np.uint8))
+
+
+def test_auto_backend_falls_back_to_torch_with_a_warning(monkeypatch):
+    from longground.encoders import efficientnet_lite, onnx_net
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("no usable CPU provider")
+
+    monkeypatch.setattr(onnx_net, "onnx_available", lambda: True)
+    monkeypatch.setattr(onnx_net, "cached_onnx_net", broken)
+    with pytest.warns(UserWarning, match="ONNX Runtime failed.*no usable CPU provider"):
+        run = efficientnet_lite.efficientnet_lite0_runner("auto")
+    logits, pooled = run(np.zeros((1, 3, 224, 224), np.float32))
+    assert logits.shape == (1, 1000) and pooled.shape == (1, 1280)
+    with pytest.raises(RuntimeError, match="no usable CPU provider"):
+        efficientnet_lite.efficientnet_lite0_runner("onnx")

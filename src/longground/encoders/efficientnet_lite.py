@@ -10,6 +10,7 @@ weights load with `strict=True`.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -186,14 +187,20 @@ def efficientnet_lite0_runner(backend: str = "auto", threads: int | None = None)
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     if backend == "onnx" or (backend == "auto" and onnx_available()):
-        return cached_onnx_net(
-            load_efficientnet_lite0,
-            Path(packaged_weights()),
-            "efficientnet-lite0",
-            image_size=224,
-            output_names=("logits", "pooled"),
-            threads=threads,
-        )
+        try:
+            return cached_onnx_net(
+                load_efficientnet_lite0,
+                Path(packaged_weights()),
+                "efficientnet-lite0",
+                image_size=224,
+                output_names=("logits", "pooled"),
+                threads=threads,
+            )
+        except Exception as exc:  # export or runtime failure: "auto" still works, slower
+            if backend == "onnx":
+                raise
+            message = f"ONNX Runtime failed ({exc}); running the classifier in torch"
+            warnings.warn(message, stacklevel=2)
     net = load_efficientnet_lite0()
 
     def run(images: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

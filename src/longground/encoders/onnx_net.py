@@ -61,20 +61,29 @@ def export_onnx(net, path: Path, image_size: int, output_names: tuple[str, ...])
     return path
 
 
+def _usable_cores() -> int:
+    """Cores this process may run on (respects CPU affinity, e.g. in containers)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 class OnnxNet:
     """An exported network in an ONNX Runtime session: `net(x)` -> tuple of numpy outputs.
 
     Args:
         path: the `.onnx` file.
-        threads: intra-op threads; default all cores. Threads sleep instead of spinning when
-            idle, so a decoder running beside the network keeps its core.
+        threads: intra-op threads; default all the cores this process may use. Threads sleep
+            instead of spinning when idle, so a decoder running beside the network keeps its
+            core.
     """
 
     def __init__(self, path: Path, threads: int | None = None):
         import onnxruntime as ort
 
         options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or os.cpu_count() or 1
+        options.intra_op_num_threads = threads or _usable_cores()
         options.inter_op_num_threads = 1
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.log_severity_level = 3
