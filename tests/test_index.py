@@ -187,13 +187,49 @@ def test_interrupted_write_leaves_no_entry_and_no_partial_file(clip, tmp_path, m
     assert encoder.calls > 0 and len(entry_files(store)) == 1
 
 
-def test_interrupted_build_leaves_nothing_and_stops_decoding(clip, tmp_path):
+def test_interrupted_build_keeps_its_progress_and_the_next_build_resumes(clip, tmp_path):
     store = FeatureStore(tmp_path)
     threads_before = threading.active_count()
     with pytest.raises(KeyboardInterrupt):
         store.get_or_build(clip, MeanColour(fail_on_call=2), fps=10)
-    assert entry_files(store) == []
-    assert threading.active_count() == threads_before
+    (partial,) = entry_files(store)  # no entry, only the work done so far
+    assert partial.endswith(".partial.npz")
+    assert threading.active_count() == threads_before  # decoding stopped
+    resumed_encoder = MeanColour()
+    resumed = store.get_or_build(clip, resumed_encoder, fps=10)
+    assert resumed_encoder.batch_sizes == [100 - 64]  # only the frames after the first batch
+    assert entry_files(store) == [partial.replace(".partial", "")]
+    whole = build_timeline(clip, MeanColour(), fps=10, progress=False)
+    np.testing.assert_array_equal(resumed.times_s, whole.times_s)
+    np.testing.assert_array_equal(resumed.pts_s, whole.pts_s)
+    for name, values in whole.features.items():
+        np.testing.assert_array_equal(resumed.features[name], values)
+
+
+def test_builds_checkpoint_periodically(clip):
+    saved = []
+    whole = build_timeline(
+        clip, MeanColour(), fps=10, progress=False, batch_size=16, pipeline=False,
+        checkpoint=lambda so_far: saved.append(len(so_far)), checkpoint_every_s=0.0,
+    )  # fmt: skip
+    assert saved == [16, 32, 48, 64, 80, 96, 100] and len(whole) == 100
+
+
+def test_a_checkpoint_that_reached_the_end_completes_without_decoding(clip, tmp_path):
+    whole = build_timeline(clip, MeanColour(), fps=10, progress=False)
+    encoder = MeanColour()
+    again = build_timeline(clip, encoder, fps=10, progress=False, resume=whole)
+    assert encoder.calls == 0 and again is whole
+
+
+def test_a_damaged_checkpoint_is_ignored(clip, tmp_path):
+    store = FeatureStore(tmp_path)
+    with pytest.raises(KeyboardInterrupt):
+        store.get_or_build(clip, MeanColour(fail_on_call=2), fps=10)
+    (partial,) = store.root.glob("*.partial.npz")
+    partial.write_bytes(b"not a zip")
+    encoder = MeanColour()
+    assert len(store.get_or_build(clip, encoder, fps=10)) == 100 and encoder.calls == 2
 
 
 def test_existing_entry_survives_a_crashed_rewrite(clip, tmp_path, monkeypatch):

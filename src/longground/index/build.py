@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+import time
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +28,9 @@ def build_timeline(
     short_side: int = 224,
     batch_size: int = 64,
     pipeline: bool = True,
+    resume: Timeline | None = None,
+    checkpoint: Callable[[Timeline], None] | None = None,
+    checkpoint_every_s: float = 60.0,
 ) -> Timeline:
     """Encode the frames of `video` sampled at `fps`.
 
@@ -40,6 +45,12 @@ def build_timeline(
         short_side: frames are scaled so their shorter side has this many pixels.
         batch_size: frames per encoder call.
         pipeline: decode the next batches in a thread while the encoder runs.
+        resume: the first rows of this same timeline, from an earlier interrupted build;
+            sampling continues after its last row.
+        checkpoint: called with the timeline so far every `checkpoint_every_s` seconds and
+            when the build is interrupted (an exception, Ctrl-C), so that it can be saved and
+            passed back as `resume`.
+        checkpoint_every_s: wall time between checkpoints.
 
     Returns:
         The `Timeline`; its `truncated_at_s` is set when the file was cut short.
@@ -62,20 +73,56 @@ def build_timeline(
     >>> timeline = build_timeline(path, MeanColour(), fps=2, progress=False)
     >>> timeline.times_s.tolist(), timeline.features["embedding"].shape
     ([0.0, 0.5, 1.0, 1.5, 2.0, 2.5], (6, 3))
+    >>> zeros = {name: np.zeros((2, 3)) for name in timeline.features}
+    >>> first_two = Timeline(timeline.times_s[:2], zeros, "mean-colour", 2.0,
+    ...                      timeline.duration_s, timeline.pts_s[:2])
+    >>> resumed = build_timeline(path, MeanColour(), fps=2, progress=False, resume=first_two)
+    >>> resumed.times_s.tolist(), resumed.features["embedding"][:, 0].astype(float).round(2)
+    ([0.0, 0.5, 1.0, 1.5, 2.0, 2.5], array([0.  , 0.  , 0.38, 0.38, 0.38, 0.38]))
     """
-    stream = sample_frames(video, fps, short_side=short_side, batch_size=batch_size)
+    rate = as_fraction(fps)
+    done = len(resume) if resume is not None else 0
+    start = Fraction(done) / rate
+    if done and _at_or_past_end(video, start):
+        return resume
+    stream = sample_frames(video, rate, start_s=start, short_side=short_side, batch_size=batch_size)
     stream.warn_on_damage = False  # warned below, from this thread
     total = None
     if stream.duration_s is not None:
-        total = math.ceil(stream.duration_s * as_fraction(fps) - 1e-9)
+        total = math.ceil(stream.duration_s * rate - 1e-9)
     batches: Iterable[FrameBatch] = prefetch(stream) if pipeline else stream
     clock, features = RowBuffer(total or 1024), RowBuffer(total or 1024)
+    if done:
+        clock.append({"times_s": resume.times_s, "pts_s": resume.pts_s})
+        features.append(resume.features)
+
+    def so_far() -> Timeline:
+        times = clock.arrays()
+        return Timeline(
+            times_s=times["times_s"],
+            features=features.arrays(),
+            encoder_id=encoder.encoder_id,
+            fps=float(fps),
+            duration_s=float(stream.duration_s or times["times_s"][-1]),
+            pts_s=times["pts_s"],
+            truncated_at_s=stream.truncated_at_s,
+        )
+
+    saved_at, saved_rows = time.monotonic(), len(clock)
     try:
         with progress_bar(total, desc=Path(video).name, unit="frame", enabled=progress) as bar:
+            bar.update(done)
             for batch in batches:
                 features.append(_checked(encoder.image_features(batch.frames), len(batch)))
                 clock.append({"times_s": batch.times_s, "pts_s": batch.pts_s})
                 bar.update(len(batch))
+                if checkpoint and time.monotonic() - saved_at > checkpoint_every_s:
+                    checkpoint(so_far())
+                    saved_at, saved_rows = time.monotonic(), len(clock)
+    except BaseException:
+        if checkpoint and len(clock) > saved_rows:
+            checkpoint(so_far())
+        raise
     finally:
         if pipeline:
             batches.close()  # stops the decoding thread
@@ -85,16 +132,17 @@ def build_timeline(
         warnings.warn(damage[1], damage[0], stacklevel=2)
     if not len(clock):
         raise ValueError(f"{video}: no frames were sampled")
-    times = clock.arrays()
-    return Timeline(
-        times_s=times["times_s"],
-        features=features.arrays(),
-        encoder_id=encoder.encoder_id,
-        fps=float(fps),
-        duration_s=float(stream.duration_s or times["times_s"][-1]),
-        pts_s=times["pts_s"],
-        truncated_at_s=stream.truncated_at_s,
-    )
+    return so_far()
+
+
+def _at_or_past_end(video: str | Path, start: Fraction) -> bool:
+    """True when `start` is at or after the end the headers announce (nothing left to sample),
+    judged exactly as `sample_frames` judges it."""
+    from ..video.container import open_video
+
+    with open_video(video) as opened:
+        duration_s = opened.duration_s
+    return duration_s is not None and start >= as_fraction(duration_s)
 
 
 def _checked(features: dict, n: int) -> dict[str, np.ndarray]:

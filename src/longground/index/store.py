@@ -22,6 +22,8 @@ from .timeline import Timeline
 
 # Timelines kept in memory across FeatureStore instances of one process.
 MEMORY_BYTES = 512 << 20
+# Wall time between checkpoints of a build in progress (and the most an interruption loses).
+CHECKPOINT_S = 60.0
 # Temporary files older than this were left by a crash and may be removed.
 STALE_TEMP_S = 3600
 
@@ -31,7 +33,9 @@ class FeatureStore:
 
     An entry is identified by the video's fingerprint (size, mtime, hash of head and tail
     bytes), the encoder id and the sampling rate; a changed file or encoder gets a new entry.
-    Entries are written atomically; a damaged or truncated entry is rebuilt. Loaded timelines
+    Entries are written atomically; a damaged or truncated entry is rebuilt. A build saves
+    its progress every `CHECKPOINT_S` seconds and when interrupted, and the next build of
+    the same entry continues from there. Loaded timelines
     stay in an in-process LRU, so a second query on a video in the same process costs no I/O.
 
     Args:
@@ -88,12 +92,31 @@ class FeatureStore:
             with _build_lock(path):
                 timeline = self._load(path, key)  # another process may have built it
                 if timeline is None:
-                    timeline = build_timeline(video, encoder, fps, progress=progress)
-                    write_timeline(path, timeline, key, video_path=video)
+                    timeline = self._build(video, encoder, fps, progress, path, key)
                     _MEMORY.put(path, key, timeline.freeze())
                     _remove_stale_temps(path.parent)
                     return timeline
         _warn_if_truncated(video, timeline)
+        return timeline
+
+    def _build(self, video, encoder, fps, progress: bool, path: Path, key: dict) -> Timeline:
+        """Build and write the entry, resuming from and checkpointing to `<entry>.partial.npz`,
+        so that an interrupted build (Ctrl-C, a crash) loses at most `CHECKPOINT_S` of work."""
+        partial, partial_key = path.with_suffix(".partial.npz"), {**key, "partial": True}
+
+        def save(so_far: Timeline) -> None:
+            write_timeline(partial, so_far, partial_key, video_path=video)
+
+        try:
+            resume = read_timeline(partial, partial_key)
+        except (FileNotFoundError, CorruptEntry):
+            resume = None
+        timeline = build_timeline(
+            video, encoder, fps, progress=progress, resume=resume, checkpoint=save,
+            checkpoint_every_s=CHECKPOINT_S,
+        )  # fmt: skip
+        write_timeline(path, timeline, key, video_path=video)
+        partial.unlink(missing_ok=True)
         return timeline
 
     def _load(self, path: Path, key: dict) -> Timeline | None:
