@@ -115,3 +115,12 @@ def test_index_turns_a_truncated_file_into_a_one_line_warning(tmp_path, capsys, 
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("longground: warning: ")
     assert "decoding stopped at" in err[0]
+
+
+def test_ctrl_c_inside_a_command_is_one_line_and_exit_130(clip, capsys, monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("longground.video.probe", interrupted)
+    assert main(["info", str(clip)]) == 130
+    assert capsys.readouterr().err == "longground: interrupted\n"

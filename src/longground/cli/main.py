@@ -63,13 +63,14 @@ def main(argv: list[str] | None = None) -> int:
         typer.echo(f"longground: error: {exc}", err=True)
         return 2
     except (KeyboardInterrupt, typer.Abort):
-        typer.echo("longground: interrupted", err=True)
-        return 130
+        code = 130
     except typer.Exit as exc:
-        return exc.exit_code
+        code = exc.exit_code
     except typer.TyperException as exc:  # usage errors: bad option, missing argument
         exc.show()
         return exc.exit_code
+    if code == 130:  # Ctrl-C (typer turns it into this code without a word)
+        typer.echo("longground: interrupted", err=True)
     return code if isinstance(code, int) else 0
 
 

@@ -112,12 +112,9 @@ def run(
             video_roots=[*(videos or []), benchmark.parent],
             info={"benchmark": str(benchmark)},
         )
-    except RunInterrupted as stop:
-        typer.echo(f"longground: interrupted; {_describe(stop.summary)}", err=True)
+    except RunInterrupted as stop:  # `main` says "interrupted" for exit code 130
+        typer.echo(f"longground: {_describe(stop.summary)}", err=True)
         typer.echo("longground: run the same command again to resume", err=True)
-        raise typer.Exit(130) from None
-    except KeyboardInterrupt:  # before any query ran
-        typer.echo("longground: interrupted before the run started", err=True)
         raise typer.Exit(130) from None
     typer.echo(f"longground: {_describe(summary)}", err=True)
     if evaluate:
