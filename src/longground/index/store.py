@@ -33,10 +33,10 @@ class FeatureStore:
 
     An entry is identified by the video's fingerprint (size, mtime, hash of head and tail
     bytes), the encoder id and the sampling rate; a changed file or encoder gets a new entry.
-    Entries are written atomically; a damaged or truncated entry is rebuilt. A build saves
-    its progress every `CHECKPOINT_S` seconds and when interrupted, and the next build of
-    the same entry continues from there. Loaded timelines
-    stay in an in-process LRU, so a second query on a video in the same process costs no I/O.
+    Entries are written atomically; a damaged or truncated entry is rebuilt. A build saves its
+    progress every `CHECKPOINT_S` seconds and when interrupted, and the next build of the same
+    entry continues from there. Loaded timelines stay in an in-process LRU, so a second query
+    on a video in the same process costs no I/O.
 
     Args:
         root: cache folder; default `$LONGGROUND_CACHE` or `~/.cache/longground`.
