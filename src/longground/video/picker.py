@@ -5,8 +5,9 @@ the frame displayed at time `t` is the last one with `pts <= t`. This holds for 
 rates too, because only the timestamps are used, never a nominal rate.
 
 When to seek: a seek lands on the keyframe before the target and costs about
-`SEEK_OVERHEAD_FRAMES` frames of decoding (demuxer seek, decoder flush, thread pipeline
-refill; measured on 640x360 H.264). It is made only when that keyframe lies more than
+`SEEK_OVERHEAD_FRAMES` frames of decoding (demuxer seek, decoder flush, and the keyframe
+costing more than a predicted frame; measured about 5 on 640x360 H.264 with single-threaded
+decoding, rounded up to 8). It is made only when that keyframe lies more than
 that many frames past the frame decoded last; otherwise decoding forward is cheaper.
 """
 
@@ -21,7 +22,7 @@ from .errors import BadVideo
 from .keyframes import KeyframeMap
 from .source import Decoded, FrameSource
 
-SEEK_OVERHEAD_FRAMES = 16
+SEEK_OVERHEAD_FRAMES = 8
 # A stream that ends this much (or 2 frames) before its announced duration counts as cut short.
 TRUNCATION_TOLERANCE_S = 1.0
 # Attempts to land at or before a target, each seeking further back, the last to the start.
