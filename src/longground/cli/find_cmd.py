@@ -44,8 +44,13 @@ def result_record(video: Path, query: str, method: str, grounding: Grounding) ->
 
 @app.command("find")
 def find(
-    video: Annotated[Path, typer.Argument(help="Video file (anything FFmpeg reads).")],
-    query: Annotated[str, typer.Argument(help="What to look for, in plain words.")],
+    videos: Annotated[
+        list[Path],
+        typer.Argument(help="Video file(s), anything FFmpeg reads.", metavar="VIDEO"),
+    ],
+    query: Annotated[
+        str, typer.Argument(help="What to look for, in plain words.", metavar="QUERY")
+    ],
     method: opt.Method = "retrieval",
     encoder: opt.Encoder = "label-bridge",
     fps: opt.Fps = 1.0,
@@ -54,7 +59,9 @@ def find(
     ] = None,
     single: opt.Single = False,
     count: Annotated[bool, typer.Option("--count", "-c", help="Print only the count.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object per video.")
+    ] = False,
     params: opt.Params = None,
     llm: opt.Llm = None,
     base_url: opt.BaseUrl = None,
@@ -65,33 +72,68 @@ def find(
         Path | None, typer.Option("--trace", help="Write a JSON record of the search here.")
     ] = None,
 ) -> None:
-    """Find every moment of VIDEO that matches QUERY.
+    """Find every moment of each VIDEO that matches QUERY.
 
-    Prints one line per moment, then the count. Exit code 0 when something matched,
-    1 when nothing did, 2 on error.
+    Prints one line per moment, then the count; with several videos, like grep with several
+    files, each line starts with the video's name. Exit code 0 when something matched, 1 when
+    nothing did, 2 when any video could not be searched (the others still are).
     """
     if not query.strip():
         raise UserError("the query is empty")
-    if not video.exists():
-        raise UserError(f"{video}: no such file")
+    if trace is not None and len(videos) > 1:
+        raise UserError("--trace takes one video")
     config = opt.method_config(
         encoder=encoder, fps=fps, single=single, params=params, llm=llm,
         base_url=base_url, model=model, api_key=api_key, cache_dir=cache_dir,
     )  # fmt: skip
-    grounding = build_method(method, config).ground(video, query)
-    if max_moments is not None and len(grounding.moments) > max_moments:
-        moments = grounding.moments
+    grounder = build_method(method, config)
+    prefix = len(videos) > 1
+    matched = failed = 0
+    for video in videos:
+        try:
+            grounding = _ground(grounder, video, query, max_moments)
+        except UserError as exc:
+            if not prefix:
+                raise
+            typer.echo(f"longground: error: {exc}", err=True)
+            failed += 1
+            continue
+        matched += grounding.moments.count > 0
+        if trace is not None:
+            trace.write_text(json.dumps(grounding.trace, indent=1, default=float))
+        _print(video, prefix, query, method, grounding, count, as_json)
+    raise typer.Exit(2 if failed else 0 if matched else 1)
+
+
+def _ground(grounder, video: Path, query: str, max_moments: int | None) -> Grounding:
+    """One video's moments, the best `max_moments` of them (in time order) when set."""
+    if not video.exists():
+        raise UserError(f"{video}: no such file")
+    grounding = grounder.ground(video, query)
+    moments = grounding.moments
+    if max_moments is not None and len(moments) > max_moments:
         order = range(max_moments) if moments.scores is None else (-moments.scores).argsort()
         grounding.moments = moments[sorted(list(order)[:max_moments])]
-    if trace is not None:
-        trace.write_text(json.dumps(grounding.trace, indent=1, default=float))
+    return grounding
+
+
+def _print(
+    video: Path,
+    named: bool,
+    query: str,
+    method: str,
+    grounding: Grounding,
+    count: bool,
+    as_json: bool,
+) -> None:
+    """The result of one video; with `named`, each line starts with the video's name."""
+    n = grounding.moments.count
+    lead = f"{video}:" if named else ""
     if as_json:
         typer.echo(json.dumps(result_record(video, query, method, grounding)))
     elif count:
-        typer.echo(grounding.moments.count)
+        typer.echo(f"{lead}{n}")
     else:
         for line in format_moments(grounding):
-            typer.echo(line)
-        n = grounding.moments.count
-        typer.echo(f"{n} moment{'s' if n != 1 else ''}")
-    raise typer.Exit(0 if grounding.moments.count else 1)
+            typer.echo(f"{lead}{line}")
+        typer.echo(f"{lead}{' ' if lead else ''}{n} moment{'s' if n != 1 else ''}")

@@ -18,6 +18,7 @@ app = typer.Typer(
     no_args_is_help=True,
     help="Find every moment in a long video that matches a query, and score grounding systems.",
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # click's help layout: docstring paragraphs re-wrapped to the terminal
 )
 
 # Importing a command module registers its commands on `app`.
