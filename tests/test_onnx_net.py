@@ -70,3 +70,24 @@ def test_a_damaged_entry_is_exported_again(weights, tmp_path):
     net = _load(weights, root, calls)
     assert len(calls) == 2
     assert net(np.zeros((1, 3, 16, 16), np.float32))[0].shape == (1, 5)
+
+
+def test_an_unwritable_cache_exports_to_a_temporary_folder(weights, tmp_path, monkeypatch):
+    from longground.encoders import onnx_net
+
+    root, real_export = tmp_path / "cache", onnx_net.export_onnx
+
+    def export(net, path, *args):
+        if root in path.parents:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_export(net, path, *args)
+
+    monkeypatch.setattr(onnx_net, "export_onnx", export)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    calls = []
+    net = _load(weights, root, calls)
+    assert net(np.zeros((1, 3, 16, 16), np.float32))[1].shape == (1, 4)
+    assert [p.suffix for p in (tmp_path / "tmp" / "longground-onnx").iterdir()] == [".onnx"]
+    _load(weights, root, calls)  # the temporary export is reused
+    assert len(calls) == 1

@@ -30,11 +30,12 @@ def onnx_available() -> bool:
     return all(importlib.util.find_spec(name) for name in ("onnxruntime", "onnx"))
 
 
-def export_onnx(net, path: Path, image_size: int, output_names: tuple[str, ...]) -> Path:
+def export_onnx(make_net, path: Path, image_size: int, output_names: tuple[str, ...]) -> Path:
     """Export an eval-mode torch module taking `(N, 3, S, S)` float32 to `path`, atomically.
 
     Args:
-        net: the module; its forward returns one tensor per name in `output_names`.
+        make_net: builds the module (only once the file could be opened); its forward returns
+            one tensor per name in `output_names`.
         path: where the `.onnx` file goes.
         image_size: S, the square input side the graph is traced at (batch stays dynamic).
         output_names: names given to the outputs, in forward order.
@@ -49,7 +50,7 @@ def export_onnx(net, path: Path, image_size: int, output_names: tuple[str, ...])
     with warnings.catch_warnings(), torch.inference_mode(False), atomic_open(path, "wb") as out:
         warnings.simplefilter("ignore")  # tracer notes about shape arithmetic in SAME padding
         torch.onnx.export(
-            net,
+            make_net(),
             (example,),
             out,
             input_names=[INPUT_NAME],
@@ -117,8 +118,8 @@ def cached_onnx_net(
         threads: intra-op threads for the session.
 
     Returns:
-        The loaded `OnnxNet`. An unreadable entry is exported again; a cache folder that cannot be
-        written falls back to a temporary file.
+        The loaded `OnnxNet`. An unreadable entry is exported again; when the cache folder cannot
+        be written, the export goes to `<temp>/longground-onnx/` instead.
     """
     import torch
 
@@ -130,10 +131,11 @@ def cached_onnx_net(
         except Exception:  # a damaged entry (onnxruntime raises its own types): export again
             path.unlink(missing_ok=True)
     try:
-        export_onnx(make_net(), path, image_size, output_names)
-    except OSError:  # read-only cache: export to a temporary folder instead
+        export_onnx(make_net, path, image_size, output_names)
+    except OSError:  # read-only cache: use (or make) the export in the system's temp folder
         import tempfile
 
-        path = Path(tempfile.mkdtemp(prefix="longground-onnx-")) / path.name
-        export_onnx(make_net(), path, image_size, output_names)
+        path = Path(tempfile.gettempdir()) / "longground-onnx" / path.name
+        if not path.is_file():
+            export_onnx(make_net, path, image_size, output_names)
     return OnnxNet(path, threads)
