@@ -517,6 +517,7 @@ def test_cli_writes_benchmark_and_stats(tmp_path, capsys):
         (["--minutes", ",", "--dry-run"], "--minutes"),
         (["--minutes", "0.1", "--dry-run"], "too short"),
         (["--videos", "0", "--out", "x"], "--videos"),
+        (["--videos", "0", "--dry-run"], "--videos"),
         ([], "--out is required"),
     ],
 )

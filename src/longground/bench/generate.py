@@ -117,6 +117,8 @@ def plan(
     >>> planned[0].script.duration_s, planned[0].samples[0].qid
     (60.0, 'synth_000_q000')
     """
+    if n_videos < 1:
+        raise UserError(f"--videos must be at least 1, got {n_videos}")
     preset = PRESETS["tiny" if tiny else "default"]
     lengths = _lengths(minutes, preset)
     return [
@@ -162,13 +164,12 @@ def generate(
     >>> samples[0].duration_s, Path(samples[0].video).exists()
     (30.0, True)
     """
-    if n_videos < 1:
-        raise UserError(f"--videos must be at least 1, got {n_videos}")
+    planned_videos = plan(n_videos, minutes, seed, tiny)  # checks the options first
     out = Path(out_dir)
     (out / VIDEO_DIR).mkdir(parents=True, exist_ok=True)
     preset = PRESETS["tiny" if tiny else "default"]
     records, samples = [], []
-    for planned in plan(n_videos, minutes, seed, tiny):
+    for planned in planned_videos:
         path = render(planned, out, preset, progress)
         for sample in planned.samples:
             records.append(sample_record(sample, sample.video))

@@ -40,7 +40,10 @@ BaseUrl = Annotated[
 ]
 Model = Annotated[str | None, typer.Option("--model", help="Model name or local path.")]
 ApiKey = Annotated[
-    str | None, typer.Option("--api-key", help="API key (default: $OPENAI_API_KEY).")
+    str | None,
+    typer.Option(
+        "--api-key", help="API key (default: $LONGGROUND_LLM_API_KEY, else $OPENAI_API_KEY)."
+    ),
 ]
 CacheDir = Annotated[
     Path | None,

@@ -45,7 +45,8 @@ def run(
             "--workers",
             "-j",
             min=1,
-            help="Worker processes (Ray: actors; default one per GPU, else per CPU).",
+            help="Worker processes (default 1, in process; with --ray: actors, default one "
+            "per GPU, else per CPU).",
         ),
     ] = None,
     ray: Annotated[

@@ -29,8 +29,9 @@ DEFAULT_TOP_K = 10
 CLASS_PROMPT = "a photo of a {}"
 TEXT_DIM = 384
 APPEARANCE_DIM = 1280
-# Scores at or above this mean "the query is probably visible". Chosen between the lowest peak of
-# present queries (2.75) and the highest score of absent ones (2.34) on the sample media.
+# Scores at or above this mean "the query is probably visible": just above the 90th percentile of
+# absent queries' maxima (2.35) and below the weakest real peak through the index (2.46) on the
+# sample media (docs/encoders.md).
 NO_MATCH_SCORE = 2.4
 
 
