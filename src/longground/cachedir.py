@@ -8,12 +8,14 @@ from pathlib import Path
 CACHE_ENV = "LONGGROUND_CACHE"
 
 
-def default_root() -> Path:
-    """`$LONGGROUND_CACHE`, else `~/.cache/longground`.
+def cache_root(root: str | Path | None = None) -> Path:
+    """`root` when given (`~` expanded), else `$LONGGROUND_CACHE`, else `~/.cache/longground`.
 
     >>> os.environ[CACHE_ENV] = "/tmp/lg-cache"
-    >>> str(default_root())
-    '/tmp/lg-cache'
+    >>> str(cache_root()), str(cache_root("/data/cache"))
+    ('/tmp/lg-cache', '/data/cache')
     >>> del os.environ[CACHE_ENV]
     """
+    if root is not None:
+        return Path(root).expanduser()
     return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "longground").expanduser()

@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from .. import cache_admin as ca
+from ..cachedir import cache_root
 from ..errors import UserError
 from .main import app
 
@@ -49,19 +50,13 @@ AsJson = Annotated[bool, typer.Option("--json", help="One JSON object.")]
 Entries = Annotated[bool, typer.Option("--entries", help="Also list each index entry.")]
 
 
-def _root(cache_dir: Path | None) -> Path:
-    from ..cachedir import default_root
-
-    return Path(cache_dir).expanduser() if cache_dir is not None else default_root()
-
-
 def info(
     cache_dir: CacheRoot = None,
     as_json: AsJson = False,
     entries: Entries = False,
 ) -> None:
     """Show the cache root and, per kind, how many entries it holds and their size."""
-    root = _root(cache_dir)
+    root = cache_root(cache_dir)
     found = ca.scan(root)
     totals = ca.usage(root, found)
     index = [e for e in found if e.kind == "index"] if entries else []
@@ -104,7 +99,7 @@ def clean(
     Asks before removing anything unless --yes; without a terminal to ask on, --yes is needed.
     """
     kinds = _kinds([k.value for k in kind or []], missing_videos)
-    root = _root(cache_dir)
+    root = cache_root(cache_dir)
     found = ca.scan(root)
     older_than_s = None if older_than is None else older_than * DAY_S
     doomed = ca.select(found, kinds, older_than_s, missing_videos)

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..atomic import atomic_open
-from ..cachedir import default_root
+from ..cachedir import cache_root
 
 
 def cached_array(
@@ -29,7 +29,7 @@ def cached_array(
         name: file stem; include a content hash so changed inputs get a new entry.
         shape: the expected shape; a cached file of another shape is recomputed.
         compute: builds the array when it is missing or invalid.
-        root: the cache root; default `default_root()`.
+        root: the cache root; default `cache_root()`.
 
     Returns:
         The float32 array. A read-only cache folder only costs the recomputation.
@@ -41,7 +41,7 @@ def cached_array(
     >>> cached_array("demo", (2,), lambda: np.zeros(2), root).tolist()  # read back
     [1.0, 1.0]
     """
-    path = (root or default_root()) / "encoders" / f"{name}.npy"
+    path = cache_root(root) / "encoders" / f"{name}.npy"
     try:
         array = np.load(path, allow_pickle=False)
         if array.shape == tuple(shape) and np.isfinite(array).all():

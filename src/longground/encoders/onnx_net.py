@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from ..atomic import atomic_open
-from ..cachedir import default_root
+from ..cachedir import cache_root
 from .disk_cache import files_fingerprint
 
 INPUT_NAME = "images"
@@ -114,7 +114,7 @@ def cached_onnx_net(
         name: file stem for the entry, e.g. "efficientnet-lite0".
         image_size: square input side.
         output_names: output names, in forward order.
-        root: cache root; default `default_root()`.
+        root: cache root; default `cache_root()`.
         threads: intra-op threads for the session.
 
     Returns:
@@ -124,7 +124,7 @@ def cached_onnx_net(
     import torch
 
     key = f"{files_fingerprint(Path(weights))}-torch{torch.__version__}-s{image_size}"
-    path = (root or default_root()) / "encoders" / f"{name}-{key}.onnx"
+    path = cache_root(root) / "encoders" / f"{name}-{key}.onnx"
     if path.is_file():
         try:
             return OnnxNet(path, threads)

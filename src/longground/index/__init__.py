@@ -1,6 +1,6 @@
 """The feature index: per-video timelines of encoder features, cached on disk."""
 
-from ..cachedir import CACHE_ENV, default_root
+from ..cachedir import CACHE_ENV, cache_root
 from .build import build_timeline
 from .fingerprint import video_fingerprint
 from .storage import CorruptEntry
@@ -13,7 +13,7 @@ __all__ = [
     "FeatureStore",
     "Timeline",
     "build_timeline",
+    "cache_root",
     "clear_memory_cache",
-    "default_root",
     "video_fingerprint",
 ]

@@ -11,7 +11,7 @@ from collections import OrderedDict
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..cachedir import default_root
+from ..cachedir import cache_root
 from ..encoders.base import ImageTextEncoder
 from ..video import BadVideo, TruncatedVideo
 from ..video.sampling import as_fraction, truncation_message
@@ -47,7 +47,7 @@ class FeatureStore:
     """
 
     def __init__(self, root: str | Path | None = None):
-        self.root = Path(root if root is not None else default_root()).expanduser() / "timelines"
+        self.root = cache_root(root) / "timelines"
 
     def key(self, video: str | Path, encoder_id: str, fps: float) -> dict:
         """What identifies an entry: `{"video": fingerprint, "encoder": id, "fps": "n/d"}`."""

@@ -28,9 +28,9 @@ def default_cache_path() -> Path:
     >>> default_cache_path().name
     'llm_cache.sqlite'
     """
-    from ..cachedir import default_root
+    from ..cachedir import cache_root
 
-    return default_root() / CACHE_FILE
+    return cache_root() / CACHE_FILE
 
 
 def image_digest(frame: np.ndarray) -> str:

@@ -19,18 +19,11 @@ from ..agent.pipeline import CometAgent
 from ..agent.regions import halves
 from ..agent.settings import AgentSettings
 from ..agent.source import VideoSource
-from ..cachedir import default_root
+from ..cachedir import cache_root
 from ..errors import UserError
 from .base import Grounding, IndexedGrounder, MethodConfig, register_method
 
 FRAME_SIDE = 224
-
-
-def default_cache_root(config: MethodConfig) -> Path:
-    """`config.cache_dir`, else `$LONGGROUND_CACHE`, else `~/.cache/longground`."""
-    if config.cache_dir is not None:
-        return Path(config.cache_dir)
-    return default_root()
 
 
 class FileSource(VideoSource):
@@ -98,7 +91,7 @@ class AgentMethod(IndexedGrounder):
             from ..llm.factory import method_chat_client
 
             client = method_chat_client(config)
-        cache = GraphCache(default_cache_root(config) / "agent")
+        cache = GraphCache(cache_root(config.cache_dir) / "agent")
         self.agent = CometAgent(self.settings, config.fps, cache, client)
         self._sources: dict[Path, FileSource] = {}
 
