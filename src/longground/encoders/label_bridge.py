@@ -159,8 +159,8 @@ class LabelBridgeEncoder(ImageTextEncoder):
         probs = [np.zeros((0, N_CLASSES), np.float32)]
         pooled = [np.zeros((0, APPEARANCE_DIM), np.float32)]
         for start in range(0, len(frames), self.batch_size):
-            images = to_model_input(frames[start : start + self.batch_size]).contiguous()
-            logits, features = self._net(images.numpy())
+            images = to_model_input(frames[start : start + self.batch_size]).numpy()
+            logits, features = self._net(images)
             probs.append(softmax(logits))
             pooled.append(features)
         return np.concatenate(probs), np.concatenate(pooled)

@@ -43,7 +43,8 @@ def to_model_input(
         squash: resize straight to `size x size` (no crop, aspect ratio not kept).
 
     Returns:
-        `(N, 3, size, size)` float32 torch tensor in channels-last memory format.
+        `(N, 3, size, size)` float32 torch tensor, contiguous (`.numpy()` is ready for ONNX
+        Runtime; a torch network that prefers channels-last converts it itself).
 
     >>> x = to_model_input(np.full((2, 240, 320, 3), 255, np.uint8))
     >>> tuple(x.shape), round(float(x[0, 0, 0, 0]), 3)
@@ -69,7 +70,7 @@ def to_model_input(
     mean_t = torch.tensor(mean).view(1, 3, 1, 1) * 255.0
     std_t = torch.tensor(std).view(1, 3, 1, 1) * 255.0
     x = (x - mean_t) / std_t
-    return x.contiguous(memory_format=torch.channels_last)
+    return x.contiguous()
 
 
 def l2_normalize(x: np.ndarray, eps: float = 1e-12) -> np.ndarray:
