@@ -12,7 +12,7 @@ from ..errors import UserError
 from ..methods import Grounding, build_method
 from ..timecode import format_time
 from . import options as opt
-from .main import app
+from .main import app, print_error
 
 
 def format_moments(grounding: Grounding) -> list[str]:
@@ -95,7 +95,7 @@ def find(
         except UserError as exc:
             if not prefix:
                 raise
-            typer.echo(f"longground: error: {exc}", err=True)
+            print_error(exc)
             failed += 1
             continue
         matched += grounding.moments.count > 0

@@ -12,7 +12,7 @@ import typer
 
 from ..errors import UserError
 from . import options as opt
-from .main import app
+from .main import app, print_error
 
 
 @app.command("index")
@@ -39,7 +39,7 @@ def index(
             with _warnings_as_lines():
                 typer.echo(_index_one(store, model, video, fps))
         except UserError as exc:
-            typer.echo(f"longground: error: {exc}", err=True)
+            print_error(exc)
             failed += 1
     if failed:
         raise typer.Exit(2)

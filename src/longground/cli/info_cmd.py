@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from ..errors import UserError
-from .main import app
+from .main import app, print_error
 
 
 @app.command("info")
@@ -29,7 +29,7 @@ def info(
         try:
             details = probe(video)
         except UserError as exc:
-            typer.echo(f"longground: error: {exc}", err=True)
+            print_error(exc)
             failed += 1
             continue
         if as_json:

@@ -48,6 +48,11 @@ def _root() -> None:
     """Find every moment in a long video that matches a query, and score grounding systems."""
 
 
+def print_error(exc: Exception) -> None:
+    """The one-line form of an error a user can fix: `longground: error: ...` on stderr."""
+    typer.echo(f"longground: error: {exc}", err=True)
+
+
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     """Warnings for people: one line, no source location."""
     typer.echo(f"longground: warning: {message}", err=True)
@@ -61,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code = app(args=argv, prog_name="longground", standalone_mode=False)
     except UserError as exc:
-        typer.echo(f"longground: error: {exc}", err=True)
+        print_error(exc)
         return 2
     except (KeyboardInterrupt, typer.Abort):
         code = 130
