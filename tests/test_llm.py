@@ -12,6 +12,7 @@ import pytest
 from longground.errors import UserError
 from longground.llm import (
     CachedChatClient,
+    LLMConfig,
     Message,
     OpenAIChatClient,
     Pricing,
@@ -21,7 +22,6 @@ from longground.llm import (
 )
 from longground.llm.cache import cache_key
 from longground.llm.timing import timed_frames_message
-from longground.methods.base import LLMConfig
 from openai_stub import OpenAIStub, Reply, closed_port_url, openai_stub
 
 QUICK = RetryPolicy(max_retries=3, backoff_s=0.01, max_backoff_s=0.05)

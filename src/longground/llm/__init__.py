@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from .base import ChatClient, Completion, Message
 from .cache import CachedChatClient, ResponseCache, cache_key, default_cache_path
-from .factory import CHAT_BACKENDS, make_chat_client, method_chat_client, register_backend
+from .config import LLMConfig
+from .factory import CHAT_BACKENDS, make_chat_client, register_backend
 from .openai_client import OpenAIChatClient
 from .retry import RetryPolicy
 from .transformers_client import TransformersChatClient
@@ -16,6 +17,7 @@ __all__ = [
     "CachedChatClient",
     "ChatClient",
     "Completion",
+    "LLMConfig",
     "Message",
     "OpenAIChatClient",
     "Pricing",
@@ -26,6 +28,5 @@ __all__ = [
     "cache_key",
     "default_cache_path",
     "make_chat_client",
-    "method_chat_client",
     "register_backend",
 ]

@@ -18,9 +18,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import UserError
-from ..methods.base import LLMConfig, MethodConfig
 from .base import ChatClient
-from .cache import CACHE_FILE, CachedChatClient, ResponseCache, default_cache_path
+from .cache import CachedChatClient, ResponseCache, default_cache_path
+from .config import LLMConfig
 from .retry import RetryPolicy
 from .usage import Pricing
 
@@ -118,10 +118,3 @@ def make_chat_client(
         return client
     return CachedChatClient(client, ResponseCache(cache_path or default_cache_path()))
 
-
-def method_chat_client(config: MethodConfig) -> ChatClient:
-    """The cached chat client a method uses: `config.llm` (or the environment's model), with
-    the cache in `config.cache_dir` when set."""
-    cfg = config.llm if config.llm is not None else LLMConfig()
-    cache_path = Path(config.cache_dir) / CACHE_FILE if config.cache_dir is not None else None
-    return make_chat_client(cfg, cache_path)

@@ -88,7 +88,7 @@ class AgentMethod(IndexedGrounder):
         self.settings = AgentSettings.from_params(config.params)
         self._encoder, self._store = encoder, store
         if client is None and self._wants_llm():
-            from ..llm.factory import method_chat_client
+            from .ask import method_chat_client
 
             client = method_chat_client(config)
         cache = GraphCache(cache_root(config.cache_dir) / "agent")

@@ -15,20 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UserError
+from ..llm.config import LLMConfig
 from ..moments import Moments
-
-
-@dataclass
-class LLMConfig:
-    """Where a Video-LLM is reached. `backend` is "openai" (HTTP) or "transformers"."""
-
-    backend: str = "openai"
-    model: str = ""
-    base_url: str | None = None
-    api_key: str | None = None
-    timeout_s: float = 120.0
-    max_retries: int = 4
-    concurrency: int = 4
 
 
 @dataclass

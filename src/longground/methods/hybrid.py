@@ -20,12 +20,11 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import UserError
-from ..llm.ask import ask_for_moments
 from ..llm.base import ChatClient
-from ..llm.factory import method_chat_client
 from ..llm.prompts import render_prompt
 from ..llm.timing import duration_fields, span_text, timed_frames_message
 from ..moments import Moments
+from .ask import ask_for_moments, method_chat_client
 from .base import Grounder, Grounding, MethodConfig, parse_params, register_method
 from .monolithic import MonolithicParams, check_positive, video_frames
 from .retrieval import frame_scores, top_k_windows

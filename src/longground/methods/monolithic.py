@@ -17,11 +17,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import UserError
-from ..llm.ask import ask_for_moments
 from ..llm.base import ChatClient
-from ..llm.factory import method_chat_client
 from ..llm.prompts import render_prompt
 from ..llm.timing import duration_fields, timed_frames_message
+from .ask import ask_for_moments, method_chat_client
 from .base import Grounder, Grounding, MethodConfig, parse_params, register_method
 
 

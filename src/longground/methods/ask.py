@@ -1,12 +1,26 @@
-"""Asking a Video-LLM for time spans and reading its answer into a `Grounding`."""
+"""Asking a Video-LLM for time spans and reading its answer into a `Grounding`: the
+method-side use of `longground.llm` (the cached client a method builds, and one ask)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..answers import parse_answer
-from ..methods.base import Grounding
+from ..llm.base import ChatClient, Message
+from ..llm.cache import CACHE_FILE
+from ..llm.config import LLMConfig
+from ..llm.factory import make_chat_client
+from ..llm.usage import completion_usage
 from ..moments import Moments
-from .base import ChatClient, Message
-from .usage import completion_usage
+from .base import Grounding, MethodConfig
+
+
+def method_chat_client(config: MethodConfig) -> ChatClient:
+    """The cached chat client a method uses: `config.llm` (or the environment's model), with
+    the cache in `config.cache_dir` when set."""
+    cfg = config.llm if config.llm is not None else LLMConfig()
+    cache_path = Path(config.cache_dir) / CACHE_FILE if config.cache_dir is not None else None
+    return make_chat_client(cfg, cache_path)
 
 
 def ask_for_moments(

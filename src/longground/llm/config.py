@@ -1,0 +1,31 @@
+"""Where a Video-LLM is reached: the settings `make_chat_client` builds a client from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class LLMConfig:
+    """Where a Video-LLM is reached. `backend` is "openai" (HTTP) or "transformers".
+
+    Attributes:
+        backend: a name registered in `CHAT_BACKENDS`.
+        model: the model name; empty means `$LONGGROUND_LLM_MODEL`.
+        base_url: the API root; None means the environment or the OpenAI API.
+        api_key: the API key; None means the environment.
+        timeout_s: seconds one request may take.
+        max_retries: retries after a failed request.
+        concurrency: requests in flight at once.
+
+    >>> LLMConfig(model="m").backend
+    'openai'
+    """
+
+    backend: str = "openai"
+    model: str = ""
+    base_url: str | None = None
+    api_key: str | None = None
+    timeout_s: float = 120.0
+    max_retries: int = 4
+    concurrency: int = 4
