@@ -327,6 +327,18 @@ def test_make_chat_client_rejects_unknown_backend_and_missing_model(monkeypatch)
         make_chat_client(LLMConfig(model=""), use_cache=False)
 
 
+
+def test_a_methods_cache_dir_expands_home(monkeypatch, tmp_path):
+    from longground.methods import MethodConfig
+    from longground.methods.ask import method_chat_client
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    llm = LLMConfig(model="m", base_url="http://127.0.0.1:9/v1")
+    client = method_chat_client(MethodConfig(llm=llm, cache_dir="~/lg"))
+    client.close()
+    assert client.cache.path == tmp_path / "lg" / "llm_cache.sqlite"
+    assert client.cache.path.exists()
+
 # --- the local transformers backend, on a tiny random Qwen2-VL built here ------------------
 
 _SPECIAL = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|vision_start|>", "<|vision_end|>",

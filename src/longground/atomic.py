@@ -9,6 +9,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
+# Temporary files are `<TEMP_PREFIX><name>.<random><TEMP_SUFFIX>` beside their target.
+TEMP_PREFIX, TEMP_SUFFIX = ".", ".tmp"
+
 
 @contextmanager
 def atomic_open(path: str | Path, mode: str = "w") -> Iterator[IO]:
@@ -28,7 +31,8 @@ def atomic_open(path: str | Path, mode: str = "w") -> Iterator[IO]:
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    prefix = f"{TEMP_PREFIX}{path.name}."
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=prefix, suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(fd, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as handle:
             yield handle

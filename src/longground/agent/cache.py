@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..atomic import atomic_open
+from ..cache.kinds import agent_graph_name
 from .graph import ActionSplit
 
 
@@ -44,7 +45,7 @@ class GraphCache:
         self._docs: dict[str, dict[str, Any]] = {}
 
     def _path(self, video_key: str) -> Path | None:
-        return None if self.root is None else self.root / f"{video_key}.json"
+        return None if self.root is None else self.root / agent_graph_name(video_key)
 
     def _doc(self, video_key: str) -> dict[str, Any]:
         if video_key not in self._docs:

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from ..cache.kinds import agent_rate_key, agent_regions_name
 from ..moments import Moments
 from .build import action_nodes, event_nodes
 from .cache import GraphCache
@@ -158,7 +159,7 @@ class CometAgent:
     def _graph(self, source: VideoSource, plan, profile: Profile, trace: Trace) -> Evidence:
         """Step 2: timeline, event nodes, text scores, filter, action nodes."""
         fps = self.timeline_fps(source.duration_s, profile)
-        video_key = f"{source.key}-{fps:g}fps"
+        video_key = agent_rate_key(source.key, fps)
         with trace.timed("graph.timeline"):
             times_s, feats = clip_timeline(*source.timeline(fps), plan.window_s)
         with trace.timed("graph.events"):
@@ -190,7 +191,7 @@ class CometAgent:
             return None
         if video_key not in self._regions:
             root = self.cache.root
-            path = None if root is None else root / f"{video_key}.regions.npz"
+            path = None if root is None else root / agent_regions_name(video_key)
 
             def compute(times_s: np.ndarray) -> dict[str, np.ndarray]:
                 trace = self._trace  # the query in progress

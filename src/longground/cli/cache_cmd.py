@@ -11,8 +11,8 @@ from typing import Annotated
 
 import typer
 
-from .. import cache_admin as ca
-from ..cachedir import cache_root
+from ..cache import admin as ca
+from ..cache import cache_root
 from ..errors import UserError
 from .main import app
 
@@ -122,7 +122,7 @@ def clean(
 def _kinds(kind: list[str], missing_videos: bool) -> tuple[str, ...]:
     if not missing_videos:
         return tuple(kind or ca.KINDS)
-    video_kinds = ("index", "agent")
+    video_kinds = ("index", "agent")  # the kinds whose entries belong to one video
     if kind and not set(kind) <= set(video_kinds):
         raise UserError("--missing-videos applies to --kind index and agent only")
     return tuple(kind or video_kinds)

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..atomic import atomic_open
-from ..cachedir import cache_root
+from ..cache.kinds import encoder_file
 
 
 def cached_array(
@@ -41,7 +41,7 @@ def cached_array(
     >>> cached_array("demo", (2,), lambda: np.zeros(2), root).tolist()  # read back
     [1.0, 1.0]
     """
-    path = cache_root(root) / "encoders" / f"{name}.npy"
+    path = encoder_file(f"{name}.npy", root)
     try:
         array = np.load(path, allow_pickle=False)
         if array.shape == tuple(shape) and np.isfinite(array).all():

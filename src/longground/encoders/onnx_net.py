@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from ..atomic import atomic_open
-from ..cachedir import cache_root
+from ..cache.kinds import encoder_file
 from .disk_cache import files_fingerprint
 
 INPUT_NAME = "images"
@@ -124,7 +124,7 @@ def cached_onnx_net(
     import torch
 
     key = f"{files_fingerprint(Path(weights))}-torch{torch.__version__}-s{image_size}"
-    path = cache_root(root) / "encoders" / f"{name}-{key}.onnx"
+    path = encoder_file(f"{name}-{key}.onnx", root)
     if path.is_file():
         try:
             return OnnxNet(path, threads)

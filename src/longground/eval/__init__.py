@@ -4,9 +4,9 @@ The metric functions (`counting`, `grounding`, `rejection`) are pure and vectori
 queries; `evaluate` lines predictions up with a benchmark and runs a protocol over them.
 """
 
-from . import comet, single  # noqa: F401  (importing registers the protocols)
 from .evaluate import evaluate, evaluate_files
-from .protocol import PROTOCOLS, get_protocol
+from .protocol import PROTOCOLS
+from .registry import get_protocol
 from .result import EvalResult
 
 __all__ = ["PROTOCOLS", "EvalResult", "evaluate", "evaluate_files", "get_protocol"]

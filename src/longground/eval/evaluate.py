@@ -14,7 +14,8 @@ from .bootstrap import bootstrap_ci
 from .breakdown import BreakdownInput, breakdowns, check_breakdowns
 from .padded import SpanTable
 from .plain import plain_row
-from .protocol import ANSWERED, MISSING, PARSE_FAILURE, get_protocol
+from .protocol import ANSWERED, MISSING, PARSE_FAILURE
+from .registry import get_protocol
 from .result import EvalResult
 
 EMPTY_SPANS = np.zeros((0, 2))

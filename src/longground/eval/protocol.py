@@ -1,4 +1,4 @@
-"""What a scoring protocol is, and the registry of protocols by name.
+"""What a scoring protocol is, and the table protocols register in (see `registry`).
 
 A protocol turns per-query GT and predicted spans into tables (`score`), then reduces any
 selection of queries to metrics (`summarize`). The same `summarize` serves the headline
@@ -14,7 +14,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..errors import UserError
 from .padded import SpanTable
 
 # Per-query answer status, stored in the "status" column.
@@ -115,15 +114,3 @@ def register_protocol(cls: type[Protocol]) -> type[Protocol]:
     PROTOCOLS[cls.name] = cls()
     return cls
 
-
-def get_protocol(name: str) -> Protocol:
-    """The registered protocol `name`, or a `UserError` listing the known ones.
-
-    >>> get_protocol("comet").name
-    'comet'
-    """
-    from . import comet, single  # noqa: F401  (importing registers them)
-
-    if name not in PROTOCOLS:
-        raise UserError(f"unknown protocol {name!r}; choose from {', '.join(sorted(PROTOCOLS))}")
-    return PROTOCOLS[name]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .protocol import Column, get_protocol, threshold_key
+from .protocol import Column, threshold_key
+from .registry import get_protocol
 from .result import EvalResult
 
 GAP = "  "

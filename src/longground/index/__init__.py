@@ -1,8 +1,7 @@
 """The feature index: per-video timelines of encoder features, cached on disk."""
 
-from ..cachedir import CACHE_ENV, cache_root
+from ..cache import CACHE_ENV, cache_root, video_fingerprint
 from .build import build_timeline
-from .fingerprint import video_fingerprint
 from .storage import CorruptEntry
 from .store import FeatureStore, clear_memory_cache
 from .timeline import Timeline

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import re
 import threading
 import time
 import warnings
@@ -11,12 +9,12 @@ from collections import OrderedDict
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..cachedir import cache_root
+from ..cache.fingerprint import video_fingerprint
+from ..cache.kinds import STALE_TEMP_S, index_dir, index_entry_name, is_temp, lock_path
 from ..encoders.base import ImageTextEncoder
 from ..video import BadVideo, TruncatedVideo
 from ..video.sampling import as_fraction, truncation_message
 from .build import build_timeline
-from .fingerprint import video_fingerprint
 from .storage import CorruptEntry, read_timeline, write_timeline
 from .timeline import Timeline
 
@@ -24,8 +22,6 @@ from .timeline import Timeline
 MEMORY_BYTES = 512 << 20
 # Wall time between checkpoints of a build in progress (and the most an interruption loses).
 CHECKPOINT_S = 60.0
-# Temporary files older than this were left by a crash and may be removed.
-STALE_TEMP_S = 3600
 
 
 class FeatureStore:
@@ -47,7 +43,7 @@ class FeatureStore:
     """
 
     def __init__(self, root: str | Path | None = None):
-        self.root = cache_root(root) / "timelines"
+        self.root = index_dir(root)
 
     def key(self, video: str | Path, encoder_id: str, fps: float) -> dict:
         """What identifies an entry: `{"video": fingerprint, "encoder": id, "fps": "n/d"}`."""
@@ -56,9 +52,7 @@ class FeatureStore:
 
     def path_for(self, video: str | Path, key: dict) -> Path:
         """Where the entry for `key` lives: `<root>/<stem>.<digest>.npz`."""
-        digest = hashlib.blake2b(repr(sorted(key.items())).encode(), digest_size=12).hexdigest()
-        stem = re.sub(r"[^A-Za-z0-9_-]+", "_", Path(video).stem)[:40]
-        return self.root / f"{stem}.{digest}.npz"
+        return self.root / index_entry_name(video, key)
 
     def get(self, video: str | Path, encoder_id: str, fps: float) -> Timeline | None:
         """The cached timeline, or None when there is none (or it is damaged)."""
@@ -183,7 +177,7 @@ def _build_lock(path: Path):
         yield
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.with_suffix(".lock"), "a") as handle:
+    with open(lock_path(path), "a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
@@ -193,9 +187,9 @@ def _build_lock(path: Path):
 
 def _remove_stale_temps(folder: Path) -> None:
     now = time.time()
-    for temp in folder.glob(".*.tmp"):
+    for temp in folder.glob("*"):
         try:
-            if now - temp.stat().st_mtime > STALE_TEMP_S:
+            if is_temp(temp.name) and now - temp.stat().st_mtime > STALE_TEMP_S:
                 temp.unlink()
         except OSError:
             pass

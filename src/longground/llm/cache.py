@@ -16,10 +16,12 @@ from pathlib import Path
 
 import numpy as np
 
+from ..cache.kinds import LLM_FILE, llm_path
 from .base import ChatClient, Completion, Message
 from .usage import UsageMeter
 
-CACHE_FILE = "llm_cache.sqlite"
+# The database's name under the cache root (`longground.cache.kinds` owns it).
+CACHE_FILE = LLM_FILE
 
 
 def default_cache_path() -> Path:
@@ -28,9 +30,7 @@ def default_cache_path() -> Path:
     >>> default_cache_path().name
     'llm_cache.sqlite'
     """
-    from ..cachedir import cache_root
-
-    return cache_root() / CACHE_FILE
+    return llm_path()
 
 
 def image_digest(frame: np.ndarray) -> str:

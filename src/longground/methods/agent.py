@@ -8,7 +8,6 @@ encoder, decodes frames for optical flow and for Video-LLM roles, and keeps one 
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from ..agent.pipeline import CometAgent
 from ..agent.regions import halves
 from ..agent.settings import AgentSettings
 from ..agent.source import VideoSource
-from ..cachedir import cache_root
+from ..cache.kinds import agent_dir, agent_video_key
 from ..errors import UserError
 from .base import Grounding, IndexedGrounder, MethodConfig, register_method
 
@@ -31,15 +30,13 @@ class FileSource(VideoSource):
     memory, so the queries of one video read the store once."""
 
     def __init__(self, video: Path, encoder, store):
-        from ..index import video_fingerprint
+        from ..cache import video_fingerprint
         from ..video import probe
 
         self.video, self.encoder, self.store = Path(video), encoder, store
         self.duration_s = float(probe(self.video).duration_s)
         encoder_id = getattr(encoder, "encoder_id", type(encoder).__name__)
-        self.key = (
-            f"{video_fingerprint(self.video)}-{hashlib.sha1(encoder_id.encode()).hexdigest()[:8]}"
-        )
+        self.key = agent_video_key(video_fingerprint(self.video), encoder_id)
         self.default_threshold = getattr(encoder, "default_threshold", None)
         self._timelines: dict[float, tuple[np.ndarray, dict[str, np.ndarray]]] = {}
 
@@ -91,7 +88,7 @@ class AgentMethod(IndexedGrounder):
             from .ask import method_chat_client
 
             client = method_chat_client(config)
-        cache = GraphCache(cache_root(config.cache_dir) / "agent")
+        cache = GraphCache(agent_dir(config.cache_dir))
         self.agent = CometAgent(self.settings, config.fps, cache, client)
         self._sources: dict[Path, FileSource] = {}
 

@@ -3,11 +3,9 @@ method-side use of `longground.llm` (the cached client a method builds, and one 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from ..answers import parse_answer
+from ..cache.kinds import llm_path
 from ..llm.base import ChatClient, Message
-from ..llm.cache import CACHE_FILE
 from ..llm.config import LLMConfig
 from ..llm.factory import make_chat_client
 from ..llm.usage import completion_usage
@@ -17,10 +15,9 @@ from .base import Grounding, MethodConfig
 
 def method_chat_client(config: MethodConfig) -> ChatClient:
     """The cached chat client a method uses: `config.llm` (or the environment's model), with
-    the cache in `config.cache_dir` when set."""
+    the cache under `config.cache_dir` when set (`~` expanded)."""
     cfg = config.llm if config.llm is not None else LLMConfig()
-    cache_path = Path(config.cache_dir) / CACHE_FILE if config.cache_dir is not None else None
-    return make_chat_client(cfg, cache_path)
+    return make_chat_client(cfg, llm_path(config.cache_dir))
 
 
 def ask_for_moments(

@@ -1,24 +1,14 @@
-"""Seeing and reclaiming what longground keeps under its cache root.
+"""Seeing and reclaiming what longground keeps under its cache root (`longground cache`).
 
-Everything lives under one root (`$LONGGROUND_CACHE`, else `~/.cache/longground`):
-
-| kind | where | one entry is |
-|---|---|---|
-| index | `timelines/<stem>.<digest>.npz` (+ `.lock`) | one feature timeline |
-| agent | `agent/<fingerprint>-<encoder>.json`, `.regions.npz` | one file of graph pieces |
-| llm | `llm_cache.sqlite` (+ `-wal`, `-shm`) | one stored answer (a row) |
-| encoders | `encoders/*.npy`, `*.onnx` | one array or network export |
-| temp | `.*.tmp` beside any of those; `.lock` files without an entry | one leftover file |
-
-Only regular files are looked at: symbolic links are neither followed nor removed, and a file
-is removed only after checking that it still sits, unlinked-to, in the folder it was found in.
+The kinds and where each lives are in `kinds`. Only regular files are looked at: symbolic
+links are neither followed nor removed, and a file is removed only after checking that it
+still sits, unlinked-to, in the folder it was found in.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterable
@@ -27,16 +17,23 @@ from pathlib import Path
 
 import numpy as np
 
-from .index.fingerprint import video_fingerprint
-from .index.store import STALE_TEMP_S
-from .llm.cache import CACHE_FILE
+from .fingerprint import video_fingerprint
+from .kinds import (
+    AGENT_DIR,
+    ENCODERS_DIR,
+    INDEX_DIR,
+    KINDS,
+    LLM_FILE,
+    LLM_FILES,
+    LOCK_SUFFIX,
+    STALE_TEMP_S,
+    agent_video_fp,
+    is_temp,
+    lock_path,
+)
 
-KINDS = ("index", "agent", "llm", "encoders", "temp")
-INDEX_DIR, AGENT_DIR, ENCODERS_DIR = "timelines", "agent", "encoders"
-LLM_FILES = (CACHE_FILE, CACHE_FILE + "-wal", CACHE_FILE + "-shm")
 # A temporary file younger than this may belong to a write in progress: it is never removed.
 TEMP_GRACE_S = STALE_TEMP_S
-_FINGERPRINT = re.compile(r"^([0-9a-f]{32})-")
 
 
 @dataclass(frozen=True)
@@ -195,7 +192,7 @@ def remove(entries: list[Entry], root: str | Path) -> int:
             rows.setdefault(entry.path, []).append(entry)
             continue
         for path in (entry.path, *entry.companions):
-            if path.suffix != ".lock" or _lock_is_free(path):
+            if path.suffix != LOCK_SUFFIX or _lock_is_free(path):
                 freed += _unlink_inside(path, base)
     for db, answers in rows.items():
         freed += _remove_answers(db, answers, base)
@@ -239,7 +236,7 @@ def _index_entries(base: Path) -> list[Entry]:
     for path in files:
         if path.name.startswith(".") or path.suffix != ".npz":
             continue
-        lock = path.with_suffix(".lock")
+        lock = lock_path(path)
         manifest = _read_manifest(path)
         key = manifest.get("key") if isinstance(manifest.get("key"), dict) else {}
         stat = path.lstat()
@@ -264,9 +261,9 @@ def _agent_entries(base: Path) -> list[Entry]:
     for path in _regular_files(base / AGENT_DIR, base):
         if path.name.startswith("."):
             continue
-        match = _FINGERPRINT.match(path.name)
         stat = path.lstat()
-        out.append(Entry("agent", path, stat.st_size, stat.st_mtime, video_fp=match and match[1]))
+        video_fp = agent_video_fp(path.name)
+        out.append(Entry("agent", path, stat.st_size, stat.st_mtime, video_fp=video_fp))
     return out
 
 
@@ -279,17 +276,16 @@ def _temp_entries(base: Path) -> list[Entry]:
     out = []
     for folder in (base, base / INDEX_DIR, base / AGENT_DIR, base / ENCODERS_DIR):
         files = _regular_files(folder, base)
-        out += [_file_entry("temp", p) for p in files
-                if p.name.startswith(".") and p.name.endswith(".tmp")]  # fmt: skip
+        out += [_file_entry("temp", p) for p in files if is_temp(p.name)]
     index_files = _regular_files(base / INDEX_DIR, base)
     entries = {p.with_suffix("") for p in index_files if p.suffix == ".npz"}
     out += [_file_entry("temp", p) for p in index_files
-            if p.suffix == ".lock" and p.with_suffix("") not in entries]  # fmt: skip
+            if p.suffix == LOCK_SUFFIX and p.with_suffix("") not in entries]  # fmt: skip
     return out
 
 
 def _llm_entries(base: Path) -> list[Entry]:
-    db = base / CACHE_FILE
+    db = base / LLM_FILE
     if db not in _regular_files(base, base):
         return []
     try:  # read-write, so that closing removes the -wal/-shm files that opening creates

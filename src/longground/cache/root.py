@@ -1,4 +1,4 @@
-"""Where longground keeps what it computes once: one root for every kind of cache."""
+"""The cache root: one folder for every kind of cache (see `kinds` for what is inside)."""
 
 from __future__ import annotations
 
