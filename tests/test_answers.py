@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from longground.agent.windows import extract_window, time_to_s
 from longground.answers import moments_from_json, parse_answer, text_ranges, time_value
-from longground.answers.times import amount_s, clock_s
 from longground.errors import UserError
+from longground.timecode.grammar import amount_s, clock_s
 
 FAIL = None  # expected moments for a parse failure
 

@@ -10,35 +10,25 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..answers.times import AMOUNT, CLOCK, NUM, amount_s, clock_s
 from ..errors import UserError
+from ..timecode.grammar import TIME, read_point
 
-# A point in time: a clock time, amounts ("1 hour 5 minutes", "1 hour and 5 minutes", "1h30m",
-# "10-minute"), or "minute 12". Units and clock times are the answer parser's grammar; a run
-# of amounts may not stop right before a digit ("1h30" is no time).
-TIME = rf"(?:{CLOCK}|{AMOUNT}(?:\s*(?:and\s+)?{AMOUNT})*(?!\d)|minute\s+{NUM})"
 _MARK = r"(?:\s*(?:-\s*)?mark)?"
 _THE = r"(?:the\s+)?"
 
 
 def time_to_s(text: str) -> float:
-    """Seconds in a time phrase: clock times, amounts with units, "minute N".
+    """Seconds in a time phrase of a query: clock times, amounts with units, "minute N"
+    (`longground.timecode.grammar`; a bare number is no time in a query).
 
     Raises:
-        ValueError: for a clock time out of range ("1:75:00").
+        TimeError: (a `ValueError`) for a clock time out of range ("1:75:00") or anything
+            that is not a time.
 
     >>> time_to_s("1:05:00"), time_to_s("1 hour 5 minutes"), time_to_s("minute 12")
     (3900.0, 3900.0, 720.0)
     """
-    text = text.strip().lower()
-    if re.fullmatch(CLOCK, text):
-        seconds = clock_s(text)
-        if seconds is None:
-            raise ValueError(f"not a valid clock time: {text!r}")
-        return seconds
-    if text.startswith("minute"):
-        return 60.0 * float(text.split()[1])
-    return amount_s(text) or 0.0
+    return read_point(text, bare_number=False)
 
 
 def _halves(which: str, duration_s: float) -> tuple[float, float]:

@@ -8,20 +8,22 @@ from __future__ import annotations
 import math
 import re
 
-from .times import TIME, is_explicit, last_unit_s, token_value
+from ..timecode.grammar import last_unit_s
+from .times import ANSWER_TIME, HEDGE, is_explicit, token_value
 
-_HEDGE = r"(?:(?:about|around|approximately|approx\.|roughly|~)\s*)?"
 _SEP = r"\s*(?P<sep>-{1,2}>?|–|—|~|→|to|until|till|through|thru|and)\s*"
 _RANGES = (
     re.compile(
-        rf"(?P<between>\bbetween\s+)?{_HEDGE}(?P<a>{TIME}){_SEP}{_HEDGE}(?P<b>{TIME})", re.I
+        rf"(?P<between>\bbetween\s+)?{HEDGE}(?P<a>{ANSWER_TIME}){_SEP}"
+        rf"{HEDGE}(?P<b>{ANSWER_TIME})",
+        re.I,
     ),
-    re.compile(rf"[\[(]\s*(?P<a>{TIME})\s*,\s*(?P<b>{TIME})\s*[\])]", re.I),
+    re.compile(rf"[\[(]\s*(?P<a>{ANSWER_TIME})\s*,\s*(?P<b>{ANSWER_TIME})\s*[\])]", re.I),
     re.compile(
         rf"\b(?:start(?:s|ing|ed)?|begin(?:s|ning)?|onset)\b(?:\s*time)?\W{{0,4}}"
-        rf"(?:(?:at|from|around|about|approximately)\s+)?{_HEDGE}(?P<a>{TIME})[^.\n]{{0,60}}?"
+        rf"(?:(?:at|from|around|about|approximately)\s+)?{HEDGE}(?P<a>{ANSWER_TIME})[^.\n]{{0,60}}?"
         rf"\b(?:end(?:s|ing|ed)?|finish(?:es|ing|ed)?|stop(?:s|ping|ped)?|until)\b(?:\s*time)?"
-        rf"\W{{0,4}}(?:(?:at|around|about|approximately|by)\s+)?{_HEDGE}(?P<b>{TIME})",
+        rf"\W{{0,4}}(?:(?:at|around|about|approximately|by)\s+)?{HEDGE}(?P<b>{ANSWER_TIME})",
         re.I,
     ),
 )

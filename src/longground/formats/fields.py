@@ -40,6 +40,9 @@ def text_field(record: dict, key: str, where: Where) -> str:
     return str(value)
 
 
+_NOT_FINITE = ("nan", "inf", "+inf", "-inf", "infinity", "-infinity")
+
+
 def seconds(value: object, name: str, where: Where) -> float:
     """A time in seconds: a number, or text such as `"75.5"`, `"01:15"`, `"00:01:15.5"`.
 
@@ -49,13 +52,15 @@ def seconds(value: object, name: str, where: Where) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise where.error(f"{name} must be a number of seconds, got {value!r}")
     if isinstance(value, str):
-        text = value.strip().removesuffix("s").strip()
-        if text.lower() in ("nan", "inf", "+inf", "-inf", "infinity", "-infinity"):
+        text = value.strip()
+        if text.lower().removesuffix("s") in _NOT_FINITE:
             raise where.error(f"non-finite {name}: {value!r}")
         try:
             return parse_time(text)
-        except ValueError:
-            raise where.error(f"{name} is not a time: {value!r}") from None
+        except ValueError as exc:  # the grammar's reason, e.g. "(seconds reach 60)"
+            if text.endswith("s") and ":" in text:  # "01:15s": a clock time with a unit
+                return seconds(text[:-1], name, where)
+            raise where.error(f"{name} {value!r}: {exc}") from None
     if abs(value) > 1e300 or not math.isfinite(value):  # also huge integers
         raise where.error(f"non-finite {name}: {value!r:.20}")
     if value < 0:
