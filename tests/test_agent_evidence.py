@@ -6,14 +6,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from longground.agent.colors import COLOR_NAMES, backdrop_share, border_pixels, name_pixels
-from longground.agent.conditions import condition_check
-from longground.agent.denoise import plateau_noise
-from longground.agent.graph import make_nodes
-from longground.agent.planner import Relation
-from longground.agent.presence import Calibration
-from longground.agent.regions import RegionIndex, halves
-from longground.agent.visibility import Visibility, region_times
+from longground.agent.graph.denoise import plateau_noise
+from longground.agent.graph.nodes import make_nodes
+from longground.agent.perception.colors import (
+    COLOR_NAMES,
+    backdrop_share,
+    border_pixels,
+    name_pixels,
+)
+from longground.agent.perception.conditions import condition_check
+from longground.agent.perception.presence import Calibration
+from longground.agent.perception.regions import RegionIndex, halves
+from longground.agent.perception.visibility import Visibility, region_times
+from longground.agent.plan.planner import Relation
 
 
 def test_halves_split_the_width():

@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from longground.agent.aggregate import chain_entries, consolidate
-from longground.agent.coverage import coverage_order
-from longground.agent.edges import edge_weights, k_hop_context
-from longground.agent.memory import MemoryBank, MemoryEntry
-from longground.agent.roles.base import Verdict
-from longground.agent.verify import verification_loop
+from longground.agent.graph.edges import edge_weights, k_hop_context
+from longground.agent.roles.interfaces import Verdict
+from longground.agent.verify.coverage import coverage_order
+from longground.agent.verify.loop import verification_loop
+from longground.agent.verify.memory import MemoryBank, MemoryEntry
 
 
 def naive_weights(z, sigma, k):

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from longground.agent.cache import GraphCache
+from longground.agent.graph.cache import GraphCache
 from longground.agent.pipeline import CometAgent
 from longground.agent.settings import AgentSettings
 from longground.agent.source import VideoSource

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from longground.agent.planner import Relation, plan_query
+from longground.agent.plan.planner import Relation, plan_query
+from longground.agent.plan.windows import extract_window, time_to_s
 from longground.agent.profiles import PROFILES, choose_profile, get_profile
-from longground.agent.windows import extract_window, time_to_s
 from longground.errors import UserError
 
 H = 3600.0

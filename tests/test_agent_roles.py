@@ -9,13 +9,13 @@ import json
 import numpy as np
 import pytest
 
-from longground.agent.cache import GraphCache
-from longground.agent.graph import make_nodes
-from longground.agent.memory import MemoryEntry
+from longground.agent.graph.cache import GraphCache
+from longground.agent.graph.nodes import make_nodes
 from longground.agent.pipeline import CometAgent
-from longground.agent.planner import Relation, plan_query
+from longground.agent.plan.planner import Relation, plan_query
 from longground.agent.roles import Evidence, build_role
 from longground.agent.settings import AgentSettings
+from longground.agent.verify.memory import MemoryEntry
 from longground.llm.base import ChatClient, Completion
 from test_agent_pipeline import FakeSource, shot_spans
 

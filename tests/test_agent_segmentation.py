@@ -6,15 +6,20 @@ import numpy as np
 import pytest
 import ruptures as rpt
 
-from longground.agent.actions import RBF_GAMMA, action_bounds, change_points, motion_similarity
-from longground.agent.denoise import wavelet_denoise
-from longground.agent.events import (
+from longground.agent.graph.actions import (
+    RBF_GAMMA,
+    action_bounds,
+    change_points,
+    motion_similarity,
+)
+from longground.agent.graph.denoise import wavelet_denoise
+from longground.agent.graph.events import (
     adjacent_cosine,
     bounds_to_spans,
     event_bounds,
     local_minima_below,
 )
-from longground.agent.flow import flow_magnitudes, small_gray
+from longground.agent.graph.flow import flow_magnitudes, small_gray
 
 
 def scene_features(lengths, dim=64, noise=0.05, seed=0):

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from longground.agent.windows import extract_window, time_to_s
+from longground.agent.plan.windows import extract_window, time_to_s
 from longground.answers import moments_from_json, parse_answer, text_ranges, time_value
 from longground.errors import UserError
 from longground.timecode.grammar import amount_s, clock_s

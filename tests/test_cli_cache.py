@@ -12,7 +12,7 @@ import time
 import numpy as np
 import pytest
 
-from longground.agent.cache import GraphCache
+from longground.agent.graph.cache import GraphCache
 from longground.cli.main import main
 from longground.encoders.disk_cache import cached_array
 from longground.index import CACHE_ENV, FeatureStore, clear_memory_cache, video_fingerprint

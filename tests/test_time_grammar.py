@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from longground.agent.windows import extract_window, time_to_s
+from longground.agent.plan.windows import extract_window, time_to_s
 from longground.answers import text_ranges, time_value
 from longground.errors import UserError
 from longground.formats.fields import seconds

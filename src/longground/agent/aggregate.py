@@ -22,7 +22,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..moments import Moments
-from .memory import MemoryEntry
+from .verify.memory import MemoryEntry
+
+
+@dataclass
+class Aggregation:
+    """The final answer: moments (scores = confidence) and which entries form each one."""
+
+    moments: Moments
+    groups: list[list[int]]
+    malformed: bool = False
+    reason: str = ""
 
 
 @dataclass(frozen=True)

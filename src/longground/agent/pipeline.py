@@ -9,17 +9,26 @@ import numpy as np
 
 from ..cache.kinds import agent_rate_key, agent_regions_name
 from ..moments import Moments
-from .build import action_nodes, event_nodes
-from .cache import GraphCache
-from .coverage import coverage_order
-from .presence import Calibration, pooled
+from .graph.build import action_nodes, event_nodes
+from .graph.cache import GraphCache
+from .perception.presence import pooled
+from .perception.regions import RegionIndex
 from .profiles import PROFILES, SHORT_MAX_S, Profile
-from .regions import RegionIndex
-from .roles import Evidence, ScorerSettings, build_role
+from .roles import (
+    ROLE_NAMES,
+    AggregatorRole,
+    Evidence,
+    FilterRole,
+    PlannerRole,
+    ScorerSettings,
+    VerifierRole,
+    build_role,
+)
 from .settings import AgentSettings
 from .source import VideoSource
 from .trace import Trace
-from .verify import verification_loop
+from .verify.coverage import coverage_order
+from .verify.loop import verification_loop
 
 # Used when neither the settings nor the encoder say what raw score means "visible".
 FALLBACK_THRESHOLD = 0.5
@@ -29,33 +38,21 @@ FALLBACK_THRESHOLD = 0.5
 class Roles:
     """The four role backends of one agent."""
 
-    planner: object
-    filter: object
-    verifier: object
-    aggregator: object
+    planner: PlannerRole
+    filter: FilterRole
+    verifier: VerifierRole
+    aggregator: AggregatorRole
 
 
 def make_roles(settings: AgentSettings, threshold: float, client=None) -> Roles:
     """Build the role backends the settings ask for (LLM ones need `client`)."""
-    width = settings.presence_width
-    if width is None:
-        width = max(0.1 * abs(threshold), 1e-3)
-    scorer = ScorerSettings(
-        calibration=Calibration(threshold, width),
-        filter_p=settings.filter_p,
-        accept_p=settings.accept_p,
-        extend_p=settings.extend_p,
-        moving_min=settings.moving_min,
-        continuity=settings.continuity,
-        merge_gap_s=settings.merge_gap_s,
-        same_identity=settings.same_identity,
-    )
+    scorer = ScorerSettings.from_agent(settings, threshold)
     extra = {
         "filter": {"frames_per_event": settings.filter_frames, "batch": settings.filter_batch},
         "verifier": {"n_frames": settings.verifier_frames},
     }
     built = {}
-    for role in ("planner", "filter", "verifier", "aggregator"):
+    for role in ROLE_NAMES:
         backend = settings.backend(role, client is not None)
         built[role] = build_role(
             role, backend, settings=scorer, client=client, **extra.get(role, {})
@@ -121,12 +118,7 @@ class CometAgent:
         """All four steps for one query."""
         trace, roles = Trace(), self.roles(source)
         self._trace = trace
-        with trace.timed("planner"):
-            plan = roles.planner.plan(query, source.duration_s)
-        trace.put("plan", plan.to_record())
-        trace.count("malformed.planner", int(plan.source == "rules-fallback"))
-        profile = self.profile(plan.profile)
-        trace.put("profile", asdict(profile))
+        plan, profile = self._plan(source, query, roles, trace)
         start_s, end_s = plan.window_s
         if end_s <= start_s:
             trace.put("stopped", "the query's time window lies outside the video")
@@ -139,14 +131,18 @@ class CometAgent:
             return Moments.empty(), trace
         with trace.timed("verification"):
             loop = self._verify(evidence, roles, profile, trace)
-        with trace.timed("aggregator"):
-            result = roles.aggregator.aggregate(evidence, loop.bank.entries)
-        trace.count("malformed.aggregator", int(result.malformed))
-        trace.put(
-            "aggregate",
-            {"groups": result.groups, "reason": result.reason, "count": len(result.moments)},
-        )
-        return result.moments.clip(start_s, end_s), trace
+        moments = self._aggregate(evidence, roles, loop.bank.entries, trace)
+        return moments.clip(start_s, end_s), trace
+
+    def _plan(self, source: VideoSource, query: str, roles: Roles, trace: Trace):
+        """Step 1: the query's plan and the graph profile it asks for."""
+        with trace.timed("planner"):
+            plan = roles.planner.plan(query, source.duration_s)
+        trace.put("plan", plan.to_record())
+        trace.count("malformed.planner", int(plan.source == "rules-fallback"))
+        profile = self.profile(plan.profile)
+        trace.put("profile", asdict(profile))
+        return plan, profile
 
     def timeline_fps(self, duration_s: float, profile: Profile) -> float:
         """The feature-index rate: the configured one, raised to rho_E only for videos short
@@ -203,6 +199,7 @@ class CometAgent:
         return self._regions[video_key].features
 
     def _verify(self, evidence: Evidence, roles: Roles, profile: Profile, trace: Trace):
+        """Step 3: the verification loop over the action nodes, coverage-aware order."""
         acts = evidence.actions
         target = evidence.scores[evidence.plan.target]
         priority = np.array([pooled(target, a, b) for a, b in acts.frames])
@@ -238,3 +235,14 @@ class CometAgent:
         )
         trace.count("malformed.verifier", loop.malformed)
         return loop
+
+    def _aggregate(self, evidence: Evidence, roles: Roles, entries, trace: Trace) -> Moments:
+        """Step 4: the memory bank's entries consolidated into the final moments."""
+        with trace.timed("aggregator"):
+            result = roles.aggregator.aggregate(evidence, entries)
+        trace.count("malformed.aggregator", int(result.malformed))
+        trace.put(
+            "aggregate",
+            {"groups": result.groups, "reason": result.reason, "count": len(result.moments)},
+        )
+        return result.moments

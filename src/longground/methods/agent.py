@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..agent.cache import GraphCache
+from ..agent.graph.cache import GraphCache
+from ..agent.perception.regions import halves
 from ..agent.pipeline import CometAgent
-from ..agent.regions import halves
 from ..agent.settings import AgentSettings
 from ..agent.source import VideoSource
 from ..cache.kinds import agent_dir, agent_video_key

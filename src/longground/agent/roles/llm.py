@@ -17,28 +17,23 @@ from ...llm.base import ChatClient, Message
 from ...llm.prompts import render_prompt
 from ...moments import Moments
 from ...timecode import format_time
-from ..aggregate import consolidate
-from ..memory import MemoryEntry
-from ..planner import Plan, Relation, plan_query, with_source
+from ..aggregate import Aggregation, consolidate
+from ..evidence import Evidence
+from ..perception.filter import FilterResult, event_batches, event_listing, merge_kept, read_keep
+from ..plan.planner import Plan, Relation, plan_query, with_source
 from ..profiles import PROFILES
-from .base import (
-    Aggregation,
-    AggregatorRole,
-    Evidence,
-    FilterResult,
-    FilterRole,
-    PlannerRole,
-    Verdict,
-    VerifierRole,
-    register_role,
-)
+from ..verify.loop import Verdict
+from ..verify.memory import MemoryEntry
+from .interfaces import AggregatorRole, FilterRole, PlannerRole, VerifierRole, register_role
 from .reply import BadReply, ask_json
 
 
 def describe_parts(plan: Plan) -> str:
     """The plan in one line for prompts.
 
-    >>> describe_parts(Plan("q", "a cat", ("a rocket",), Relation.RIGHT_AFTER))
+    >>> describe_parts(
+    ...     Plan(query="q", target="a cat", conditions=("a rocket",), relation=Relation.RIGHT_AFTER)
+    ... )
     'target "a cat"; condition "a rocket" (relation: right after)'
     """
     text = f'target "{plan.target}"'
@@ -87,18 +82,16 @@ def read_plan(data: Any, query: str, duration_s: float) -> Plan:
     if profile not in PROFILES:
         raise BadReply(f'"profile" must be one of {", ".join(PROFILES)}')
     return Plan(
-        query,
-        data["target"].strip(),
-        tuple(c.strip() for c in conditions if c.strip()),
-        relation,
-        window,
-        motion,
-        ordinal or None,
-        skip_first,
-        None,
-        None,
-        profile,
-        "llm",
+        query=query,
+        target=data["target"].strip(),
+        conditions=tuple(c.strip() for c in conditions if c.strip()),
+        relation=relation,
+        window_s=window,
+        motion=motion,
+        ordinal=ordinal or None,
+        skip_first=skip_first,
+        profile=profile,
+        source="llm",
     )
 
 
@@ -135,52 +128,29 @@ def _frame_times(spans_s: np.ndarray, per_span: int) -> np.ndarray:
 @register_role("filter", "llm")
 class LLMFilter(FilterRole):
     """Shows events in batches of `batch` (each by `frames_per_event` frames); the model names
-    the ones to keep."""
+    the ones to keep (`perception.filter` reads and merges the answers)."""
 
     def __init__(self, client: ChatClient, frames_per_event: int = 2, batch: int = 8, **_: object):
         self.client, self.per_event, self.batch = client, frames_per_event, batch
 
     def select(self, evidence: Evidence) -> FilterResult:
-        spans = evidence.events.spans_s
-        keep = np.zeros(len(spans), bool)
-        reasons = ["drop: not kept by the model"] * len(spans)
-        malformed = 0
-        for lo in range(0, len(spans), self.batch):
-            ids = list(range(lo, min(lo + self.batch, len(spans))))
-            kept = self._ask(evidence, ids)
-            if kept is None:
-                malformed += 1
-                for i in ids:
-                    reasons[i] = "drop: model reply unreadable"
-                continue
-            for i in kept:
-                keep[i], reasons[i] = True, "keep: model"
-        return FilterResult(keep, keep.astype(float), reasons, malformed)
+        n_events = len(evidence.events.spans_s)
+        batches = event_batches(n_events, self.batch)
+        return merge_kept(n_events, [(ids, self._ask(evidence, ids)) for ids in batches])
 
     def _ask(self, ev: Evidence, ids: list[int]) -> list[int] | None:
         times = _frame_times(ev.events.spans_s[ids], self.per_event)
         frames = ev.frames_at(times.reshape(-1))
         labels = [f"event {i}, {t:.1f} s" for i, row in zip(ids, times, strict=True) for t in row]
-        listing = "\n".join(
-            f"event {i}: {ev.events.spans_s[i, 0]:.1f}-{ev.events.spans_s[i, 1]:.1f} s" for i in ids
-        )
         prompt = render_prompt(
             "agent_filter",
             query=ev.plan.query,
             parts=describe_parts(ev.plan),
             n_events=len(ids),
-            event_list=listing,
+            event_list=event_listing(ev.events.spans_s, ids),
         )
-
-        def validate(data: Any) -> list[int]:
-            if not isinstance(data, dict) or not isinstance(data.get("keep"), list):
-                raise BadReply('expected {"keep": [event numbers]}')
-            bad = [k for k in data["keep"] if not isinstance(k, int) or k not in ids]
-            if bad:
-                raise BadReply(f"unknown event numbers {bad}")
-            return sorted(set(data["keep"]))
-
-        reply = ask_json(self.client, Message("user", prompt, list(frames), labels), validate)
+        message = Message("user", prompt, list(frames), labels)
+        reply = ask_json(self.client, message, lambda data: read_keep(data, ids))
         return reply.value if reply.ok else None
 
 

@@ -1,9 +1,8 @@
 """Offline role backends: the agent with no LLM, deciding from the encoder's scores.
 
 - planner: the rule grammar (`planner.plan_query`).
-- filter: keeps an event node when some plan text (target or condition) is plausibly seen in it
-  at some point: probability >= `filter_p` (see `visibility.Visibility`, whole frames and
-  frame halves).
+- filter: keeps an event node when some plan text is plausibly seen in it
+  (`perception.filter.keep_seen`).
 - verifier: checks each decomposed part of the plan (see `OfflineVerifier`).
 - aggregator: chains touching same-identity entries and applies ordinal identity selection
   (`aggregate.consolidate`).
@@ -11,35 +10,30 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
-from ..aggregate import consolidate
-from ..colors import backdrop_share
-from ..conditions import condition_check
-from ..events import shot_groups
-from ..graph import mean_embeddings
-from ..memory import MemoryEntry
-from ..planner import Plan, Relation, plan_query
-from ..presence import Calibration
-from ..visibility import Visibility, region_times
-from .base import (
-    Aggregation,
-    AggregatorRole,
-    Evidence,
-    FilterResult,
-    FilterRole,
-    PlannerRole,
-    Verdict,
-    VerifierRole,
-    register_role,
-)
+from ..aggregate import Aggregation, consolidate
+from ..evidence import Evidence
+from ..graph.events import shot_groups
+from ..graph.nodes import mean_embeddings
+from ..perception.colors import backdrop_share
+from ..perception.conditions import condition_check
+from ..perception.filter import FilterResult, keep_seen
+from ..perception.presence import Calibration
+from ..perception.visibility import Visibility, evidence_visibility, region_times
+from ..plan.planner import Plan, Relation, plan_query
+from ..settings import AgentSettings
+from ..verify.loop import Verdict
+from ..verify.memory import MemoryEntry
+from .interfaces import AggregatorRole, FilterRole, PlannerRole, VerifierRole, register_role
 
 
 @dataclass(frozen=True)
 class ScorerSettings:
-    """Thresholds of the offline roles.
+    """Thresholds of the offline roles; the ones `AgentSettings` has come from it
+    (`from_agent`), so their defaults live there.
 
     Attributes:
         calibration: raw encoder score -> presence probability.
@@ -61,24 +55,34 @@ class ScorerSettings:
     """
 
     calibration: Calibration
-    filter_p: float = 0.25
-    accept_p: float = 0.5
-    extend_p: float = 0.25
-    moving_min: float = 0.01
+    filter_p: float
+    accept_p: float
+    extend_p: float
+    moving_min: float
+    continuity: float
+    merge_gap_s: float
+    same_identity: float
     drift_min: float = 0.002
-    continuity: float = 0.6
     lookback: int = 4
-    merge_gap_s: float = 1.0
-    same_identity: float = 0.9
 
+    @classmethod
+    def from_agent(cls, settings: AgentSettings, threshold: float) -> ScorerSettings:
+        """The offline roles' settings: every field `AgentSettings` also has is taken from it,
+        and the calibration is centred on `threshold` (width: `settings.presence_width`, else
+        a tenth of the threshold's magnitude).
 
-def visibility(ev: Evidence, calibration: Calibration) -> Visibility:
-    """The query's `Visibility`, made once per evidence object."""
-    if "visibility" not in ev.memo:
-        ev.memo["visibility"] = Visibility(
-            ev.times_s, ev.scores, calibration, ev.score_features, ev.regions
+        >>> s = ScorerSettings.from_agent(AgentSettings(accept_p=0.6), threshold=0.2)
+        >>> s.accept_p, s.filter_p, round(s.calibration.width, 3), s.lookback
+        (0.6, 0.25, 0.02, 4)
+        """
+        width = settings.presence_width
+        if width is None:
+            width = max(0.1 * abs(threshold), 1e-3)
+        shared = {f.name for f in fields(cls)} & {f.name for f in fields(settings)}
+        return cls(
+            calibration=Calibration(threshold, width),
+            **{name: getattr(settings, name) for name in sorted(shared)},
         )
-    return ev.memo["visibility"]
 
 
 @register_role("planner", "offline")
@@ -94,23 +98,13 @@ class RulePlanner(PlannerRole):
 
 @register_role("filter", "offline")
 class ScoreFilter(FilterRole):
-    """Keeps events where any plan text is plausibly seen."""
+    """Keeps events where any plan text is plausibly seen (`perception.filter.keep_seen`)."""
 
     def __init__(self, settings: ScorerSettings, **_: object) -> None:
         self.s = settings
 
     def select(self, evidence: Evidence) -> FilterResult:
-        vis = visibility(evidence, self.s.calibration)
-        texts = evidence.plan.texts
-        table = np.stack([vis.nodes(t, evidence.events, "events", seen_once=True) for t in texts])
-        rel = table.max(axis=0)
-        best = [texts[i] for i in table.argmax(axis=0)]
-        keep = rel >= self.s.filter_p
-        reasons = [
-            f"{'keep' if k else 'drop'}: p({t})={r:.2f}"
-            for k, t, r in zip(keep, best, rel, strict=True)
-        ]
-        return FilterResult(keep=keep, relevance=rel, reasons=reasons)
+        return keep_seen(evidence, self.s.calibration, self.s.filter_p)
 
 
 @register_role("verifier", "offline")
@@ -166,7 +160,7 @@ class OfflineVerifier(VerifierRole):
 
     def verify(self, evidence: Evidence, candidate: int, context: np.ndarray) -> Verdict:
         plan, acts = evidence.plan, evidence.actions
-        vis = visibility(evidence, self.s.calibration)
+        vis = evidence_visibility(evidence, self.s.calibration)
         p = self._target_p(evidence, vis)
         if p[candidate] < self.s.accept_p:
             return Verdict(None, "target not visible", details={"target": float(p[candidate])})

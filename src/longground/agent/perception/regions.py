@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..atomic import atomic_open
+from ...atomic import atomic_open
 
 REGIONS = ("left half", "right half")
 ComputeFn = Callable[[np.ndarray], dict[str, np.ndarray]]

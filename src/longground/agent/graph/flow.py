@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..errors import require
+from ...errors import require
 
 FlowFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
 FLOW_METHODS: dict[str, Callable[[], FlowFn]] = {}

@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from ..atomic import atomic_open
-from ..cache.kinds import agent_graph_name
-from .graph import ActionSplit
+from ...atomic import atomic_open
+from ...cache.kinds import agent_graph_name
+from .nodes import ActionSplit
 
 
 def _key(parts: tuple) -> str:

@@ -18,7 +18,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .graph import Nodes
+from ..evidence import Evidence
+from ..graph.nodes import Nodes
 from .presence import Calibration
 
 # Where in a node's span its region frames are taken.
@@ -109,3 +110,12 @@ class Visibility:
             region_nodes = np.min(per_text, axis=0).mean(axis=1)
             self._memo[key] = np.maximum(whole_nodes, region_nodes)
         return self._memo[key]
+
+
+def evidence_visibility(ev: Evidence, calibration: Calibration) -> Visibility:
+    """The query's `Visibility`, made once per evidence object (kept in its `memo`)."""
+    if "visibility" not in ev.memo:
+        ev.memo["visibility"] = Visibility(
+            ev.times_s, ev.scores, calibration, ev.score_features, ev.regions
+        )
+    return ev.memo["visibility"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import require
+from ...errors import require
 from .denoise import wavelet_denoise
 
 # s_a lies in [0, 1], so the RBF kernel gets a fixed bandwidth (1 / gamma = 0.1) instead of

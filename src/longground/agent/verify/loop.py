@@ -13,12 +13,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from .edges import k_hop_context
-from .memory import MemoryBank
-from .roles.base import Verdict
+from ..graph.edges import k_hop_context
+from .memory import MemoryBank, MemoryEntry
+
+
+@dataclass
+class Verdict:
+    """A verifier's answer for one candidate: a memory entry, or a rejection and why."""
+
+    entry: MemoryEntry | None
+    reason: str
+    malformed: bool = False
+    details: dict[str, Any] = field(default_factory=dict)
 
 VerifyFn = Callable[[int, np.ndarray], Verdict]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import require
+from ...errors import require
 
 MODES = ("soft", "hard")
 

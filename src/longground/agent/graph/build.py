@@ -7,15 +7,15 @@ import time
 
 import numpy as np
 
+from ..profiles import Profile
+from ..settings import AgentSettings
+from ..source import VideoSource
+from ..trace import Trace
 from .actions import action_bounds
 from .cache import GraphCache
 from .events import bounds_to_spans, event_bounds
 from .flow import flow_stats, small_gray
-from .graph import ActionSplit, Nodes, action_level, make_nodes
-from .profiles import Profile
-from .settings import AgentSettings
-from .source import VideoSource
-from .trace import Trace
+from .nodes import ActionSplit, Nodes, action_level, make_nodes
 
 # Flow needs two frames: very short events are sampled faster, up to this rate.
 MAX_FLOW_FPS = 8.0

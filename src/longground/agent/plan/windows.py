@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..errors import UserError
-from ..timecode.grammar import TIME, read_point
+from ...errors import UserError
+from ...timecode.grammar import TIME, read_point
 
 _MARK = r"(?:\s*(?:-\s*)?mark)?"
 _THE = r"(?:the\s+)?"

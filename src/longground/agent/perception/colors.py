@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import require
+from ...errors import require
 
 # Hue (degrees) at the centre of each chromatic name; a pixel takes the nearest one.
 HUES = {

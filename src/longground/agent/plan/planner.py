@@ -22,8 +22,8 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 
+from ..profiles import choose_profile
 from . import phrases as ph
-from .profiles import choose_profile
 from .windows import extract_window
 
 
@@ -42,7 +42,7 @@ class Relation(StrEnum):
     CAUSES = "causes"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Plan:
     """What the agent searches for.
 
@@ -129,17 +129,17 @@ def plan_query(query: str, duration_s: float) -> Plan:
     span = window if window is not None else (0.0, float(duration_s))
     profile = choose_profile(span[1] - span[0], query).name
     return Plan(
-        query,
-        target,
-        conditions,
-        relation,
-        span,
-        motion,
-        ordinal,
-        skip_first,
-        backdrop[1].lower() if backdrop else None,
-        direction,
-        profile,
+        query=query,
+        target=target,
+        conditions=conditions,
+        relation=relation,
+        window_s=span,
+        motion=motion,
+        ordinal=ordinal,
+        skip_first=skip_first,
+        backdrop=backdrop[1].lower() if backdrop else None,
+        direction=direction,
+        profile=profile,
     )
 
 

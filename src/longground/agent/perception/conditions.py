@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .planner import Relation
+from ..plan.planner import Relation
 
 
 @dataclass(frozen=True)

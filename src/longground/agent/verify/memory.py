@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..moments import Moments, tiou_matrix
+from ...moments import Moments, tiou_matrix
 
 DEFAULT_GAMMA = 0.5
 

@@ -1,0 +1,53 @@
+"""What the roles look at for one query on one clip: the plan, the timeline and the graph.
+
+Steps 2 to 4 pass one `Evidence` along; the filter, the verifier and the aggregator read it and
+keep per-query results in its `memo`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .graph.nodes import Nodes
+from .plan.planner import Plan
+from .profiles import Profile
+
+FramesAt = Callable[[np.ndarray], np.ndarray]
+
+
+@dataclass
+class Evidence:
+    """Everything the roles may look at for one query on one clip.
+
+    Attributes:
+        plan: the query plan.
+        times_s: `(T,)` timeline sample times inside the plan's window.
+        embedding: `(T, D)` frame embeddings at those times (edge weights).
+        appearance: `(T, F)` appearance features at those times (identity comparisons).
+        scores: raw encoder relevance `(T,)` per plan text (target and conditions).
+        events: the event level of the graph.
+        actions: the action level (None until Step 2 has built it).
+        frames_at: decodes `(N, H, W, 3)` uint8 frames at given times (LLM roles only).
+        score_features: the encoder's `score(features, text) -> (M,)` on feature rows.
+        regions: region features `(N, R, ...)` at given times (see `regions.RegionIndex`),
+            or None when the source has none.
+        profile: the graph profile in use (its budgets bound what roles look at).
+        memo: per-query results a role may keep between calls (e.g. per-node scores).
+    """
+
+    plan: Plan
+    times_s: np.ndarray
+    embedding: np.ndarray
+    appearance: np.ndarray
+    scores: dict[str, np.ndarray]
+    events: Nodes
+    actions: Nodes | None = None
+    frames_at: FramesAt | None = None
+    score_features: Callable[[dict[str, np.ndarray], str], np.ndarray] | None = None
+    regions: Callable[[np.ndarray], dict[str, np.ndarray]] | None = None
+    profile: Profile | None = None
+    memo: dict[str, Any] = field(default_factory=dict)

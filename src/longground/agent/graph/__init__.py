@@ -1,0 +1,1 @@
+"""Step 2: the two-level temporal graph: event and action nodes, edges, and their cache."""

@@ -1,0 +1,1 @@
+"""Step 1: the query's plan (rule grammar, word lists, explicit time windows)."""
