@@ -38,7 +38,7 @@ STEPS = (
 
 
 def make_video(work: Path, minutes: float) -> Path:
-    from longground.bench.generate import generate
+    from longground.synth.generate import generate
 
     start = time.perf_counter()
     samples = generate(work / "synth", 1, minutes, seed=3)

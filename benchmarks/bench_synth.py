@@ -16,8 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from longground.bench import PRESETS, plan
-from longground.bench.writer import write_video
+from longground.synth import PRESETS, plan
+from longground.synth.writer import write_video
 
 TARGET_S_PER_HOUR = 180.0
 

@@ -12,18 +12,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from longground.bench import JSONL_NAME, generate, plan, summarize
-from longground.bench.assets import clip, sprite
-from longground.bench.catalog import CATEGORIES, COLORS
-from longground.bench.generate import PRESETS
-from longground.bench.queries import ATTRIBUTE_ORDER
-from longground.bench.queries.identity import without_first_run
-from longground.bench.render import clip_index
-from longground.bench.script import Path as Motion
-from longground.bench.script import boxes_at, pixel_box, visible_fraction
-from longground.bench.truth import Truth, mask_to_moments
 from longground.cli.main import main
 from longground.samples import ATTRIBUTES
+from longground.synth import JSONL_NAME, generate, plan, summarize
+from longground.synth.assets import clip, sprite
+from longground.synth.catalog import CATEGORIES, COLORS
+from longground.synth.generate import PRESETS
+from longground.synth.queries import ATTRIBUTE_ORDER
+from longground.synth.queries.identity import without_first_run
+from longground.synth.render import clip_index
+from longground.synth.script import Path as Motion
+from longground.synth.script import boxes_at, pixel_box, visible_fraction
+from longground.synth.truth import Truth, mask_to_moments
 
 av = pytest.importorskip("av")
 Image = pytest.importorskip("PIL.Image")
@@ -309,7 +309,7 @@ def naive_instance_order(video: Video, category: str) -> list:
 
 
 def check_identity(video: Video, query, condition: str) -> None:
-    from longground.bench.catalog import ORDINALS
+    from longground.synth.catalog import ORDINALS
 
     category, ordinal = condition.split(":")[:2]
     instance = naive_instance_order(video, category)[ORDINALS.index(ordinal)]

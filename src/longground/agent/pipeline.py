@@ -9,8 +9,8 @@ import numpy as np
 
 from ..cache.kinds import agent_rate_key, agent_regions_name
 from ..moments import Moments
-from .graph.build import action_nodes, event_nodes
 from .graph.cache import GraphCache
+from .graph.levels import action_nodes, event_nodes
 from .perception.presence import pooled
 from .perception.regions import RegionIndex
 from .profiles import PROFILES, SHORT_MAX_S, Profile

@@ -49,7 +49,7 @@ def synth(
     ),
 ) -> None:
     """Generate a synthetic long-video benchmark with exact ground truth for every query type."""
-    from ..bench import JSONL_NAME, generate, plan, summarize
+    from ..synth import JSONL_NAME, generate, plan, summarize
 
     lengths = parse_minutes(minutes)
     if dry_run:

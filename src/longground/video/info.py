@@ -8,9 +8,9 @@ from pathlib import Path
 
 from ..timecode import format_time
 from .container import OpenVideo, open_video
+from .decoder import FrameSource
 from .errors import BadVideo
 from .sizing import display_size
-from .source import FrameSource
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,9 @@ from collections.abc import Iterable, Iterator
 from fractions import Fraction
 
 from .container import OpenVideo
+from .decoder import Decoded, FrameSource
 from .errors import BadVideo
 from .keyframes import KeyframeMap
-from .source import Decoded, FrameSource
 
 SEEK_OVERHEAD_FRAMES = 8
 # A stream that ends this much (or 2 frames) before its announced duration counts as cut short.

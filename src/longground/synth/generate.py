@@ -18,9 +18,9 @@ import numpy as np
 from ..errors import UserError
 from ..formats.records import write_jsonl
 from ..samples import Sample
-from .planner import plan_script
 from .queries import Query, select_queries
 from .script import VideoScript
+from .storyboard import plan_script
 from .truth import Truth
 from .writer import sample_record, shot_list, write_video
 

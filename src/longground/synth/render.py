@@ -198,7 +198,7 @@ def iter_frames(script: VideoScript, width: int, height: int) -> Iterator[np.nda
     """Every frame of the video in order, each `(height, width, 3)` uint8 RGB.
 
     >>> from fractions import Fraction
-    >>> from .planner import plan_script
+    >>> from .storyboard import plan_script
     >>> s = plan_script(np.random.default_rng(0), "v", 30.0, Fraction(2), 16 / 9, (2.0, 6.0))
     >>> frames = list(iter_frames(s, 32, 18))
     >>> len(frames), frames[0].shape

@@ -1,6 +1,6 @@
 """Synthetic long-video benchmark with exact ground truth for every CoMET query type.
 
->>> from longground.bench import plan
+>>> from longground.synth import plan
 >>> len(plan(1, 1.0, seed=0, tiny=True)[0].samples) > 0
 True
 """

@@ -72,7 +72,7 @@ def select_queries(truth: Truth, rng: np.random.Generator, per_attribute: int) -
     plus negatives, in a shuffled order.
 
     >>> from fractions import Fraction
-    >>> from ..planner import plan_script
+    >>> from ..storyboard import plan_script
     >>> s = plan_script(np.random.default_rng(2), "v", 60.0, Fraction(5), 16 / 9, (2.0, 8.0))
     >>> qs = select_queries(Truth(s), np.random.default_rng(0), 1)
     >>> sorted({a for q in qs for a in q.attributes}) == sorted(ATTRIBUTE_ORDER)

@@ -71,7 +71,7 @@ class Truth:
     """All tracks of a script, and masks built from them.
 
     >>> from fractions import Fraction
-    >>> from .planner import plan_script
+    >>> from .storyboard import plan_script
     >>> s = plan_script(np.random.default_rng(1), "v", 60.0, Fraction(5), 16 / 9, (2.0, 8.0))
     >>> truth = Truth(s)
     >>> truth.n_frames, truth.shot_of_frame.shape
