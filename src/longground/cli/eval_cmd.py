@@ -31,7 +31,12 @@ def eval_command(
         Path, typer.Argument(metavar="PRED", help="Predictions file (canonical JSONL or known).")
     ],
     protocol: Annotated[
-        str, typer.Option("--protocol", help="comet (CoMET-Bench) or single (first interval).")
+        str,
+        typer.Option(
+            "--protocol",
+            help="comet (CoMET-Bench), single (first interval) or qvhighlights "
+            "(Moment-DETR's moment mAP/R1 and highlight mAP/HIT@1).",
+        ),
     ] = "comet",
     theta: Annotated[float, typer.Option("--theta", help="tIoU threshold for R@ and F1@.")] = 0.5,
     by: Annotated[
@@ -75,6 +80,9 @@ def eval_command(
     from ..eval import evaluate_files
     from ..eval.table import format_result
 
+    if protocol == "qvhighlights":  # reads fields only its format has: its own path
+        check_qvhighlights_options(by, bootstrap, gt_format, pred_format, durations)
+        return qvhighlights_command(gt, pred, as_json, per_query)
     result = evaluate_files(
         gt,
         pred,
@@ -90,6 +98,26 @@ def eval_command(
     typer.echo(json.dumps(result.to_dict()) if as_json else format_result(result))
     if per_query is not None:
         write_rows(per_query, result.rows())
+
+
+def check_qvhighlights_options(by, bootstrap, gt_format, pred_format, durations) -> None:
+    """A `UserError` for options `--protocol qvhighlights` has no use for."""
+    formats = {gt_format, pred_format} - {None, "qvhighlights"}
+    given = {"--by": by, "--bootstrap": bootstrap, "--durations": durations, "--*-format": formats}
+    unused = [name for name, value in given.items() if value]
+    if unused:
+        raise UserError(f"--protocol qvhighlights does not take {', '.join(unused)}")
+
+
+def qvhighlights_command(gt: Path, pred: Path, as_json: bool, per_query: Path | None) -> None:
+    """Score QVHighlights files and print the published layout (JSON) or tables."""
+    from ..eval.qvhighlights import load_and_score, published
+    from ..eval.qvhighlights_table import format_qvhighlights
+
+    scores = load_and_score(gt, pred)
+    typer.echo(json.dumps(published(scores.metrics())) if as_json else format_qvhighlights(scores))
+    if per_query is not None:
+        write_rows(per_query, scores.rows())
 
 
 def write_rows(path: Path, rows: list[dict]) -> None:

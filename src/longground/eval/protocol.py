@@ -124,6 +124,13 @@ def get_protocol(name: str) -> Protocol:
     """
     from . import comet, single  # noqa: F401  (importing registers them)
 
+    if name == "qvhighlights":
+        raise UserError(
+            "the qvhighlights protocol scores QVHighlights files: use "
+            "longground.eval.qvhighlights.evaluate_qvhighlights or `longground eval --protocol "
+            "qvhighlights`"
+        )
     if name not in PROTOCOLS:
-        raise UserError(f"unknown protocol {name!r}; choose from {', '.join(sorted(PROTOCOLS))}")
+        known = ", ".join(sorted([*PROTOCOLS, "qvhighlights"]))
+        raise UserError(f"unknown protocol {name!r}; choose from {known}")
     return PROTOCOLS[name]
