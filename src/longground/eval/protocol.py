@@ -90,6 +90,17 @@ class Protocol(ABC):
 
     name: ClassVar[str]
 
+    def configured(self, top_k=None, iou=None) -> Protocol:
+        """This protocol with R{K}@τ for the given K and tIoU thresholds; only protocols that
+        take them override this."""
+        if top_k is not None or iou is not None:
+            raise UserError(f"--top-k and --iou apply to the single protocol, not {self.name}")
+        return self
+
+    def settings(self) -> dict:
+        """Options that differ from the protocol's defaults (empty for most protocols)."""
+        return {}
+
     @abstractmethod
     def thresholds(self, theta: float) -> tuple[float, ...]:
         """tIoU thresholds this protocol reports at for the user's θ."""
@@ -116,11 +127,15 @@ def register_protocol(cls: type[Protocol]) -> type[Protocol]:
     return cls
 
 
-def get_protocol(name: str) -> Protocol:
+def get_protocol(name: str, **settings) -> Protocol:
     """The registered protocol `name`, or a `UserError` listing the known ones.
 
-    >>> get_protocol("comet").name
-    'comet'
+    Args:
+        name: "comet" or "single".
+        **settings: `top_k` (K values for R{K}@τ) and `iou` (tIoU thresholds), for `single`.
+
+    >>> get_protocol("comet").name, get_protocol("single", top_k=[5]).top_k
+    ('comet', (1, 5))
     """
     from . import comet, single  # noqa: F401  (importing registers them)
 
@@ -133,4 +148,5 @@ def get_protocol(name: str) -> Protocol:
     if name not in PROTOCOLS:
         known = ", ".join(sorted([*PROTOCOLS, "qvhighlights"]))
         raise UserError(f"unknown protocol {name!r}; choose from {known}")
-    return PROTOCOLS[name]
+    settings = {key: value for key, value in settings.items() if value is not None}
+    return PROTOCOLS[name].configured(**settings) if settings else PROTOCOLS[name]

@@ -117,18 +117,25 @@ def comet(
     }
 
 
-def single(gts: list[Spans], preds: list[Spans], thresholds=(0.3, 0.5, 0.7)) -> dict:
+def single(gts: list[Spans], preds: list[Spans], thresholds=(0.3, 0.5, 0.7), top_k=(1,)) -> dict:
     """`single` metrics: the first prediction against its best GT span; negatives skipped.
+    R{K}@τ (key "recall_top{K}@τ", K > 1): one of the first K predictions reaches tIoU >= τ
+    with its best-matching GT span.
 
     >>> single([[(0.0, 10.0), (20.0, 30.0)]], [[(20.0, 25.0), (0.0, 10.0)]])["miou"]
     0.5
+    >>> single([[(0.0, 10.0)]], [[(50.0, 60.0), (0.0, 9.0)]], [0.5], top_k=(2,))["recall_top2@0.5"]
+    1.0
     """
-    ious = [
-        max(tiou(p[0], g) for g in gt) if p else 0.0 for gt, p in zip(gts, preds, strict=True) if gt
-    ]
+    pairs = [(gt, p) for gt, p in zip(gts, preds, strict=True) if gt]
+    ious = [max(tiou(p[0], g) for g in gt) if p else 0.0 for gt, p in pairs]
     out = {"miou": _mean(ious), "ious": ious}
     for tau in thresholds:
         out[f"recall@{tau:g}"] = _mean([1.0 if v >= tau else 0.0 for v in ious])
+    for k in [k for k in top_k if k > 1]:
+        for tau in thresholds:
+            hits = [any(max(tiou(q, g) for g in gt) >= tau for q in p[:k]) for gt, p in pairs]
+            out[f"recall_top{k}@{tau:g}"] = _mean([1.0 if hit else 0.0 for hit in hits])
     return out
 
 
