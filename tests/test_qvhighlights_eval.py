@@ -34,13 +34,10 @@ def _lines(path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-@pytest.fixture(scope="module")
-def qvh():
-    from tests.conftest import DATA
-
-    gt = DATA / "qvhighlights" / "highlight_val_release.jsonl"
-    pred = DATA / "qvhighlights" / "moment_detr_sample_val_preds.jsonl"
-    return gt, pred
+@pytest.fixture
+def qvh(shared_data):
+    folder = shared_data / "qvhighlights"
+    return folder / "highlight_val_release.jsonl", folder / "moment_detr_sample_val_preds.jsonl"
 
 
 def test_golden_published_figures(qvh):
