@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -285,5 +284,5 @@ def evaluate_qvhighlights(gt, pred) -> dict:
 
 def load_and_score(gt, pred) -> QVHighlightsScores:
     """`score_qvhighlights` on files or records (see `evaluate_qvhighlights`)."""
-    truth = read_truth(Path(gt) if isinstance(gt, str) else gt)
+    truth = read_truth(gt)
     return score_qvhighlights(truth, read_predictions(pred, truth))

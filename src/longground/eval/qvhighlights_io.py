@@ -165,7 +165,7 @@ def read_truth(source: str | Path | Iterable[dict]) -> HighlightTruth:
         qids.append(qid), windows.append(spans), saliency.append(clips), n_clips.append(n)
     if not qids:
         raise UserError(f"{numbered(source)[0]}: no queries")
-    width = max(n_clips)
+    width = max(max(n_clips), 1)
     padded = np.zeros((len(qids), width, N_ANNOTATORS), dtype=np.int64)
     for i, clips in enumerate(saliency):
         padded[i, : len(clips)] = clips
