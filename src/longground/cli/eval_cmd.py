@@ -31,7 +31,12 @@ def eval_command(
         Path, typer.Argument(metavar="PRED", help="Predictions file (canonical JSONL or known).")
     ],
     protocol: Annotated[
-        str, typer.Option("--protocol", help="comet (CoMET-Bench) or single (first interval).")
+        str,
+        typer.Option(
+            "--protocol",
+            help="comet (CoMET-Bench), single (first interval) or qvhighlights "
+            "(Moment-DETR's moment mAP/R1 and highlight mAP/HIT@1).",
+        ),
     ] = "comet",
     theta: Annotated[float, typer.Option("--theta", help="tIoU threshold for R@ and F1@.")] = 0.5,
     by: Annotated[
@@ -67,6 +72,12 @@ def eval_command(
         Path | None,
         typer.Option("--per-query", help="Also write one JSON line per query to this file."),
     ] = None,
+    top_k: Annotated[
+        str | None, typer.Option("--top-k", help="single: R{K}@tau for these K, e.g. 1,5.")
+    ] = None,
+    iou: Annotated[
+        str | None, typer.Option("--iou", help="single: tIoU thresholds (default 0.3,0.5,0.7).")
+    ] = None,
 ) -> None:
     """Score PRED against GT and print the papers' metrics.
 
@@ -75,6 +86,9 @@ def eval_command(
     from ..eval import evaluate_files
     from ..eval.table import format_result
 
+    if protocol == "qvhighlights":  # reads fields only its format has: its own path
+        check_qvhighlights_options(by, bootstrap, gt_format, pred_format, durations, top_k or iou)
+        return qvhighlights_command(gt, pred, as_json, per_query)
     result = evaluate_files(
         gt,
         pred,
@@ -86,10 +100,47 @@ def eval_command(
         by=split_names(by),
         bootstrap=bootstrap,
         seed=seed,
+        top_k=numbers(top_k, int, "--top-k"),
+        iou=numbers(iou, float, "--iou"),
     )
     typer.echo(json.dumps(result.to_dict()) if as_json else format_result(result))
     if per_query is not None:
         write_rows(per_query, result.rows())
+
+
+def numbers(text: str | None, kind: type, option: str) -> list | None:
+    """`"1,5"` as `[1, 5]`; None when the option was not given.
+
+    >>> numbers("0.3, 0.5", float, "--iou"), numbers(None, int, "--top-k")
+    ([0.3, 0.5], None)
+    """
+    if text is None:
+        return None
+    try:
+        return [kind(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise UserError(f"{option} takes comma-separated numbers, got {text!r}") from None
+
+
+def check_qvhighlights_options(by, bootstrap, gt_format, pred_format, durations, k_iou) -> None:
+    """A `UserError` for options `--protocol qvhighlights` has no use for."""
+    formats = {gt_format, pred_format} - {None, "qvhighlights"}
+    given = {"--by": by, "--bootstrap": bootstrap, "--durations": durations, "--*-format": formats}
+    given["--top-k/--iou"] = k_iou
+    unused = [name for name, value in given.items() if value]
+    if unused:
+        raise UserError(f"--protocol qvhighlights does not take {', '.join(unused)}")
+
+
+def qvhighlights_command(gt: Path, pred: Path, as_json: bool, per_query: Path | None) -> None:
+    """Score QVHighlights files and print the published layout (JSON) or tables."""
+    from ..eval.qvhighlights import load_and_score, published
+    from ..eval.qvhighlights_table import format_qvhighlights
+
+    scores = load_and_score(gt, pred)
+    typer.echo(json.dumps(published(scores.metrics())) if as_json else format_qvhighlights(scores))
+    if per_query is not None:
+        write_rows(per_query, scores.rows())
 
 
 def write_rows(path: Path, rows: list[dict]) -> None:

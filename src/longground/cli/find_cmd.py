@@ -63,6 +63,7 @@ def find(
         bool, typer.Option("--json", help="Print one JSON object per video.")
     ] = False,
     params: opt.Params = None,
+    preset: opt.Preset = None,
     llm: opt.Llm = None,
     base_url: opt.BaseUrl = None,
     model: opt.Model = None,
@@ -85,6 +86,7 @@ def find(
     config = opt.method_config(
         encoder=encoder, fps=fps, single=single, params=params, llm=llm,
         base_url=base_url, model=model, api_key=api_key, cache_dir=cache_dir,
+        method=method, preset=preset,
     )  # fmt: skip
     grounder = build_method(method, config)
     prefix = len(videos) > 1

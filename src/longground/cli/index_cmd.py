@@ -49,7 +49,9 @@ def _index_one(store, model, video: Path, fps: float) -> str:
     """Index one video; the summary line to print."""
     if not video.is_file():
         raise UserError(f"{video}: no such file")
-    cached = store.get(video, model.encoder_id, fps) is not None
+    from ..index.store import decode_side
+
+    cached = store.get(video, model.encoder_id, fps, decode_side(model)) is not None
     started = time.perf_counter()
     timeline = store.get_or_build(video, model, fps)
     took_s = time.perf_counter() - started

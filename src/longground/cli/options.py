@@ -31,6 +31,14 @@ Params = Annotated[
     list[str] | None,
     typer.Option("--param", "-p", help="Method parameter KEY=VALUE; repeat for more."),
 ]
+Preset = Annotated[
+    str | None,
+    typer.Option(
+        "--preset",
+        help="Named parameter set applied before -p: longground (the defaults) or paper "
+        "(the paper's settings, where the method has them).",
+    ),
+]
 Llm = Annotated[
     str | None, typer.Option("--llm", help="Video-LLM backend: openai (HTTP) or transformers.")
 ]
@@ -78,8 +86,13 @@ def method_config(
     model: str | None,
     api_key: str | None,
     cache_dir: Path | None,
+    method: str = "",
+    preset: str | None = None,
 ) -> MethodConfig:
-    """The `MethodConfig` that the shared options describe."""
+    """The `MethodConfig` that the shared options describe; `preset` (for `method`) gives
+    parameter values that `params` then override."""
+    from ..methods.presets import apply_preset
+
     llm_config = None
     if llm or base_url or model or api_key:
         llm_config = LLMConfig(
@@ -92,7 +105,7 @@ def method_config(
         encoder=encoder,
         fps=fps,
         single=single,
-        params=parse_params(params),
+        params=apply_preset(method, preset, parse_params(params)),
         llm=llm_config,
         cache_dir=cache_dir,
     )

@@ -23,6 +23,7 @@ def run(
     fps: opt.Fps = 1.0,
     single: opt.Single = False,
     params: opt.Params = None,
+    preset: opt.Preset = None,
     llm: opt.Llm = None,
     base_url: opt.BaseUrl = None,
     model: opt.Model = None,
@@ -99,6 +100,8 @@ def run(
         model=model,
         api_key=api_key,
         cache_dir=cache_dir,
+        method=method,
+        preset=preset,
     )
     spec = MethodSpec(method, config)
     backend = _backend(spec, workers, ray, gpus_per_worker, ray_runtime_env)

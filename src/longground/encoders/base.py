@@ -20,6 +20,10 @@ class ImageTextEncoder(ABC):
     #: Score at or above which a frame is taken to show the query (the retrieval method's
     #: "no such event" line). Each encoder calibrates its own; see docs/encoders.md.
     default_threshold: float = 0.5
+    #: The square side, in pixels, the model's own preprocessing brings a frame to (224 for
+    #: label-bridge, 336 for CLIP ViT-L/14-336). The index decodes frames at this short side,
+    #: so the encoder never sees upscaled frames (issue 13; docs/video-and-index.md).
+    input_size: int = 224
 
     @abstractmethod
     def encode_images(self, frames: np.ndarray) -> np.ndarray:

@@ -86,6 +86,7 @@ class HFImageTextEncoder(ImageTextEncoder):
         self.dim = int(getattr(config, "projection_dim", 0) or config.text_config.hidden_size)
         self.max_text_tokens = config.text_config.max_position_embeddings
         self.batch_size = batch_size
+        self.input_size = int(getattr(config.vision_config, "image_size", 224))
         version = files_fingerprint(Path(location)) if local else (config._commit_hash or "hub")
         self.encoder_id = f"hf:{location}@{version}"
 

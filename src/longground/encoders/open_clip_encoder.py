@@ -73,6 +73,7 @@ class OpenCLIPEncoder(ImageTextEncoder):
         cfg = open_clip.get_model_preprocess_cfg(model)
         size = cfg["size"]
         self.size = int(size if isinstance(size, int) else size[0])
+        self.input_size = self.size
         self.mean = tuple(cfg.get("mean", open_clip.OPENAI_DATASET_MEAN))
         self.std = tuple(cfg.get("std", open_clip.OPENAI_DATASET_STD))
         self.interpolation = cfg.get("interpolation", "bicubic")

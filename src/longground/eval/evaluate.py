@@ -99,6 +99,8 @@ def evaluate(
     by: Sequence[str] = (),
     bootstrap: int = 0,
     seed: int = 0,
+    top_k: Sequence[int] | None = None,
+    iou: Sequence[float] | None = None,
 ) -> EvalResult:
     """Score predictions against a benchmark.
 
@@ -112,6 +114,8 @@ def evaluate(
             "duration_x_position").
         bootstrap: number of bootstrap resamples for 95% intervals (0: none).
         seed: random seed of the bootstrap.
+        top_k: `single` only: also report R{K}@τ for these K (R1 is always reported).
+        iou: `single` only: the tIoU thresholds τ (default 0.3, 0.5, 0.7; θ is added).
 
     Returns:
         `EvalResult`.
@@ -124,7 +128,7 @@ def evaluate(
     >>> r.metrics["miou"], r.metrics["recall@0.5"], r.metrics["f1@0.5"], r.metrics["rej_f1"]
     (0.5, 1.0, 0.0, 1.0)
     """
-    scorer = get_protocol(protocol)
+    scorer = get_protocol(protocol, top_k=top_k, iou=iou)
     _check_options(theta, bootstrap, by)
     samples = list(samples)
     if not samples:
@@ -154,6 +158,7 @@ def evaluate(
         ci=ci,
         unknown_qids=answers.unknown_qids,
         warnings=tuple(_warnings(metrics, answers)),
+        settings=scorer.settings(),
     )
 
 

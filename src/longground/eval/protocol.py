@@ -14,6 +14,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from ..errors import UserError
 from .padded import SpanTable
 
 # Per-query answer status, stored in the "status" column.
@@ -88,6 +89,17 @@ class Protocol(ABC):
     """A scoring protocol; subclasses register with `@register_protocol`."""
 
     name: ClassVar[str]
+
+    def configured(self, top_k=None, iou=None) -> Protocol:
+        """This protocol with R{K}@τ for the given K and tIoU thresholds; only protocols that
+        take them override this."""
+        if top_k is not None or iou is not None:
+            raise UserError(f"--top-k and --iou apply to the single protocol, not {self.name}")
+        return self
+
+    def settings(self) -> dict:
+        """Options that differ from the protocol's defaults (empty for most protocols)."""
+        return {}
 
     @abstractmethod
     def thresholds(self, theta: float) -> tuple[float, ...]:

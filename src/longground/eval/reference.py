@@ -117,16 +117,139 @@ def comet(
     }
 
 
-def single(gts: list[Spans], preds: list[Spans], thresholds=(0.3, 0.5, 0.7)) -> dict:
+def single(gts: list[Spans], preds: list[Spans], thresholds=(0.3, 0.5, 0.7), top_k=(1,)) -> dict:
     """`single` metrics: the first prediction against its best GT span; negatives skipped.
+    R{K}@τ (key "recall_top{K}@τ", K > 1): one of the first K predictions reaches tIoU >= τ
+    with its best-matching GT span.
 
     >>> single([[(0.0, 10.0), (20.0, 30.0)]], [[(20.0, 25.0), (0.0, 10.0)]])["miou"]
     0.5
+    >>> single([[(0.0, 10.0)]], [[(50.0, 60.0), (0.0, 9.0)]], [0.5], top_k=(2,))["recall_top2@0.5"]
+    1.0
     """
-    ious = [
-        max(tiou(p[0], g) for g in gt) if p else 0.0 for gt, p in zip(gts, preds, strict=True) if gt
-    ]
+    pairs = [(gt, p) for gt, p in zip(gts, preds, strict=True) if gt]
+    ious = [max(tiou(p[0], g) for g in gt) if p else 0.0 for gt, p in pairs]
     out = {"miou": _mean(ious), "ious": ious}
     for tau in thresholds:
         out[f"recall@{tau:g}"] = _mean([1.0 if v >= tau else 0.0 for v in ious])
+    for k in [k for k in top_k if k > 1]:
+        for tau in thresholds:
+            hits = [any(max(tiou(q, g) for g in gt) >= tau for q in p[:k]) for gt, p in pairs]
+            out[f"recall_top{k}@{tau:g}"] = _mean([1.0 if hit else 0.0 for hit in hits])
+    return out
+
+
+# --- QVHighlights (moment retrieval mAP / R1, highlight mAP / HIT@1), on the files' dicts ---
+
+QVH_THRESHOLDS = tuple(round(0.5 + 0.05 * i, 2) for i in range(10))
+QVH_BUCKETS = {"short": (0.0, 10.0), "middle": (10.0, 30.0), "long": (30.0, 150.0), "full": None}
+QVH_LEVELS = {"Fair": 2, "Good": 3, "VeryGood": 4}
+
+
+def detection_ap(gt: Spans, windows: list[tuple[float, float, float]], tau: float) -> float:
+    """ActivityNet-style AP of `[start, end, score]` windows ranked by score (stable).
+
+    >>> detection_ap([(0.0, 10.0)], [(50.0, 60.0, 0.9), (0.0, 10.0, 0.5)], 0.5)
+    0.5
+    """
+    ranked = sorted(windows, key=lambda w: -w[2])
+    matched: set[int] = set()
+    hits = []
+    for window in ranked:
+        best_j, best_iou = -1, -1.0
+        for j, g in enumerate(gt):
+            value = tiou(window[:2], g)
+            if j not in matched and value >= tau and value > best_iou:
+                best_j, best_iou = j, value
+        hits.append(best_j >= 0)
+        if best_j >= 0:
+            matched.add(best_j)
+    precision = [sum(hits[: k + 1]) / (k + 1) for k in range(len(hits))]
+    return sum(max(precision[k:]) for k, hit in enumerate(hits) if hit) / len(gt)
+
+
+def saliency_ap(truth: list[bool], scores: list[float]) -> float:
+    """AP of a clip ranking: tied scores are one threshold; mean over the thresholds that
+    find a new positive of the best precision at that threshold or a lower one.
+
+    >>> saliency_ap([True, False, True, False], [0.9, 0.8, 0.1, 0.5])
+    0.75
+    """
+    if not any(truth):
+        return 0.0
+    if all(truth):
+        return 1.0
+    points = []  # (true positives, precision) per threshold, highest threshold first
+    for t in sorted(set(scores), reverse=True):
+        chosen = [y for y, s in zip(truth, scores, strict=True) if s >= t]
+        points.append((sum(chosen), sum(chosen) / len(chosen)))
+    levels = [
+        max(p for _, p in points[i:])
+        for i, (tp, _) in enumerate(points)
+        if tp > (points[i - 1][0] if i else 0)
+    ]
+    return sum(levels) / len(levels)
+
+
+def _qvh_moments(gt: dict, pred: dict | None, bucket) -> tuple[list[float], float] | None:
+    """(AP per threshold, first-window tIoU) of one query in a bucket, None if not in it."""
+    windows = [tuple(w) for w in gt["relevant_windows"]]
+    if bucket is not None:
+        windows = [w for w in windows if bucket[0] < w[1] - w[0] <= bucket[1]]
+    if not windows:
+        return None
+    preds = [tuple(w) for w in (pred or {}).get("pred_relevant_windows", [])]
+    if not preds:
+        return [0.0] * len(QVH_THRESHOLDS), 0.0
+    ap = [detection_ap(windows, preds[:10], tau) for tau in QVH_THRESHOLDS]
+    return ap, max(tiou(preds[0][:2], g) for g in windows)
+
+
+def _qvh_highlight(gt: dict, pred: dict | None, level: int) -> tuple[float, bool]:
+    """(AP averaged over the 3 annotators, HIT@1) of one query at a saliency level."""
+    n_clips = max([int(gt["duration"] / 2)] + [c + 1 for c in gt["relevant_clip_ids"]])
+    people = [[0] * n_clips for _ in range(3)]
+    for clip, row in zip(gt["relevant_clip_ids"], gt["saliency_scores"], strict=True):
+        for a in range(3):
+            people[a][clip] = row[a]
+    raw = list((pred or {}).get("pred_saliency_scores", []))
+    scores = (raw + [0.0] * n_clips)[:n_clips]
+    ap = sum(saliency_ap([s >= level for s in p], scores) for p in people) / 3
+    if not raw:
+        return ap, False
+    top = max(range(len(raw)), key=lambda i: (raw[i], -i))
+    return ap, top < n_clips and any(p[top] >= level for p in people)
+
+
+def qvhighlights(gt_records: list[dict], pred_records: list[dict]) -> dict:
+    """Every QVHighlights metric as nested fractions, one query at a time (the layout of
+    `longground.eval.qvhighlights.nested_metrics`); qids missing from the predictions score 0.
+
+    >>> gt = [{"qid": 1, "duration": 8, "relevant_windows": [[0, 4]],
+    ...        "relevant_clip_ids": [0], "saliency_scores": [[4, 4, 4]]}]
+    >>> out = qvhighlights(gt, [{"qid": 1, "pred_relevant_windows": [[0, 4, 1.0]],
+    ...                          "pred_saliency_scores": [1.0, 0.0, 0.0, 0.0]}])
+    >>> out["full"]["MR-mAP"]["average"], out["HL-min-Good"]["HL-Hit1"]
+    (1.0, 1.0)
+    """
+    preds: dict = {}
+    for p in pred_records:
+        preds.setdefault(str(p["qid"]), p)
+    pairs = [(g, preds.get(str(g["qid"]))) for g in gt_records]
+    out: dict = {}
+    for name, bucket in QVH_BUCKETS.items():
+        scored = [s for g, p in pairs if (s := _qvh_moments(g, p, bucket)) is not None]
+        per_tau = [_mean([ap[t] for ap, _ in scored]) for t in range(len(QVH_THRESHOLDS))]
+        mr_map = {str(tau): per_tau[t] for t, tau in enumerate(QVH_THRESHOLDS)}
+        mr_map["average"] = _mean(per_tau)
+        recall = {
+            str(tau): _mean([float(iou >= tau) for _, iou in scored]) for tau in QVH_THRESHOLDS
+        }
+        out[name] = {"MR-mAP": mr_map, "MR-R1": recall}
+    for label, level in QVH_LEVELS.items():
+        rows = [_qvh_highlight(g, p, level) for g, p in pairs]
+        out[f"HL-min-{label}"] = {
+            "HL-mAP": _mean([ap for ap, _ in rows]),
+            "HL-Hit1": _mean([float(hit) for _, hit in rows]),
+        }
     return out

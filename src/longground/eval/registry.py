@@ -12,12 +12,24 @@ from . import comet, single  # noqa: F401  (importing registers them)
 from .protocol import PROTOCOLS, Protocol
 
 
-def get_protocol(name: str) -> Protocol:
+def get_protocol(name: str, **settings) -> Protocol:
     """The registered protocol `name`, or a `UserError` listing the known ones.
 
-    >>> get_protocol("comet").name
-    'comet'
+    Args:
+        name: "comet" or "single".
+        **settings: `top_k` (K values for R{K}@τ) and `iou` (tIoU thresholds), for `single`.
+
+    >>> get_protocol("comet").name, get_protocol("single", top_k=[5]).top_k
+    ('comet', (1, 5))
     """
+    if name == "qvhighlights":
+        raise UserError(
+            "the qvhighlights protocol scores QVHighlights files: use "
+            "longground.eval.qvhighlights.evaluate_qvhighlights or `longground eval --protocol "
+            "qvhighlights`"
+        )
     if name not in PROTOCOLS:
-        raise UserError(f"unknown protocol {name!r}; choose from {', '.join(sorted(PROTOCOLS))}")
-    return PROTOCOLS[name]
+        known = ", ".join(sorted([*PROTOCOLS, "qvhighlights"]))
+        raise UserError(f"unknown protocol {name!r}; choose from {known}")
+    settings = {key: value for key, value in settings.items() if value is not None}
+    return PROTOCOLS[name].configured(**settings) if settings else PROTOCOLS[name]

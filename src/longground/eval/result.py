@@ -32,6 +32,8 @@ class EvalResult:
         ci: `{metric: [low, high]}` 95% bootstrap intervals, when asked for.
         unknown_qids: prediction qids that are not in the benchmark (never scored).
         warnings: one line per thing a reader should know (undefined metrics, duplicates, ...).
+        settings: protocol options that differ from its defaults (`single`: "top_k", "iou"),
+            the keyword arguments of `get_protocol` that rebuild the scorer.
     """
 
     protocol: str
@@ -45,11 +47,12 @@ class EvalResult:
     ci: dict[str, list[float] | None] = field(default_factory=dict)
     unknown_qids: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    settings: dict = field(default_factory=dict)
 
     def to_dict(self, rows: bool = False) -> dict:
         """One JSON-ready object: protocol, theta, the metrics, warnings, then "by" and "ci"
         when they were asked for, and "queries" (per-query rows) when `rows` is True."""
-        out = {"protocol": self.protocol, "theta": self.theta, **self.metrics}
+        out = {"protocol": self.protocol, "theta": self.theta, **self.settings, **self.metrics}
         out["warnings"] = list(self.warnings)
         if self.by:
             out["by"] = self.by

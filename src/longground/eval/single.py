@@ -1,5 +1,6 @@
 """The `single` protocol (ExtremeWhenBench; also Charades-STA and QVHighlights R1): the first
-predicted interval against the best-matching GT interval.
+predicted interval against the best-matching GT interval, and, with `top_k`, R{K}@τ: whether
+one of the first K predicted intervals has tIoU >= τ with its best-matching GT interval.
 
 A query without a prediction, or whose answer could not be parsed, scores IoU 0 and is
 counted. Negative queries (no GT interval) have no IoU to score: they are skipped and counted
@@ -8,10 +9,14 @@ in "skipped_negatives".
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
+
 import numpy as np
 
+from ..errors import UserError
 from .grounding import first_prediction_iou
-from .padded import SpanTable, query_chunks
+from .padded import SpanTable, batched_tiou, query_chunks
 from .protocol import (
     Column,
     Protocol,
@@ -25,18 +30,79 @@ from .reduce import masked_mean
 THRESHOLDS = (0.3, 0.5, 0.7)
 
 
-@register_protocol
-class SingleProtocol(Protocol):
-    """mIoU and R@τ for τ in {0.3, 0.5, 0.7} (plus the user's θ when it is not one of them).
+def top_k_key(k: int, tau: float) -> str:
+    """Metric name of R{K}@τ; K = 1 keeps the protocol's historical "recall@τ".
 
-    Per-query columns: "iou" (NaN for skipped negatives) and "gt_index" (the GT interval the
-    first prediction was scored against; -1 for negatives).
+    >>> top_k_key(1, 0.5), top_k_key(5, 0.7)
+    ('recall@0.5', 'recall_top5@0.7')
+    """
+    return threshold_key("recall" if k == 1 else f"recall_top{k}", tau)
+
+
+def best_iou_in_top_k(pred: SpanTable, gt: SpanTable, k: int) -> np.ndarray:
+    """Per query, the best tIoU of any of its first `k` predictions with any GT interval.
+
+    Args:
+        pred: predicted intervals of Q queries, in the file's order.
+        gt: GT intervals of the same Q queries.
+        k: how many predictions count.
+
+    Returns:
+        `(Q,)` float64 in [0, 1]; 0 for a query without prediction or GT interval.
+
+    >>> gt = SpanTable.from_arrays([np.array([[0.0, 10.0]])])
+    >>> pred = SpanTable.from_arrays([np.array([[50.0, 60.0], [0.0, 5.0]])])
+    >>> best_iou_in_top_k(pred, gt, 1).tolist(), best_iou_in_top_k(pred, gt, 5).tolist()
+    ([0.0], [0.5])
+    """
+    top = pred.truncated(k)
+    best = np.zeros(len(gt.lengths))
+    both = np.flatnonzero((top.lengths > 0) & (gt.lengths > 0))
+    for chunk in query_chunks(top.lengths[both], gt.lengths[both]):
+        idx = both[chunk]
+        # Padding rows are [0, 0] and have tIoU 0 with everything, so a plain max is right.
+        best[idx] = batched_tiou(top.pad(idx), gt.pad(idx)).max(axis=(1, 2))
+    return best
+
+
+@register_protocol
+@dataclass(frozen=True)
+class SingleProtocol(Protocol):
+    """mIoU and R1@τ for τ in {0.3, 0.5, 0.7} (plus the user's θ when it is not one of them);
+    `taus` replaces those thresholds and `top_k` adds R{K}@τ for each K.
+
+    Per-query columns: "iou" (NaN for skipped negatives), "gt_index" (the GT interval the
+    first prediction was scored against; -1 for negatives) and "iou_top{K}" for each K > 1
+    (best tIoU among the first K predictions; NaN for skipped negatives).
     """
 
     name = "single"
+    top_k: tuple[int, ...] = (1,)
+    taus: tuple[float, ...] = THRESHOLDS
+
+    def configured(
+        self, top_k: Iterable[int] | None = None, iou: Iterable[float] | None = None
+    ) -> SingleProtocol:
+        """This protocol with other K values (1 is always kept) and tIoU thresholds."""
+        ks = tuple(sorted({1, *(top_k or ())}))
+        if any(isinstance(k, bool) or not isinstance(k, int) or k < 1 for k in ks):
+            raise UserError(f"--top-k values must be integers >= 1, got {list(top_k)}")
+        taus = self.taus if iou is None else tuple(sorted({float(t) for t in iou}))
+        if not taus or not all(0.0 <= t <= 1.0 for t in taus):
+            raise UserError(f"--iou thresholds must be in [0, 1], got {list(iou or [])}")
+        return SingleProtocol(top_k=ks, taus=taus)
+
+    def settings(self) -> dict:
+        """What differs from the defaults, for `EvalResult.settings`."""
+        out = {}
+        if self.top_k != (1,):
+            out["top_k"] = list(self.top_k)
+        if self.taus != THRESHOLDS:
+            out["iou"] = list(self.taus)
+        return out
 
     def thresholds(self, theta: float) -> tuple[float, ...]:
-        return tuple(sorted(set(THRESHOLDS) | {theta}))
+        return tuple(sorted(set(self.taus) | {theta}))
 
     def score(self, gt: SpanTable, pred: SpanTable, theta: float) -> ScoreTables:
         first = pred.truncated(1)
@@ -53,6 +119,8 @@ class SingleProtocol(Protocol):
             "iou": np.where(positive, iou, np.nan),
             "gt_index": gt_index,
         }
+        for k in self.top_k[1:]:
+            queries[f"iou_top{k}"] = np.where(positive, best_iou_in_top_k(pred, gt, k), np.nan)
         q = np.flatnonzero(positive)
         spans = gt.flat[gt.starts[q] + gt_index[q]]
         intervals = {
@@ -76,15 +144,18 @@ class SingleProtocol(Protocol):
         scored = queries["n_gt"][idx] > 0
         iou = queries["iou"][idx]
         out = {"n_queries": scored.sum(axis=-1), "miou": masked_mean(iou, scored)}
-        for tau in self.thresholds(theta):
-            out[threshold_key("recall", tau)] = masked_mean(iou >= tau, scored)
+        for k in self.top_k:
+            best = iou if k == 1 else queries[f"iou_top{k}"][idx]
+            for tau in self.thresholds(theta):
+                out[top_k_key(k, tau)] = masked_mean(best >= tau, scored)
         out.update(accounting(queries, idx, scored))
         out["skipped_negatives"] = (~scored).sum(axis=-1)
         return out
 
     def columns(self, theta: float) -> list[Column]:
         recalls = [
-            Column(threshold_key("recall", tau), f"R1@{tau:g}", "Grounding")
+            Column(top_k_key(k, tau), f"R{k}@{tau:g}", "Grounding")
+            for k in self.top_k
             for tau in self.thresholds(theta)
         ]
         return [Column("miou", "mIoU", "Grounding"), *recalls]

@@ -72,7 +72,7 @@ def _grouped(columns: list[Column]) -> list[str]:
 
 def headline_lines(result: EvalResult) -> list[str]:
     """The main table: one row of metrics, plus 95% CI rows when bootstrapped."""
-    columns = get_protocol(result.protocol).columns(result.theta)
+    columns = get_protocol(result.protocol, **result.settings).columns(result.theta)
     rows = [["all", *(format_value(result.metrics.get(c.key), c.percent) for c in columns)]]
     if result.ci:
         for side, name in ((0, "CI low"), (1, "CI high")):
@@ -120,12 +120,12 @@ def breakdown_lines(result: EvalResult, name: str, table: dict) -> list[str]:
         return _grid_lines(result, table)
     first = next(iter(table.values()), {})
     if "n_intervals" in first:
-        taus = get_protocol(result.protocol).thresholds(result.theta)
+        taus = get_protocol(result.protocol, **result.settings).thresholds(result.theta)
         columns = [Column("miou", "mIoU", "")]
         columns += [Column(threshold_key("recall", t), f"R@{t:g}", "") for t in taus]
         count_key = "n_intervals"
     else:
-        columns = get_protocol(result.protocol).columns(result.theta)
+        columns = get_protocol(result.protocol, **result.settings).columns(result.theta)
         count_key = "n_queries"
     rows = [
         [label, str(m[count_key]), *(format_value(m.get(c.key), c.percent) for c in columns)]

@@ -1,4 +1,5 @@
-"""`FeatureStore`: timelines cached on disk and in memory, keyed by video, encoder and rate."""
+"""`FeatureStore`: timelines cached on disk and in memory, keyed by video, encoder, rate and
+the size frames are decoded at (the encoder's input size)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,25 @@ from .timeline import Timeline
 MEMORY_BYTES = 512 << 20
 # Wall time between checkpoints of a build in progress (and the most an interruption loses).
 CHECKPOINT_S = 60.0
+# The decode short side of every entry written before the size followed the encoder; keys
+# at this size omit it, so those entries stay valid (see `FeatureStore.key`).
+LEGACY_SHORT_SIDE = 224
+
+
+def decode_side(encoder: ImageTextEncoder) -> int:
+    """The short side, in pixels, frames are decoded at for `encoder`: its `input_size`.
+
+    >>> class Big(ImageTextEncoder):
+    ...     encoder_id, input_size = "big", 336
+    ...     def encode_images(self, frames): ...
+    ...     def encode_texts(self, texts): ...
+    >>> decode_side(Big())
+    336
+    """
+    side = getattr(encoder, "input_size", LEGACY_SHORT_SIDE)
+    if isinstance(side, bool) or not isinstance(side, int) or side <= 0:
+        raise ValueError(f"{encoder.encoder_id}: input_size must be a positive int, got {side!r}")
+    return side
 
 
 class FeatureStore:
@@ -45,18 +65,32 @@ class FeatureStore:
     def __init__(self, root: str | Path | None = None):
         self.root = index_dir(root)
 
-    def key(self, video: str | Path, encoder_id: str, fps: float) -> dict:
-        """What identifies an entry: `{"video": fingerprint, "encoder": id, "fps": "n/d"}`."""
+    def key(
+        self, video: str | Path, encoder_id: str, fps: float, short_side: int = LEGACY_SHORT_SIDE
+    ) -> dict:
+        """What identifies an entry: `{"video": fingerprint, "encoder": id, "fps": "n/d"}`,
+        plus `"short_side"` when frames are decoded at another size than 224 pixels.
+
+        KEY FORMAT NOTE (for porting to the cache package): the decode size joined the key
+        in issue 13. It is left out at 224, the size every entry was decoded at before, so
+        those entries keep their digest and stay valid; at any other size it is an int.
+        """
         rate = as_fraction(fps)
-        return {"video": video_fingerprint(video), "encoder": encoder_id, "fps": str(rate)}
+        key = {"video": video_fingerprint(video), "encoder": encoder_id, "fps": str(rate)}
+        if short_side != LEGACY_SHORT_SIDE:
+            key["short_side"] = int(short_side)
+        return key
 
     def path_for(self, video: str | Path, key: dict) -> Path:
         """Where the entry for `key` lives: `<root>/<stem>.<digest>.npz`."""
         return self.root / index_entry_name(video, key)
 
-    def get(self, video: str | Path, encoder_id: str, fps: float) -> Timeline | None:
-        """The cached timeline, or None when there is none (or it is damaged)."""
-        key = self.key(video, encoder_id, fps)
+    def get(
+        self, video: str | Path, encoder_id: str, fps: float, short_side: int = LEGACY_SHORT_SIDE
+    ) -> Timeline | None:
+        """The cached timeline (frames decoded at `short_side`), or None when there is none
+        (or it is damaged)."""
+        key = self.key(video, encoder_id, fps, short_side)
         return self._load(self.path_for(video, key), key)
 
     def get_or_build(
@@ -70,7 +104,8 @@ class FeatureStore:
 
         Args:
             video: any video FFmpeg reads.
-            encoder: its `encoder_id` is part of the key.
+            encoder: its `encoder_id` is part of the key; frames are decoded with their
+                shorter side at its `input_size` (`decode_side`), also part of the key.
             fps: samples per second.
             progress: show a progress bar while building (only on a terminal).
 
@@ -79,7 +114,7 @@ class FeatureStore:
         """
         if not Path(video).is_file():
             raise BadVideo(video, "no such file")
-        key = self.key(video, encoder.encoder_id, fps)
+        key = self.key(video, encoder.encoder_id, fps, decode_side(encoder))
         path = self.path_for(video, key)
         timeline = self._load(path, key)
         if timeline is None:
@@ -106,8 +141,8 @@ class FeatureStore:
         except (FileNotFoundError, CorruptEntry):
             resume = None
         timeline = build_timeline(
-            video, encoder, fps, progress=progress, resume=resume, checkpoint=save,
-            checkpoint_every_s=CHECKPOINT_S,
+            video, encoder, fps, progress=progress, short_side=decode_side(encoder),
+            resume=resume, checkpoint=save, checkpoint_every_s=CHECKPOINT_S,
         )  # fmt: skip
         write_timeline(path, timeline, key, video_path=video)
         partial.unlink(missing_ok=True)

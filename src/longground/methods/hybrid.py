@@ -27,6 +27,7 @@ from ..moments import Moments
 from .ask import ask_for_moments, method_chat_client
 from .base import Grounder, Grounding, MethodConfig, parse_params, register_method
 from .monolithic import MonolithicParams, check_positive, video_frames
+from .presets import Preset, register_preset
 from .retrieval import frame_scores, top_k_windows
 
 Scorer = Callable[[Path, str, MethodConfig], tuple[np.ndarray, np.ndarray, float]]
@@ -52,6 +53,24 @@ class HybridParams(MonolithicParams):
         check_positive(self, ("k", "half_width_s"))
         if self.nms_s < 0:
             raise UserError(f"parameter nms_s must be >= 0, got {self.nms_s}")
+
+
+# ExtremeWhenBench's hybrid (`--preset paper`); every other value stays at its default.
+PAPER = register_preset(
+    Preset(
+        "hybrid",
+        "paper",
+        values={"n_frames": 768, "k": 3, "half_width_s": 60.0, "nms_s": 60.0},
+        sources={
+            "n_frames": "ExtremeWhenBench §3 Finding 4, Table 2 caption (Qwen3.5-9B at N=768, "
+            "its native frame budget); App. C, Table 6",
+            "k": "ExtremeWhenBench Table 2 caption (CLIP top-3); App. C, Table 6",
+            "half_width_s": "ExtremeWhenBench Table 2 caption (±1 min); App. C, Table 6",
+            "nms_s": "ExtremeWhenBench §3 Finding 4 and Table 2 caption (NMS 60 s)",
+        },
+        summary="ExtremeWhenBench's hybrid: N=768 frames, top-3 windows of ±1 min, NMS 60 s",
+    )
+)
 
 
 def times_in_windows(windows: Moments, n: int) -> np.ndarray:
