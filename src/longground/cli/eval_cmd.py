@@ -52,7 +52,12 @@ def eval_command(
     ] = 0,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 0,
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print one JSON object (fractions in [0, 1]).")
+        bool,
+        typer.Option(
+            "--json",
+            help="Print one JSON object (fractions in [0, 1]; qvhighlights: the published "
+            "metrics-file layout, in percent).",
+        ),
     ] = False,
     gt_format: Annotated[
         str | None, typer.Option("--gt-format", help="Benchmark format (default: guessed).")
