@@ -27,6 +27,21 @@ ATTRIBUTE_ORDER = (
 )
 MAX_K = 7
 
+# In our words, after CoMET-Bench Sec. 3.1; sent to the model with each combination.
+DEFINITIONS = {
+    "identity": "the query follows one particular person or thing that must be told apart "
+    "from similar ones over the whole video (e.g. the player who scored first)",
+    "static": "the matching moments share a look that one frame shows (clothing, colour, place)",
+    "dynamic": "the matching moments need motion seen over several frames of one event "
+    "(e.g. someone running, a door swinging shut)",
+    "causal": "one event happens because of another (e.g. a glass breaks after it is knocked)",
+    "sequential": "one event comes strictly before or after another",
+    "synchronous": "two things happen at the same time",
+    "bounded": "only moments inside a stated stretch of time count (e.g. before the break)",
+    "negative": "the query names something plausible for this video that never happens, "
+    "so the right answer has no moments at all",
+}
+
 
 @dataclass(frozen=True)
 class AttributeSampler:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import typer
 
+from . import options as opt
 from .main import app
 
 build_app = typer.Typer(
@@ -67,3 +68,86 @@ def agree(
     typer.echo(format_table(stats))
     typer.echo(f"wrote {len(final)} agreed queries to {out / 'final.jsonl'} and "
                f"{len(disputed)} to {out / 'adjudicate.jsonl'}")  # fmt: skip
+
+
+def _llm_config(llm, base_url, model, api_key, concurrency: int):
+    """The model settings, checked (a model must be named) before anything is written."""
+    import os
+
+    from ..llm.factory import resolve_model
+    from ..methods.base import LLMConfig
+
+    cfg = LLMConfig(
+        backend=llm or "openai",
+        model=model or os.environ.get("LONGGROUND_LLM_MODEL", ""),
+        base_url=base_url,
+        api_key=api_key,
+        concurrency=concurrency,
+    )
+    resolve_model(cfg)
+    return cfg
+
+
+def _client(cfg, out: Path, cache_dir: Path | None):
+    """The cached chat client; answers are cached in `out` unless --cache-dir says."""
+    from ..llm.cache import CACHE_FILE
+    from ..llm.factory import make_chat_client
+
+    return make_chat_client(cfg, (cache_dir or out) / CACHE_FILE)
+
+
+CacheDir = typer.Option(
+    None, "--cache-dir", help="Where model answers are cached (default: the --out folder)."
+)
+
+
+Concurrency = typer.Option(4, "--concurrency", min=1, help="Requests in flight at once.")
+DryRun = typer.Option(
+    False,
+    "--dry-run",
+    help="Print the prompts, number of calls and estimated tokens; send nothing.",
+)
+
+
+@build_app.command("comet")
+def comet(
+    videos: list[Path] = typer.Argument(..., help="Video files."),
+    out: Path = typer.Option(..., "--out", help="Output folder (resumed when it is this one's)."),
+    combinations: int = typer.Option(5, "--combinations", help="Candidate queries per video."),
+    seed: int = typer.Option(0, "--seed", help="Attribute sampler seed."),
+    mu: float = typer.Option(2.5, "--mu", help="Most likely number of attributes per query."),
+    alpha: float = typer.Option(0.9, "--alpha", help="Sharpness of the size law."),
+    frames: int = typer.Option(64, "--frames", help="Frames sent per request."),
+    short_side: int = typer.Option(336, "--short-side", help="Frame size (shorter side, px)."),
+    domain: str = typer.Option("", "--domain", help="Domain written into each line."),
+    llm: opt.Llm = None,
+    base_url: opt.BaseUrl = None,
+    model: opt.Model = None,
+    api_key: opt.ApiKey = None,
+    cache_dir: Path | None = CacheDir,
+    concurrency: int = Concurrency,
+    dry_run: bool = DryRun,
+    overwrite: bool = Overwrite,
+) -> None:
+    """CoMET-Bench construction: candidate queries, then their intervals, as benchmark JSONL."""
+    from ..build.comet import CometSettings
+    from ..build.comet_run import dry_run_comet, format_summary, run_comet
+    from ..build.outdir import claim
+
+    settings = CometSettings(
+        combinations=combinations, seed=seed, mu=mu, alpha=alpha, n_frames=frames,
+        short_side=short_side, domain=domain,
+    )  # fmt: skip
+    if dry_run:
+        typer.echo(dry_run_comet(videos, settings))
+        return
+    cfg = _llm_config(llm, base_url, model, api_key, concurrency)
+    claim(out, "comet", overwrite=overwrite)
+    client = _client(cfg, out, cache_dir)
+    try:
+        summary = run_comet(videos, out, client, settings, overwrite=overwrite,
+                            concurrency=concurrency)  # fmt: skip
+    finally:
+        client.close()
+    typer.echo(format_summary(summary))
+    typer.echo(f"wrote {out / 'benchmark.jsonl'}")
