@@ -41,3 +41,49 @@ def attribute_list(text: str) -> str:
 
 def json_reply(value) -> str:
     return "```json\n" + json.dumps(value) + "\n```"
+
+
+COLOURS = {"red": (220, 30, 30), "green": (30, 200, 30), "blue": (30, 30, 220)}
+
+
+class ColourEncoder:
+    """A tiny stand-in encoder: a frame is its mean colour; a text counts colour words."""
+
+    encoder_id = "test-colour-1"
+    default_threshold = 0.5
+
+    def encode_images(self, frames):
+        mean = frames.reshape(len(frames), -1, 3).mean(axis=1).astype(np.float32) + 1.0
+        return mean / np.linalg.norm(mean, axis=1, keepdims=True)
+
+    def encode_texts(self, texts):
+        rows = []
+        for text in texts:
+            words = text.lower().split()
+            row = np.array([words.count(c) for c in COLOURS], np.float32) + 0.01
+            rows.append(row / np.linalg.norm(row))
+        return np.stack(rows)
+
+    def image_features(self, frames):
+        emb = self.encode_images(frames)
+        return {"embedding": emb, "appearance": emb}
+
+    def score(self, features, text):
+        return features["embedding"] @ self.encode_texts([text])[0]
+
+
+def register_colour_encoder() -> str:
+    from longground.encoders.base import ENCODERS, ImageTextEncoder
+
+    ImageTextEncoder.register(ColourEncoder)
+    ENCODERS["test-colour"] = lambda arg: ColourEncoder()
+    return "test-colour"
+
+
+def make_colour_video(path: Path, plan: list[tuple[str, int]], fps: int = 2) -> Path:
+    """A 64x48 clip of flat colours: `plan` = [(colour, seconds), ...]."""
+    with VideoWriter(path, 64, 48, fps=fps) as writer:
+        for colour, seconds in plan:
+            for _ in range(seconds * fps):
+                writer.write(np.full((48, 64, 3), COLOURS[colour], np.uint8))
+    return path

@@ -151,3 +151,62 @@ def comet(
         client.close()
     typer.echo(format_summary(summary))
     typer.echo(f"wrote {out / 'benchmark.jsonl'}")
+
+
+@build_app.command("ewb")
+def ewb(
+    videos: list[Path] = typer.Argument(..., help="Video files."),
+    out: Path = typer.Option(..., "--out", help="Output folder (resumed when it is this one's)."),
+    captioner: str = typer.Option(
+        "label-bridge", "--captioner", help="P0: the ImageTextEncoder whose top classes caption."
+    ),
+    caption_words: int = typer.Option(3, "--caption-words", min=1, help="P0: classes per caption."),
+    encoder: str = typer.Option(
+        "label-bridge", "--encoder", help="P6: the retrieval method's encoder."
+    ),
+    chunk_s: float = typer.Option(600.0, "--chunk-s", help="P1: seconds of captions per call."),
+    cinematic_words: str | None = typer.Option(
+        None, "--cinematic-words", help="P4: comma-separated words a question must not use."
+    ),
+    top_k: int = typer.Option(10, "--top-k", help="P6: retrieval windows."),
+    half_width_s: float = typer.Option(60.0, "--half-width-s", help="P6: window half-width."),
+    nms_s: float = typer.Option(60.0, "--nms-s", help="P6: least distance between windows."),
+    domain: str = typer.Option("", "--domain", help="Domain written into each line."),
+    llm: opt.Llm = None,
+    base_url: opt.BaseUrl = None,
+    model: opt.Model = None,
+    api_key: opt.ApiKey = None,
+    cache_dir: Path | None = CacheDir,
+    concurrency: int = Concurrency,
+    dry_run: bool = DryRun,
+    overwrite: bool = Overwrite,
+) -> None:
+    """ExtremeWhenBench construction P0-P6: benchmark.jsonl plus review.jsonl for a person."""
+    from ..build.ewb_rules import CINEMATIC_WORDS
+    from ..build.ewb_run import EwbSettings, dry_run_ewb, format_ewb_summary, run_ewb
+    from ..build.outdir import claim
+
+    banned = CINEMATIC_WORDS
+    if cinematic_words is not None:
+        banned = tuple(w.strip() for w in cinematic_words.split(",") if w.strip())
+    settings = EwbSettings(
+        chunk_s=chunk_s, banned=banned, encoder=encoder, top_k=top_k, half_width_s=half_width_s,
+        nms_s=nms_s, domain=domain, cache_dir=str(cache_dir) if cache_dir else None,
+    )  # fmt: skip
+    if dry_run:
+        typer.echo(dry_run_ewb(videos, settings))
+        return
+    cfg = _llm_config(llm, base_url, model, api_key, concurrency)
+    claim(out, "ewb", overwrite=overwrite)
+    from ..build.ewb_captions import EncoderCaptioner, imagenet_vocabulary
+    from ..encoders import load_encoder
+
+    words = EncoderCaptioner(load_encoder(captioner), imagenet_vocabulary(), top=caption_words)
+    client = _client(cfg, out, cache_dir)
+    try:
+        summary = run_ewb(videos, out, client, words, settings, overwrite=overwrite,
+                          concurrency=concurrency)  # fmt: skip
+    finally:
+        client.close()
+    typer.echo(format_ewb_summary(summary))
+    typer.echo(f"wrote {out / 'benchmark.jsonl'} and {out / 'review.jsonl'} (for a person)")

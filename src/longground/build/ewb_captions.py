@@ -1,0 +1,102 @@
+"""ExtremeWhenBench P0: a caption for every second of each video, with its absolute time.
+
+The paper captions each 1 fps frame with a Video-LLM. Here the captioner is any
+`ImageTextEncoder`: each frame is scored against a vocabulary of class names (ImageNet's by
+default) and its caption lists the best few, "top classes: a, b, c". With the offline
+label-bridge encoder this needs no model server; it shows the plumbing, and its captions are
+far poorer than a Video-LLM's.
+
+Output: `captions.jsonl`, one record per video (`qid` = the video id) holding
+`captions: [[time_s, text], ...]`, or `error` for a video that cannot be read. It is a
+`run.journal.Journal`, so a crash resumes at the first video not written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from ..encoders.base import ImageTextEncoder
+from ..errors import UserError
+from ..run.journal import Journal
+
+TOP_CLASSES = 3
+
+
+def imagenet_vocabulary() -> list[str]:
+    """The first name of each ImageNet-1k class (1000 names)."""
+    from ..encoders.imagenet_labels import imagenet_lemmas
+
+    return [names[0] for names in imagenet_lemmas()]
+
+
+class EncoderCaptioner:
+    """Captions frames with the vocabulary words an encoder scores highest.
+
+    Args:
+        encoder: any `ImageTextEncoder`.
+        vocabulary: the words a caption may use.
+        top: how many words per caption.
+    """
+
+    def __init__(self, encoder: ImageTextEncoder, vocabulary: list[str], top: int = TOP_CLASSES):
+        if not vocabulary:
+            raise UserError("the caption vocabulary is empty")
+        self.encoder, self.vocabulary, self.top = encoder, list(vocabulary), top
+        self._texts = np.asarray(encoder.encode_texts(self.vocabulary), dtype=np.float32)
+
+    @property
+    def captioner_id(self) -> str:
+        """Changes whenever the captions would: encoder, vocabulary, number of words."""
+        words = hashlib.sha256("\n".join(self.vocabulary).encode()).hexdigest()[:12]
+        return f"{self.encoder.encoder_id}|vocab:{words}|top:{self.top}"
+
+    def caption(self, frames: np.ndarray) -> list[str]:
+        """One caption per frame of `(N, H, W, 3)` uint8 frames."""
+        scores = np.asarray(self.encoder.encode_images(frames)) @ self._texts.T
+        best = np.argsort(-scores, axis=1, kind="stable")[:, : self.top]
+        return ["top classes: " + ", ".join(self.vocabulary[j] for j in row) for row in best]
+
+
+def caption_video(path: Path, captioner: EncoderCaptioner, fps: float = 1.0) -> dict:
+    """`{"duration_s", "captions": [[time_s, text], ...]}` for one video at `fps`."""
+    from ..video import probe, sample_frames
+
+    info = probe(path)
+    captions: list[list] = []
+    for batch in sample_frames(path, fps, short_side=224, batch_size=32):
+        texts = captioner.caption(batch.frames)
+        captions += [[round(float(t), 3), c] for t, c in zip(batch.times_s, texts, strict=True)]
+    if not captions:
+        raise UserError(f"{path}: no frames could be decoded")
+    return {"duration_s": float(info.duration_s or captions[-1][0] + 1.0), "captions": captions}
+
+
+def run_captions(
+    videos: dict[str, Path],
+    out: Path,
+    captioner: EncoderCaptioner,
+    *,
+    fps: float = 1.0,
+    overwrite: bool = False,
+    describe: Callable[[str], None] | None = None,
+) -> list[dict]:
+    """Caption every video into `out/captions.jsonl` (resuming), records in video order."""
+    fingerprint = {"stage": "captions", "captioner": captioner.captioner_id, "fps": fps}
+    path = Path(out) / "captions.jsonl"
+    with Journal.open(path, fingerprint, overwrite=overwrite) as journal:
+        for vid, video in videos.items():
+            if vid in journal.done:
+                continue
+            record = {"qid": vid, "video": str(video.absolute())}
+            try:
+                record.update(caption_video(video, captioner, fps))
+            except (UserError, OSError) as exc:
+                record["error"] = " ".join(str(exc).split())
+            if describe is not None:
+                describe(vid)
+            journal.append(record)
+        return [journal.done[vid] for vid in videos]
