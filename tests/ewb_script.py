@@ -1,7 +1,7 @@
 """A scripted stand-in for a chat model that answers every `build ewb` prompt plausibly.
 
 It reads each prompt the way a model would, from its text alone, and answers deterministically:
-P1 turns every run of identical captions lasting two seconds or more into an event; P2 verifies
+P1 turns every run of two or more identical captions into an event; P2 verifies
 every event; P3 finds no duplicates; P4 asks when the view first shows the event's first
 classes; the P5 pre-pass keeps everything; the main pass scores the i-th question 9 - i (at
 least 1). Serve it with `OpenAIStub(responder=ewb_reply)` (tests/openai_stub.py) to run the
@@ -29,7 +29,7 @@ def group_reply(text: str) -> str:
     events = [
         {"event": f"the view shows {classes.split(',')[0].strip()}", "start": a, "end": b}
         for a, b, classes in _RUN.findall(text)
-        if _seconds(b) - _seconds(a) >= 2
+        if _seconds(b) - _seconds(a) >= 1
     ]
     return json.dumps(events)
 

@@ -62,19 +62,46 @@ def run_ewb(videos: list[Path], out: Path, client: ChatClient, captioner: Encode
     """Every stage in turn (each resumable), then the two output files and `summary.json`."""
 
     def stage(s):
-        return run_stage(s, client, out, overwrite=overwrite, concurrency=concurrency)
+        result = run_stage(s, client, out, overwrite=overwrite, concurrency=concurrency)
+        results[s.name] = result
+        return result
 
+    results: dict[str, StageResult] = {}
     captions = run_captions(video_ids(videos), out, captioner, fps=settings.fps,
                             overwrite=overwrite)  # fmt: skip
     counts: dict[str, Any] = {"p0_captions": {
         "videos": len(captions), "failed": sum("error" in c for c in captions)}}  # fmt: skip
-    p1 = stage(GroupStage([c for c in captions if "error" not in c], settings.chunk_s))
+    kept = _mine_events(stage, [c for c in captions if "error" not in c], settings, counts)
+    chosen = _questions(stage, kept, settings, counts)
+    benchmark, review = _coverage(chosen, settings)
+    write_jsonl(out / "benchmark.jsonl", benchmark)
+    write_jsonl(out / "review.jsonl", review)
+    counts["p6_coverage"] = {"in": len(chosen), "benchmark": len(benchmark), "review": len(review)}
+    summary = _summary(counts, results)
+    write_atomic(out / "summary.json", json.dumps(summary, indent=1) + "\n")
+    return summary
+
+
+def _mine_events(stage, captioned: list[dict], settings: EwbSettings, counts: dict) -> list[dict]:
+    """P1-P3: the events that survive verification and dedup."""
+    p1 = stage(GroupStage(captioned, settings.chunk_s))
     p2 = stage(VerifyStage(number_events(p1.ok), settings.pad_s))
     events = _verified(p2)
     by_video = _by_video(events)
     p3 = stage(DedupStage(by_video))
     pairs = {r["qid"]: r["pairs"] for r in p3.ok}
     kept = [e for vid, evs in by_video.items() for e in drop_duplicates(evs, pairs.get(vid, []))]
+    counts.update({
+        "p1_events": {"events": len(number_events(p1.ok))},
+        "p2_verify": {"verdicts": dict(Counter(r["verdict"] for r in p2.ok)),
+                      "events_out": len(events)},
+        "p3_dedup": {"in": len(events), "kept": len(kept)},
+    })  # fmt: skip
+    return kept
+
+
+def _questions(stage, kept: list[dict], settings: EwbSettings, counts: dict) -> list[dict]:
+    """P4-P5: questions that pass the rules, the cutoff, the pre-pass and the scoring."""
     p4 = stage(QuestionStage(kept, settings.banned))
     items = [r for r in p4.ok if not r["rejected"]]
     short = [q for q in items if q["end_s"] - q["start_s"] <= settings.max_gt_s]
@@ -83,28 +110,15 @@ def run_ewb(videos: list[Path], out: Path, client: ChatClient, captioner: Encode
     screened = [q for vid, qs in _by_video(short).items() for i, q in enumerate(qs)
                 if str(i + 1) not in drops.get(vid, {})]  # fmt: skip
     groups = _groups(screened, settings)
-    p5 = stage(ScoreStage(groups))
-    chosen, histogram = _choose(groups, p5, settings)
-    benchmark, review = _coverage(chosen, settings)
-    write_jsonl(out / "benchmark.jsonl", benchmark)
-    write_jsonl(out / "review.jsonl", review)
-    results = {"p1_events": p1, "p2_verify": p2, "p3_dedup": p3, "p4_questions": p4,
-               "p5_prefilter": pre, "p5_score": p5}  # fmt: skip
+    chosen, histogram = _choose(groups, stage(ScoreStage(groups)), settings)
     counts.update({
-        "p1_events": {"events": len(number_events(p1.ok))},
-        "p2_verify": {"verdicts": dict(Counter(r["verdict"] for r in p2.ok)),
-                      "events_out": len(events)},
-        "p3_dedup": {"in": len(events), "kept": len(kept)},
         "p4_questions": {"in": len(kept), "kept": len(items),
                          "rejected_by_rule": sum(1 for r in p4.ok if r["rejected"])},
         "p5_prefilter": {"in": len(items), "over_gt_cutoff": len(items) - len(short),
                          "dropped_by_model": len(short) - len(screened), "kept": len(screened)},
         "p5_score": {"groups": len(groups), "kept": len(chosen), "score_histogram": histogram},
-        "p6_coverage": {"in": len(chosen), "benchmark": len(benchmark), "review": len(review)},
     })  # fmt: skip
-    summary = _summary(counts, results)
-    write_atomic(out / "summary.json", json.dumps(summary, indent=1) + "\n")
-    return summary
+    return chosen
 
 
 def _by_video(items: list[dict]) -> dict[str, list[dict]]:
@@ -178,6 +192,8 @@ def _coverage(chosen: list[dict], settings: EwbSettings) -> tuple[list[dict], li
 
 
 def _summary(counts: dict, results: dict[str, StageResult]) -> dict:
+    order = ["p0_captions", *results, "p6_coverage"]
+    counts = {name: counts[name] for name in order}
     for name, result in results.items():
         m = result.manifest
         counts[name].update({**{f"calls_{k}": v for k, v in m["counts"].items()}, **m["usage"],
@@ -187,15 +203,30 @@ def _summary(counts: dict, results: dict[str, StageResult]) -> dict:
 
 
 def format_ewb_summary(summary: dict) -> str:
-    """One line per stage: its counts, then its cost."""
+    """One line per stage: what came in and out, its calls, tokens and cost.
+
+    >>> print(format_ewb_summary({"cost_usd": 0.5, "stages": {"p3_dedup": {"in": 4, "kept": 3,
+    ...     "calls_items": 1, "calls_ok": 1, "calls_parse_failed": 0, "calls_input_failed": 0,
+    ...     "prompt_tokens": 900, "completion_tokens": 20, "cost_usd": 0.5, "requests": 1}}}))
+    p3_dedup: in 4, kept 3; 1 calls (1 ok, 0 malformed, 0 input errors), 900 + 20 tokens, $0.5000
+    total cost $0.5000
+    """
     lines = []
     for name, c in summary["stages"].items():
-        shown = {k: v for k, v in c.items() if k not in ("prompt_tokens", "completion_tokens")}
-        cost = shown.pop("cost_usd", None)
-        text = ", ".join(f"{k} {v}" for k, v in shown.items())
-        lines.append(f"{name}: {text}" + (f"; ${cost:.4f}" if cost is not None else ""))
+        shown = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in c.items()
+                          if not k.startswith("calls_") and k not in _USAGE_KEYS)  # fmt: skip
+        if "calls_items" in c:
+            shown += (
+                f"; {c['calls_items']} calls ({c['calls_ok']} ok, {c['calls_parse_failed']} "
+                f"malformed, {c['calls_input_failed']} input errors), {c['prompt_tokens']:,} + "
+                f"{c['completion_tokens']:,} tokens, ${c['cost_usd']:.4f}"
+            )
+        lines.append(f"{name}: {shown}")
     lines.append(f"total cost ${summary['cost_usd']:.4f}")
     return "\n".join(lines)
+
+
+_USAGE_KEYS = ("prompt_tokens", "completion_tokens", "cost_usd", "requests")
 
 
 def ewb_settings_dict(settings: EwbSettings) -> dict:
