@@ -14,6 +14,7 @@ Output: `captions.jsonl`, one record per video (`qid` = the video id) holding
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,7 +22,7 @@ import numpy as np
 
 from ..encoders.base import ImageTextEncoder
 from ..errors import UserError
-from ..run.journal import Journal
+from ..run.journal import Journal, write_atomic
 
 TOP_CLASSES = 3
 
@@ -99,4 +100,9 @@ def run_captions(
             if describe is not None:
                 describe(vid)
             journal.append(record)
-        return [journal.done[vid] for vid in videos]
+        records = [journal.done[vid] for vid in videos]
+    manifest = {**fingerprint, "output": path.name, "counts": {
+        "items": len(records), "ok": sum("error" not in r for r in records),
+        "input_failed": sum("error" in r for r in records)}}  # fmt: skip
+    write_atomic(path.with_name("captions.manifest.json"), json.dumps(manifest, indent=1))
+    return records

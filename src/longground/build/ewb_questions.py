@@ -142,7 +142,7 @@ class ScoreStage(Stage):
         rows = json_value(text, dict).get("scores")
         if not isinstance(rows, list):
             raise ReplyError("no 'scores' list")
-        n, scores = len(call.context["ids"]), {}
+        n, scores, details = len(call.context["ids"]), {}, {}
         for row in rows:
             i = row.get("id") if isinstance(row, dict) else None
             overall = row.get("overall") if isinstance(row, dict) else None
@@ -151,5 +151,7 @@ class ScoreStage(Stage):
             if isinstance(overall, bool) or not isinstance(overall, int | float) \
                     or not 1 <= overall <= 10:  # fmt: skip
                 raise ReplyError(f"item {i}: overall score {overall!r} is not in 1-10")
-            scores[call.context["ids"][i - 1]] = float(overall)
-        return {"scores": scores, "unscored": n - len(scores)}
+            qid = call.context["ids"][i - 1]
+            scores[qid] = float(overall)
+            details[qid] = {k: row.get(k) for k in ("validity", "uniqueness", "difficulty")}
+        return {"scores": scores, "criteria": details, "unscored": n - len(scores)}

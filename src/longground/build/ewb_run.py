@@ -252,7 +252,7 @@ def dry_run_ewb(videos: list[Path], settings: EwbSettings, show_prompts: bool = 
     mosaic = image_tokens(8 * 96, 8 * 170)
     lines += [
         f"stage p0_captions: {len(videos)} videos, {int(seconds * settings.fps):,} frames "
-        f"captioned locally by {settings.encoder!r}-style encoder, no model calls",
+        "captioned locally by the --captioner encoder, no model calls",
         f"stage p1_events: {p1_calls} calls, ~{caption_tokens + p1_calls * 150:,} prompt tokens",
         f"stage p2_verify: one call per P1 event, one 8x8 mosaic each (~{mosaic:,} image tokens)",
         f"stage p3_dedup: at most {len(videos)} calls (one per video with two or more events)",
