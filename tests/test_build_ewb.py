@@ -160,3 +160,14 @@ def test_dry_run_and_refusals(videos, stub, tmp_path, capsys):
     (tmp_path / "c" / "build.json").write_text('{"pipeline": "comet"}')
     assert main(cli(videos, tmp_path / "c", stub.url, tmp_path)) == 2
     assert "longground build comet" in capsys.readouterr().err
+
+
+def test_unreachable_server_is_one_line_and_keeps_the_captions(videos, tmp_path, capsys):
+    from openai_stub import closed_port_url
+
+    out = tmp_path / "out"
+    assert main(cli(videos, out, closed_port_url(), tmp_path)) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("longground: error:") and err.count("\n") == 1
+    assert len(rows(out / "captions.jsonl")) == 2  # P0 is kept for the rerun
+    assert (out / "p1_events.jsonl").read_text() == "" and not (out / "benchmark.jsonl").exists()
