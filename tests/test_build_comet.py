@@ -201,3 +201,17 @@ def test_dry_run_sends_nothing(videos, stub, tmp_path, capsys):
     assert "stage queries: 4 calls, 16 images" in printed
     assert "input error: broken-c0" in printed
     assert "stage annotations: at most 4 calls" in printed
+
+
+def test_each_video_is_decoded_once(videos, monkeypatch):
+    from longground.build import frames as frames_mod
+
+    loads = []
+    real = frames_mod.UniformFrames._load
+    monkeypatch.setattr(frames_mod.UniformFrames, "_load",
+                        lambda self, p: loads.append(p) or real(self, p))  # fmt: skip
+    cache = frames_mod.UniformFrames(4, 48)
+    for _ in range(3):
+        cache.get(videos[0])
+        assert cache.duration_s(videos[0].absolute()) == pytest.approx(10.0)
+    assert len(loads) == 1

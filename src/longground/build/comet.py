@@ -151,7 +151,7 @@ class QueryStage(Stage):
         return {
             "query": " ".join(query.split()),
             "attributes": attributes or sorted(call.context["combination"]),
-            "duration_s": self.frames.get(call.context["video"]).duration_s,
+            "duration_s": self.frames.duration_s(call.context["video"]),
             "why_temporal": str(reply.get("why_temporal") or ""),
             "rejected": spatial_counting_reason(query, reply.get("single_frame")),
         }

@@ -28,7 +28,8 @@ def run_comet(
     concurrency: int = 1,
 ) -> dict[str, Any]:
     """Both stages, then `out/benchmark.jsonl` and `out/summary.json`; returns the summary."""
-    frames = UniformFrames(settings.n_frames, settings.short_side)
+    # Calls run in video order; one video per call in flight (plus one) is kept decoded.
+    frames = UniformFrames(settings.n_frames, settings.short_side, keep=concurrency + 1)
     queries = run_stage(
         QueryStage(video_ids(videos), settings, frames),
         client, out, overwrite=overwrite, concurrency=concurrency,

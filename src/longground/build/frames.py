@@ -43,12 +43,21 @@ class UniformFrames:
             raise UserError(f"frames and short side must be positive ({n_frames}, {short_side})")
         self.n_frames, self.short_side, self.keep = n_frames, short_side, keep
         self._seen: dict[str, VideoFrames | UserError] = {}
+        self._durations: dict[str, float] = {}  # small, so never evicted
         self._lock = threading.Lock()  # stages may build calls from several threads
 
     def get(self, video: str | Path) -> VideoFrames:
         """The frames of `video`; raises the video's `UserError` (`BadVideo`) every time."""
         with self._lock:
-            return self._get(str(video))
+            return self._get(str(Path(video).absolute()))
+
+    def duration_s(self, video: str | Path) -> float:
+        """The video's length, without decoding it again once its frames were read."""
+        key = str(Path(video).absolute())
+        with self._lock:
+            if key in self._durations:
+                return self._durations[key]
+        return self.get(video).duration_s
 
     def _get(self, key: str) -> VideoFrames:
         if key not in self._seen:
@@ -56,6 +65,7 @@ class UniformFrames:
                 self._seen.pop(next(iter(self._seen)))
             try:
                 self._seen[key] = self._load(Path(key))
+                self._durations[key] = self._seen[key].duration_s
             except UserError as exc:
                 self._seen[key] = exc
         found = self._seen[key]
