@@ -171,3 +171,20 @@ def test_unreachable_server_is_one_line_and_keeps_the_captions(videos, tmp_path,
     assert err.startswith("longground: error:") and err.count("\n") == 1
     assert len(rows(out / "captions.jsonl")) == 2  # P0 is kept for the rerun
     assert (out / "p1_events.jsonl").read_text() == "" and not (out / "benchmark.jsonl").exists()
+
+
+def test_chat_model_captioner(videos, stub, tmp_path, capsys):
+    out = tmp_path / "out"
+    args = cli(videos, out, stub.url, tmp_path, "--caption-batch", "4")
+    args[args.index("--captioner") + 1] = "llm"
+    assert main(args) == 0
+    records = rows(out / "p0_captions.jsonl")
+    assert len(records) == 11 + 1  # 42 frames in calls of 4, plus the unreadable video
+    assert records[0]["captions"][0] == [0.0, "mostly red"] and "error" in records[-1]
+    p0 = [r for r in stub.requests if "For each frame" in r.text]
+    assert len(p0) == 11 and len(p0[0].images) == 4 and p0[0].labels[1].startswith("Frame at 1.0")
+    events = rows(out / "p1_events.jsonl")[0]["events"]
+    assert [(e["start_s"], e["end_s"]) for e in events] == [(0, 11), (12, 23), (24, 29), (30, 41)]
+    summary = json.loads((out / "summary.json").read_text())["stages"]
+    assert summary["p0_captions"]["calls_items"] == 12 and summary["p0_captions"]["requests"] == 11
+    assert "p0_captions:" in capsys.readouterr().out

@@ -21,7 +21,7 @@ from ..llm.base import ChatClient
 from ..run.journal import write_atomic
 from .agree import write_jsonl
 from .comet import video_ids
-from .ewb_captions import EncoderCaptioner, run_captions
+from .ewb_captions import CaptionStage, EncoderCaptioner, captions_by_video, run_captions
 from .ewb_questions import PrefilterStage, QuestionStage, ScoreStage
 from .ewb_rules import CINEMATIC_WORDS, covered, group_by_gap, keep_top
 from .ewb_stages import DedupStage, GroupStage, VerifyStage, drop_duplicates, number_events
@@ -33,6 +33,7 @@ class EwbSettings:
     """The pipeline's settings; defaults are the paper's where it gives them."""
 
     fps: float = 1.0
+    caption_batch: int = 1
     chunk_s: float = 600.0
     pad_s: float = 5.0
     banned: tuple[str, ...] = CINEMATIC_WORDS
@@ -56,10 +57,11 @@ class EwbSettings:
             raise UserError("keep share must be in (0, 1], top-k and group size at least 1")
 
 
-def run_ewb(videos: list[Path], out: Path, client: ChatClient, captioner: EncoderCaptioner,
+def run_ewb(videos: list[Path], out: Path, client: ChatClient, captioner: EncoderCaptioner | None,
             settings: EwbSettings, *, overwrite: bool = False,
             concurrency: int = 1) -> dict[str, Any]:  # fmt: skip
-    """Every stage in turn (each resumable), then the two output files and `summary.json`."""
+    """Every stage in turn (each resumable), then the two output files and `summary.json`.
+    `captioner` None captions P0 with the chat model instead of an encoder."""
 
     def stage(s):
         result = run_stage(s, client, out, overwrite=overwrite, concurrency=concurrency)
@@ -67,8 +69,12 @@ def run_ewb(videos: list[Path], out: Path, client: ChatClient, captioner: Encode
         return result
 
     results: dict[str, StageResult] = {}
-    captions = run_captions(video_ids(videos), out, captioner, fps=settings.fps,
-                            overwrite=overwrite)  # fmt: skip
+    ids = video_ids(videos)
+    if captioner is None:  # P0 with the chat model, as in the paper
+        p0 = stage(CaptionStage(ids, settings.fps, settings.caption_batch))
+        captions = captions_by_video(p0.records, ids)
+    else:
+        captions = run_captions(ids, out, captioner, fps=settings.fps, overwrite=overwrite)
     counts: dict[str, Any] = {"p0_captions": {
         "videos": len(captions), "failed": sum("error" in c for c in captions)}}  # fmt: skip
     kept = _mine_events(stage, [c for c in captions if "error" not in c], settings, counts)
@@ -192,7 +198,7 @@ def _coverage(chosen: list[dict], settings: EwbSettings) -> tuple[list[dict], li
 
 
 def _summary(counts: dict, results: dict[str, StageResult]) -> dict:
-    order = ["p0_captions", *results, "p6_coverage"]
+    order = list(dict.fromkeys(["p0_captions", *results, "p6_coverage"]))
     counts = {name: counts[name] for name in order}
     for name, result in results.items():
         m = result.manifest
@@ -233,7 +239,8 @@ def ewb_settings_dict(settings: EwbSettings) -> dict:
     return {k: v for k, v in asdict(settings).items() if k != "cache_dir"}
 
 
-def dry_run_ewb(videos: list[Path], settings: EwbSettings, show_prompts: bool = True) -> str:
+def dry_run_ewb(videos: list[Path], settings: EwbSettings, show_prompts: bool = True,
+                chat_captions: bool = False) -> str:  # fmt: skip
     """What each stage would ask, from the videos' durations alone (nothing is captioned)."""
     from ..video import probe
     from .estimate import image_tokens, text_tokens
@@ -250,9 +257,12 @@ def dry_run_ewb(videos: list[Path], settings: EwbSettings, show_prompts: bool = 
         seconds += duration_s
     caption_tokens = int(seconds * settings.fps * 12)  # ~12 tokens per caption line at most
     mosaic = image_tokens(8 * 96, 8 * 170)
+    frames = int(seconds * settings.fps)
+    p0 = (f"{-(-frames // settings.caption_batch):,} calls to the chat model, "
+          f"{settings.caption_batch} frame(s) each" if chat_captions
+          else "captioned locally by the --captioner encoder, no model calls")  # fmt: skip
     lines += [
-        f"stage p0_captions: {len(videos)} videos, {int(seconds * settings.fps):,} frames "
-        "captioned locally by the --captioner encoder, no model calls",
+        f"stage p0_captions: {len(videos)} videos, {frames:,} frames, {p0}",
         f"stage p1_events: {p1_calls} calls, ~{caption_tokens + p1_calls * 150:,} prompt tokens",
         f"stage p2_verify: one call per P1 event, one 8x8 mosaic each (~{mosaic:,} image tokens)",
         f"stage p3_dedup: at most {len(videos)} calls (one per video with two or more events)",

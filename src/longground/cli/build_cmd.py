@@ -158,7 +158,12 @@ def ewb(
     videos: list[Path] = typer.Argument(..., help="Video files."),
     out: Path = typer.Option(..., "--out", help="Output folder (resumed when it is this one's)."),
     captioner: str = typer.Option(
-        "label-bridge", "--captioner", help="P0: the ImageTextEncoder whose top classes caption."
+        "label-bridge",
+        "--captioner",
+        help="P0: an encoder whose top classes caption each frame, or 'llm' (the chat model).",
+    ),
+    caption_batch: int = typer.Option(
+        1, "--caption-batch", min=1, help="P0 with 'llm': frames per call."
     ),
     caption_words: int = typer.Option(3, "--caption-words", min=1, help="P0: classes per caption."),
     encoder: str = typer.Option(
@@ -190,18 +195,22 @@ def ewb(
     if cinematic_words is not None:
         banned = tuple(w.strip() for w in cinematic_words.split(",") if w.strip())
     settings = EwbSettings(
-        chunk_s=chunk_s, banned=banned, encoder=encoder, top_k=top_k, half_width_s=half_width_s,
-        nms_s=nms_s, domain=domain, cache_dir=str(cache_dir) if cache_dir else None,
+        caption_batch=caption_batch, chunk_s=chunk_s, banned=banned, encoder=encoder,
+        top_k=top_k, half_width_s=half_width_s, nms_s=nms_s, domain=domain,
+        cache_dir=str(cache_dir) if cache_dir else None,
     )  # fmt: skip
     if dry_run:
-        typer.echo(dry_run_ewb(videos, settings))
+        typer.echo(dry_run_ewb(videos, settings, chat_captions=captioner == "llm"))
         return
     cfg = _llm_config(llm, base_url, model, api_key, concurrency)
     claim(out, "ewb", overwrite=overwrite)
     from ..build.ewb_captions import EncoderCaptioner, imagenet_vocabulary
     from ..encoders import load_encoder
 
-    words = EncoderCaptioner(load_encoder(captioner), imagenet_vocabulary(), top=caption_words)
+    words = None
+    if captioner != "llm":
+        encoder = load_encoder(captioner)
+        words = EncoderCaptioner(encoder, imagenet_vocabulary(), top=caption_words)
     client = _client(cfg, out, cache_dir)
     try:
         summary = run_ewb(videos, out, client, words, settings, overwrite=overwrite,
