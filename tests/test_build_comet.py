@@ -215,3 +215,34 @@ def test_each_video_is_decoded_once(videos, monkeypatch):
         cache.get(videos[0])
         assert cache.duration_s(videos[0].absolute()) == pytest.approx(10.0)
     assert len(loads) == 1
+
+
+@pytest.mark.parametrize(
+    ("reply", "intervals", "strict", "evidence"),
+    [
+        ('[{"start": "00:00:01", "end": "00:00:04", "evidence": "a"}]', [[1, 4]], True, ["a"]),
+        ('[{"start": 1, "end": 4, "evidence": "a"}]', [[1, 4]], False, ["a"]),
+        ('[{"start": "0:01", "end": "0:04"}]', [[1, 4]], False, [""]),
+        ("[]", [], True, []),
+        ("The event does not occur.", [], False, []),
+    ],
+)
+def test_annotation_reader_flags_non_clock_times(reply, intervals, strict, evidence):
+    from longground.build.comet import AnnotateStage
+    from longground.build.frames import UniformFrames
+    from longground.build.stage import Call
+
+    stage = AnnotateStage([], SETTINGS, UniformFrames(4, 48))
+    got = stage.read(Call("q", list, {"duration_s": 60.0}), reply)
+    assert got["intervals"] == intervals and got["strict_format"] is strict
+    assert got["evidence"] == evidence
+
+
+def test_annotation_reader_refuses_what_it_cannot_read():
+    from longground.build.comet import AnnotateStage
+    from longground.build.frames import UniformFrames
+    from longground.build.stage import Call, ReplyError
+
+    stage = AnnotateStage([], SETTINGS, UniformFrames(4, 48))
+    with pytest.raises(ReplyError, match="no time interval"):
+        stage.read(Call("q", list, {"duration_s": 60.0}), "A man in a red shirt.")
