@@ -12,9 +12,9 @@ from longground.build.comet_run import run_comet
 from longground.cli.main import main
 from longground.formats.canonical import sample_from_record
 from longground.formats.fields import load_record_samples
+from longground.llm import LLMConfig
 from longground.llm.base import ChatClient
 from longground.llm.factory import make_chat_client
-from longground.methods.base import LLMConfig
 from openai_stub import OpenAIStub, Reply, closed_port_url
 
 SETTINGS = CometSettings(combinations=2, seed=3, n_frames=4, short_side=48)

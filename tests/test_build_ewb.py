@@ -15,9 +15,9 @@ from longground.cli.main import main
 from longground.encoders import load_encoder
 from longground.formats.canonical import sample_from_record
 from longground.formats.fields import load_record_samples
+from longground.llm import LLMConfig
 from longground.llm.base import ChatClient
 from longground.llm.factory import make_chat_client
-from longground.methods.base import LLMConfig
 from openai_stub import OpenAIStub, Reply
 
 STAGES = ("captions", "p1_events", "p2_verify", "p3_dedup", "p4_questions", "p5_prefilter",

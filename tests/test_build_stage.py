@@ -11,9 +11,9 @@ import pytest
 from longground.build.dryrun import format_plan, plan_stage
 from longground.build.stage import Call, ReplyError, Stage, run_stage
 from longground.errors import UserError
+from longground.llm import LLMConfig
 from longground.llm.base import ChatClient, Message
 from longground.llm.factory import make_chat_client
-from longground.methods.base import LLMConfig
 from openai_stub import OpenAIStub, Reply, closed_port_url
 
 

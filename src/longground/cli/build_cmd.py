@@ -74,8 +74,8 @@ def _llm_config(llm, base_url, model, api_key, concurrency: int):
     """The model settings, checked (a model must be named) before anything is written."""
     import os
 
+    from ..llm.config import LLMConfig
     from ..llm.factory import resolve_model
-    from ..methods.base import LLMConfig
 
     cfg = LLMConfig(
         backend=llm or "openai",
