@@ -116,9 +116,15 @@ def test_cli_table_and_attribute_counts(tmp_path, capsys):
 
 @pytest.mark.parametrize(
     "content, message",
-    [(None, "no such file"), ("", "empty"), ('{"qid": "1", "video": "v"\n', "cannot tell"),
-     ('{"qid": "1", "video": "v", "duration": 9, "query": "q", "intervals": [[5, 2]]}\n',
-      "gt.jsonl:1: qid 1")],
+    [
+        (None, "no such file"),
+        ("", "empty"),
+        ('{"qid": "1", "video": "v"\n', "cannot tell"),
+        (
+            '{"qid": "1", "video": "v", "duration": 9, "query": "q", "intervals": [[5, 2]]}\n',
+            "gt.jsonl:1: qid 1",
+        ),
+    ],
 )
 def test_cli_bad_input_is_one_line(tmp_path, capsys, content, message):
     path = tmp_path / "gt.jsonl"

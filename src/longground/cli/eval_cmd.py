@@ -45,7 +45,7 @@ def eval_command(
     bootstrap: Annotated[
         int, typer.Option("--bootstrap", help="Resamples for 95% confidence intervals.")
     ] = 0,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap and --sample.")] = 0,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object (fractions in [0, 1]).")
     ] = False,
@@ -67,6 +67,36 @@ def eval_command(
         Path | None,
         typer.Option("--per-query", help="Also write one JSON line per query to this file."),
     ] = None,
+    taxonomy: Annotated[
+        bool,
+        typer.Option(
+            "--taxonomy",
+            help="Failure taxonomy (single protocol; see "
+            "docs/analysis.md): parse, no answer, search or localisation.",
+        ),
+    ] = False,
+    fail_iou: Annotated[
+        float, typer.Option("--fail-iou", help="Taxonomy: IoU below this is a failure.")
+    ] = 0.05,
+    offset_min: Annotated[
+        float,
+        typer.Option("--offset-min", help="Taxonomy: search vs localisation boundary, minutes."),
+    ] = 5.0,
+    sample: Annotated[
+        int,
+        typer.Option(
+            "--sample",
+            help="Taxonomy: also classify N random failures drawn with --seed (EWB: 100, seed 42).",
+        ),
+    ] = 0,
+    windows: Annotated[
+        Path | None,
+        typer.Option(
+            "--windows",
+            help="Top-K window recall (K = 1, 3, 10) of "
+            "this windows file (written by run --topk-windows).",
+        ),
+    ] = None,
 ) -> None:
     """Score PRED against GT and print the papers' metrics.
 
@@ -87,7 +117,14 @@ def eval_command(
         bootstrap=bootstrap,
         seed=seed,
     )
-    typer.echo(json.dumps(result.to_dict()) if as_json else format_result(result))
+    from ..eval.analysis import analysis_files, format_sections
+
+    options = dict(fail_iou=fail_iou, offset_min=offset_min, sample=sample, seed=seed)
+    sections = analysis_files(gt, pred, result, taxonomy=options if taxonomy else None,
+                              windows=windows, gt_format=gt_format, pred_format=pred_format,
+                              durations=durations)  # fmt: skip
+    text = format_result(result) + format_sections(sections)
+    typer.echo(json.dumps({**result.to_dict(), **sections}) if as_json else text)
     if per_query is not None:
         write_rows(per_query, result.rows())
 

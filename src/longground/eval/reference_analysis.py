@@ -52,3 +52,55 @@ def diversity(queries: list[str], window: int = 50) -> dict:
     top = sorted(counts.values(), reverse=True)[:5]
     out["top5_stem_coverage"] = sum(top) / len(queries) if queries else 0.0
     return out
+
+
+def taxonomy_class(
+    gt: list[tuple[float, float]],
+    first_pred: tuple[float, float] | None,
+    iou: float,
+    status: str,
+    fail_iou: float,
+    offset_s: float,
+) -> str | None:
+    """The failure class of one positive query, or None when it did not fail.
+
+    `status` is "answered", "missing" or "parse_failure"; `first_pred` is None when the
+    answer names no interval.
+
+    >>> taxonomy_class([(0.0, 10.0)], (400.0, 420.0), 0.0, "answered", 0.05, 300.0)
+    'search_fail'
+    """
+    if not iou < fail_iou:
+        return None
+    if status == "parse_failure":
+        return "parse_fail"
+    if status == "missing" or first_pred is None:
+        return "no_answer"
+    mid = (first_pred[0] + first_pred[1]) / 2
+    nearest = min(abs(mid - (s + e) / 2) for s, e in gt)
+    return "search_fail" if nearest > offset_s else "localization_fail"
+
+
+def window_recall(gts: list, windows: list, ks=(1, 3, 10)) -> dict:
+    """Top-K window recall, one query and one window at a time.
+
+    >>> window_recall([[(5.0, 6.0)]], [[(0.0, 4.0), (4.0, 8.0)]], ks=(1, 2))["inside@2"]
+    1.0
+    """
+    out: dict = {"n_queries": sum(1 for g in gts if g)}
+    for name in ("inside", "overlap"):
+        for k in ks:
+            hits, total = 0, 0
+            for gt, wins in zip(gts, windows, strict=True):
+                if not gt:
+                    continue
+                total += 1
+                found = False
+                for gs, ge in gt:
+                    for ws, we in wins[:k]:
+                        inside = ws <= gs and ge <= we
+                        if inside or (name == "overlap" and min(ge, we) - max(gs, ws) > 0):
+                            found = True
+                hits += found
+            out[f"{name}@{k}"] = hits / total if total else None
+    return out
