@@ -31,6 +31,7 @@ COMMAND_MODULES: list[str] = [
     "index_cmd",
     "cache_cmd",
     "stats_cmd",
+    "report_cmd",
 ]
 
 
