@@ -32,6 +32,7 @@ COMMAND_MODULES: list[str] = [
     "cache_cmd",
     "stats_cmd",
     "report_cmd",
+    "sweep_cmd",
 ]
 
 
