@@ -149,6 +149,8 @@ def bad_cases(gt, preds, tmp_path):
         ([str(gt), str(gt)], inside / "index.html", "not a folder"),
         ([str(gt), str(preds[0]), "--name", "x", "--name", "y"], tmp_path / "r", "--name"),
         ([str(gt), str(preds[0]), str(preds[0])], tmp_path / "r", "must differ"),
+        ([str(gt), str(preds[0]), "--protocol", "nope"], tmp_path / "r", "nope"),
+        ([str(gt), str(preds[0]), "--theta", "2"], tmp_path / "r", "theta"),
     ]
 
 
@@ -165,6 +167,7 @@ def test_bad_input_is_one_line_and_inputs_survive(bench, tmp_path, capsys):
         assert message in err, err
         for path, content in before.items():
             assert path.read_bytes() == content
+    assert not (tmp_path / "r").exists()  # nothing made for a bad input or option
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root can write anywhere")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..atomic import atomic_open
 from ..errors import UserError
+from ..eval import get_protocol
 from . import summary_figures as sf
 from .inputs import FIGURES_DIR, ReportInput, check_out_dir, load_inputs, method_names
 from .page import render_page
@@ -79,10 +80,13 @@ def build_report(
     """
     if not preds:
         raise UserError("give at least one prediction file")
+    get_protocol(protocol)  # option errors before any folder is made
+    if not 0.0 <= theta <= 1.0:
+        raise UserError(f"theta must be in [0, 1], got {theta}")
     labels = method_names(preds, names)
     inputs = [gt, *preds, *([windows] if windows else [])]
-    check_out_dir(out, inputs)
     report = load_inputs(gt, preds, labels, protocol, theta, windows, **formats)
+    check_out_dir(out, inputs)  # before the figures, the long part
     folder = Path(out) / FIGURES_DIR
     figures = [make().save(folder) for make in figures_for(report)]
     with atomic_open(Path(out) / "report.json") as handle:
