@@ -32,7 +32,8 @@ class ReportFigure:
         """Write `<name>.png` and `<name>.pdf` into `folder`; returns what the page needs
         (name, title, alt, caption, png, pdf as paths relative to the report)."""
         self.figure.savefig(folder / f"{self.name}.png", dpi=PNG_DPI)
-        self.figure.set_layout_engine("none")  # keep the layout just computed for the PNG
+        if self.figure.get_layout_engine() is not None:
+            self.figure.set_layout_engine("none")  # keep the layout just computed for the PNG
         self.figure.savefig(folder / f"{self.name}.pdf")
         self.figure = None
         rel = f"{folder.name}/{self.name}"
@@ -46,11 +47,14 @@ class ReportFigure:
         }
 
 
-def new_figure(width_in: float, height_in: float, ncols: int = 1, nrows: int = 1):
-    """A matplotlib `Figure` (no pyplot, no global state) and its axes array `(nrows, ncols)`."""
+def new_figure(
+    width_in: float, height_in: float, ncols: int = 1, nrows: int = 1, layout="constrained"
+):
+    """A matplotlib `Figure` (no pyplot, no global state) and its axes array `(nrows, ncols)`;
+    `layout=None` leaves the placement to the caller (`subplots_adjust`), which is faster."""
     require("matplotlib", "report")
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(width_in, height_in), layout="constrained")
+    fig = Figure(figsize=(width_in, height_in), layout=layout)
     axes = fig.subplots(nrows, ncols, squeeze=False)
     return fig, axes

@@ -43,8 +43,16 @@ def timeline_figure(report: ReportInput, picked: np.ndarray, which: str) -> Repo
     """One panel per picked query: GT lane on top, one lane per method below."""
     scores = query_scores(report)
     lanes = ["GT", *(run.name for run in report.methods)]
-    fig, axes = new_figure(
-        10.0, max(1.0, len(picked)) * (0.32 * len(lanes) + 0.55), nrows=max(1, len(picked))
+    panel_in = 0.32 * len(lanes) + 0.6
+    height_in = max(1, len(picked)) * panel_in + 0.5
+    fig, axes = new_figure(10.0, height_in, nrows=max(1, len(picked)), layout=None)
+    # fixed margins: a regular stack of panels needs no layout solver (the slow part)
+    fig.subplots_adjust(
+        left=0.11,
+        right=0.98,
+        top=1 - 0.3 / height_in,
+        bottom=0.45 / height_in,
+        hspace=0.5 / (panel_in - 0.5),
     )
     for ax, q in zip(axes[:, 0], picked, strict=False):
         sample = report.samples[q]
