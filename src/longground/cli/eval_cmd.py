@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from ..errors import UserError
+from . import analysis_options as ao
 from .main import app
 
 
@@ -67,36 +68,11 @@ def eval_command(
         Path | None,
         typer.Option("--per-query", help="Also write one JSON line per query to this file."),
     ] = None,
-    taxonomy: Annotated[
-        bool,
-        typer.Option(
-            "--taxonomy",
-            help="Failure taxonomy (single protocol; see "
-            "docs/analysis.md): parse, no answer, search or localisation.",
-        ),
-    ] = False,
-    fail_iou: Annotated[
-        float, typer.Option("--fail-iou", help="Taxonomy: IoU below this is a failure.")
-    ] = 0.05,
-    offset_min: Annotated[
-        float,
-        typer.Option("--offset-min", help="Taxonomy: search vs localisation boundary, minutes."),
-    ] = 5.0,
-    sample: Annotated[
-        int,
-        typer.Option(
-            "--sample",
-            help="Taxonomy: also classify N random failures drawn with --seed (EWB: 100, seed 42).",
-        ),
-    ] = 0,
-    windows: Annotated[
-        Path | None,
-        typer.Option(
-            "--windows",
-            help="Top-K window recall (K = 1, 3, 10) of "
-            "this windows file (written by run --topk-windows).",
-        ),
-    ] = None,
+    taxonomy: ao.Taxonomy = False,
+    fail_iou: ao.FailIou = 0.05,
+    offset_min: ao.OffsetMin = 5.0,
+    sample: ao.SampleN = 0,
+    windows: ao.Windows = None,
 ) -> None:
     """Score PRED against GT and print the papers' metrics.
 
