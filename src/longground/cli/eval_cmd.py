@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from ..errors import UserError
+from . import analysis_options as ao
 from .main import app
 
 
@@ -50,7 +51,7 @@ def eval_command(
     bootstrap: Annotated[
         int, typer.Option("--bootstrap", help="Resamples for 95% confidence intervals.")
     ] = 0,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap and --sample.")] = 0,
     as_json: Annotated[
         bool,
         typer.Option(
@@ -83,6 +84,11 @@ def eval_command(
     iou: Annotated[
         str | None, typer.Option("--iou", help="single: tIoU thresholds (default 0.3,0.5,0.7).")
     ] = None,
+    taxonomy: ao.Taxonomy = False,
+    fail_iou: ao.FailIou = 0.05,
+    offset_min: ao.OffsetMin = 5.0,
+    sample: ao.SampleN = 0,
+    windows: ao.Windows = None,
 ) -> None:
     """Score PRED against GT and print the papers' metrics.
 
@@ -92,7 +98,9 @@ def eval_command(
     from ..eval.table import format_result
 
     if protocol == "qvhighlights":  # reads fields only its format has: its own path
-        check_qvhighlights_options(by, bootstrap, gt_format, pred_format, durations, top_k or iou)
+        check_qvhighlights_options(
+            by, bootstrap, gt_format, pred_format, durations, top_k or iou, taxonomy or windows
+        )
         return qvhighlights_command(gt, pred, as_json, per_query)
     result = evaluate_files(
         gt,
@@ -108,7 +116,14 @@ def eval_command(
         top_k=numbers(top_k, int, "--top-k"),
         iou=numbers(iou, float, "--iou"),
     )
-    typer.echo(json.dumps(result.to_dict()) if as_json else format_result(result))
+    from ..eval.analysis import analysis_files, format_sections
+
+    options = dict(fail_iou=fail_iou, offset_min=offset_min, sample=sample, seed=seed)
+    sections = analysis_files(gt, pred, result, taxonomy=options if taxonomy else None,
+                              windows=windows, gt_format=gt_format, pred_format=pred_format,
+                              durations=durations)  # fmt: skip
+    text = format_result(result) + format_sections(sections)
+    typer.echo(json.dumps({**result.to_dict(), **sections}) if as_json else text)
     if per_query is not None:
         write_rows(per_query, result.rows())
 
@@ -127,11 +142,14 @@ def numbers(text: str | None, kind: type, option: str) -> list | None:
         raise UserError(f"{option} takes comma-separated numbers, got {text!r}") from None
 
 
-def check_qvhighlights_options(by, bootstrap, gt_format, pred_format, durations, k_iou) -> None:
+def check_qvhighlights_options(
+    by, bootstrap, gt_format, pred_format, durations, k_iou, analysis
+) -> None:
     """A `UserError` for options `--protocol qvhighlights` has no use for."""
     formats = {gt_format, pred_format} - {None, "qvhighlights"}
     given = {"--by": by, "--bootstrap": bootstrap, "--durations": durations, "--*-format": formats}
     given["--top-k/--iou"] = k_iou
+    given["--taxonomy/--windows"] = analysis
     unused = [name for name, value in given.items() if value]
     if unused:
         raise UserError(f"--protocol qvhighlights does not take {', '.join(unused)}")

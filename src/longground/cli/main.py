@@ -31,6 +31,9 @@ COMMAND_MODULES: list[str] = [
     "index_cmd",
     "cache_cmd",
     "build_cmd",
+    "stats_cmd",
+    "report_cmd",
+    "sweep_cmd",
 ]
 
 

@@ -13,6 +13,8 @@ from ..run import Backend, MethodSpec, RunInterrupted, RunSummary, make_backend,
 from . import options as opt
 from .main import app
 
+TOPK_WINDOWS = ("mode=topk", "k=10", "half_width_s=60", "nms_s=60")
+
 
 @app.command("run")
 def run(
@@ -78,6 +80,14 @@ def run(
     protocol: Annotated[
         str, typer.Option("--protocol", help="Scoring protocol for --eval: comet or single.")
     ] = "comet",
+    topk_windows: Annotated[
+        bool,
+        typer.Option(
+            "--topk-windows",
+            help="Write retrieval's top-10 windows (±60 s, "
+            "NMS 60 s; -p overrides) for eval --windows, instead of answers.",
+        ),
+    ] = False,
 ) -> None:
     """Run a method over every query of BENCHMARK, appending predictions to OUT.
 
@@ -90,6 +100,10 @@ def run(
         from ..eval import get_protocol
 
         get_protocol(protocol)  # a typo fails now, not after the run
+    if topk_windows:  # EWB Table 6's windows, best first; the user's -p values win
+        if method != "retrieval":
+            raise UserError("--topk-windows writes the retrieval method's windows; drop --method")
+        method, params = "retrieval", [*TOPK_WINDOWS, *(params or [])]
     config = opt.method_config(
         encoder=encoder,
         fps=fps,

@@ -1,0 +1,33 @@
+"""Options `eval` takes for the analysis sections (failure taxonomy, top-K window recall).
+
+Declared here so that `eval_cmd` grows by one line per option; see docs/analysis.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+Taxonomy = Annotated[
+    bool,
+    typer.Option("--taxonomy", help="Failure taxonomy (single protocol): parse, no answer, "
+                 "search or localisation; see docs/analysis.md."),
+]  # fmt: skip
+FailIou = Annotated[
+    float, typer.Option("--fail-iou", help="Taxonomy: IoU below this is a failure.")
+]
+OffsetMin = Annotated[
+    float, typer.Option("--offset-min", help="Taxonomy: search vs localisation, minutes.")
+]
+SampleN = Annotated[
+    int,
+    typer.Option("--sample", help="Taxonomy: also classify N random failures drawn with "
+                 "--seed (EWB: 100, seed 42)."),
+]  # fmt: skip
+Windows = Annotated[
+    Path | None,
+    typer.Option("--windows", help="Top-K window recall (K = 1, 3, 10) of this windows "
+                 "file (written by run --topk-windows)."),
+]  # fmt: skip

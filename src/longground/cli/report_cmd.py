@@ -1,0 +1,65 @@
+"""`longground report GT PRED... --out DIR`: a static HTML report comparing methods."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .main import app
+
+
+@app.command("report")
+def report_command(
+    gt: Annotated[Path, typer.Argument(metavar="GT", help="Benchmark file (any known format).")],
+    preds: Annotated[
+        list[Path], typer.Argument(metavar="PRED...", help="One predictions file per method.")
+    ],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the report into.")],
+    names: Annotated[
+        list[str] | None,
+        typer.Option("--name", help="Label of each method, in PRED order (default: file stem)."),
+    ] = None,
+    protocol: Annotated[
+        str, typer.Option("--protocol", help="comet (CoMET-Bench) or single (first interval).")
+    ] = "comet",
+    theta: Annotated[float, typer.Option("--theta", help="tIoU threshold for R@ and F1@.")] = 0.5,
+    windows: Annotated[
+        Path | None,
+        typer.Option("--windows", help="Top-K windows file (run --topk-windows) to chart."),
+    ] = None,
+    title: Annotated[str | None, typer.Option("--title", help="Page title.")] = None,
+    gt_format: Annotated[
+        str | None, typer.Option("--gt-format", help="Benchmark format (default: guessed).")
+    ] = None,
+    pred_format: Annotated[
+        str | None, typer.Option("--pred-format", help="Predictions format (default: guessed).")
+    ] = None,
+    durations: Annotated[
+        Path | None, typer.Option("--durations", help="Video durations, for Charades-STA.")
+    ] = None,
+) -> None:
+    """Write DIR/index.html (opens offline), DIR/report.json and every figure as PNG and PDF:
+    the methods side by side, per-attribute and per-domain bars, the duration x position
+    heatmap, count calibration and the negative-query plane (comet), timelines of the 10
+    worst and best queries, the failure taxonomy, and top-K window recall with --windows.
+
+    Exit code 0, or 2 when an input is unusable or DIR cannot be written.
+    """
+    from ..report import build_report
+
+    page = build_report(
+        gt,
+        preds,
+        out,
+        names=names,
+        protocol=protocol,
+        theta=theta,
+        windows=windows,
+        title=title,
+        gt_format=gt_format,
+        pred_format=pred_format,
+        durations=durations,
+    )
+    typer.echo(str(page))

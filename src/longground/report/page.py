@@ -1,0 +1,144 @@
+"""The report page: tables of the methods' numbers and the figures, rendered with Jinja2.
+
+Every number cell carries its exact value in `data-value` (the JSON of what `eval --json`
+prints), so a test can hold the page against `eval`.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..errors import require
+from ..eval.protocol import get_protocol
+from ..eval.table import format_value
+from ..eval.taxonomy import CLASSES
+from .inputs import ReportInput
+
+COUNT_KEYS = ("n_queries", "missing", "parse_failures")
+
+TEMPLATE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>{{ title }}</title>
+<style>
+body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em;
+       color: #222; }
+table { border-collapse: collapse; margin: 1em 0; font-variant-numeric: tabular-nums; }
+th, td { border-bottom: 1px solid #ddd; padding: 0.3em 0.7em; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+thead tr:first-child th { border-bottom: none; color: #666; font-weight: normal; }
+figure { margin: 2em 0; }
+figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
+figcaption { color: #444; font-size: 0.92em; margin-top: 0.4em; }
+.small { color: #666; font-size: 0.9em; }
+</style>
+</head>
+<body>
+<h1>{{ title }}</h1>
+<p class="small">Benchmark <code>{{ gt }}</code> ({{ n_queries }} queries), protocol
+<code>{{ protocol }}</code>, θ = {{ theta }}. Metrics in percent except MAE.</p>
+<h2>Methods</h2>
+<table id="methods">
+<thead>
+<tr><th></th>{% for g in groups %}<th colspan="{{ g.span }}">{{ g.label }}</th>{% endfor %}</tr>
+<tr><th>method</th>{% for h in headers %}<th>{{ h }}</th>{% endfor %}</tr>
+</thead>
+<tbody>
+{% for row in rows %}<tr data-method="{{ row.name }}"><td>{{ row.name }}</td>
+{% for c in row.cells %}<td data-key="{{ c.key }}" data-value="{{ c.value }}">{{ c.text }}</td>
+{% endfor %}</tr>
+{% endfor %}</tbody>
+</table>
+{% for fig in figures %}<figure id="fig-{{ fig.name }}">
+<h2>{{ fig.title }}</h2>
+<img src="{{ fig.png }}" alt="{{ fig.alt }}">
+<figcaption>{{ fig.caption }} <a href="{{ fig.pdf }}">PDF</a></figcaption>
+</figure>
+{% if fig.name == "taxonomy" %}<table id="taxonomy">
+<thead><tr><th>method</th><th>failures</th>{% for c in classes %}<th>{{ c }}</th>{% endfor %}
+</tr></thead><tbody>
+{% for row in taxonomy %}<tr data-method="{{ row.name }}"><td>{{ row.name }}</td>
+<td data-key="n_failures" data-value="{{ row.n }}">{{ row.n }} / {{ row.scored }}</td>
+{% for c in row.cells %}<td data-key="{{ c.key }}" data-value="{{ c.value }}">{{ c.text }}</td>
+{% endfor %}</tr>
+{% endfor %}</tbody></table>
+{% endif %}{% if fig.name == "window_recall" %}<table id="window-recall">
+<thead><tr>{% for c in recall %}<th>{{ c.key }}</th>{% endfor %}</tr></thead>
+<tbody><tr>{% for c in recall %}<td data-key="{{ c.key }}" data-value="{{ c.value }}">
+{{ c.text }}</td>{% endfor %}</tr></tbody></table>
+{% endif %}{% endfor %}
+<p class="small">Written by <code>longground report</code>; numbers: <a href="report.json">
+report.json</a>.</p>
+</body>
+</html>
+"""
+
+
+def _cell(key: str, value, percent: bool = True) -> dict:
+    """A table cell: its key, the exact value as JSON, and the printed text."""
+    text = str(value) if isinstance(value, int) else format_value(value, percent)
+    return {"key": key, "value": json.dumps(value), "text": text}
+
+
+def method_rows(report: ReportInput) -> tuple[list[dict], list[str], list[dict]]:
+    """The method table: `(group headers, column headers, rows)` in the papers' layout."""
+    columns = get_protocol(report.protocol).columns(report.theta)
+    groups: list[dict] = []
+    for column in columns:
+        if groups and groups[-1]["label"] == column.group:
+            groups[-1]["span"] += 1
+        else:
+            groups.append({"label": column.group, "span": 1})
+    groups.append({"label": "Answers", "span": len(COUNT_KEYS)})
+    headers = [c.label for c in columns] + ["queries", "missing", "parse fail."]
+    rows = []
+    for run in report.methods:
+        m = run.result.metrics
+        cells = [_cell(c.key, m.get(c.key), c.percent) for c in columns]
+        cells += [_cell(key, m.get(key)) for key in COUNT_KEYS]
+        rows.append({"name": run.name, "cells": cells})
+    return groups, headers, rows
+
+
+def taxonomy_rows(report: ReportInput) -> list[dict]:
+    """One row per method: failures, then count (share) per class."""
+    rows = []
+    for run in report.methods:
+        t = run.taxonomy
+        cells = [
+            {
+                "key": c,
+                "value": json.dumps(t["counts"][c]),
+                "text": f"{t['counts'][c]} ({100 * t['fractions'][c]:.1f}%)",
+            }
+            for c in CLASSES
+        ]
+        rows.append(
+            {"name": run.name, "n": t["n_failures"], "scored": t["n_scored"], "cells": cells}
+        )
+    return rows
+
+
+def render_page(report: ReportInput, figures: list[dict], title: str) -> str:
+    """The whole `index.html`."""
+    jinja2 = require("jinja2", "report")
+    groups, headers, rows = method_rows(report)
+    recall = [_cell(k, v) for k, v in (report.window_recall or {}).items() if "@" in k]
+    template = jinja2.Environment(autoescape=True).from_string(TEMPLATE)
+    return template.render(
+        title=title,
+        gt=str(report.gt_path),
+        n_queries=len(report.samples),
+        protocol=report.protocol,
+        theta=f"{report.theta:g}",
+        groups=groups,
+        headers=headers,
+        rows=rows,
+        figures=figures,
+        classes=CLASSES,
+        taxonomy=taxonomy_rows(report),
+        recall=recall,
+    )

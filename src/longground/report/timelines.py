@@ -1,0 +1,96 @@
+"""Per-query timelines: GT against each method's predictions along the video, for the queries
+where the methods do worst and best."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..eval.protocol import PARSE_FAILURE
+from .figure import ReportFigure, new_figure
+from .inputs import ReportInput
+
+N_SHOWN = 10
+GT_COLOUR = "#222222"
+
+
+def query_scores(report: ReportInput) -> np.ndarray:
+    """`(M, Q)` per-query grounding score of each method: mIoU_q (`comet`) or IoU (`single`);
+    NaN for negative queries."""
+    key = "miou" if report.protocol == "comet" else "iou"
+    return np.stack([np.asarray(run.result.queries[key], dtype=float) for run in report.methods])
+
+
+def pick_queries(scores: np.ndarray, n: int = N_SHOWN) -> tuple[np.ndarray, np.ndarray]:
+    """The `n` positive queries with the lowest and the highest mean score over methods.
+
+    Args:
+        scores: `(M, Q)`, NaN for negatives.
+
+    Returns:
+        `(worst, best)` query indices, worst first / best first; ties keep benchmark order.
+
+    >>> pick_queries(np.array([[0.5, np.nan, 0.1, 0.9]]), n=2)
+    (array([2, 0]), array([3, 0]))
+    """
+    mean = scores.mean(axis=0)
+    positive = np.flatnonzero(np.isfinite(mean))
+    ascending = positive[np.argsort(mean[positive], kind="stable")]
+    descending = positive[np.argsort(-mean[positive], kind="stable")]
+    return ascending[:n], descending[:n]
+
+
+def timeline_figure(report: ReportInput, picked: np.ndarray, which: str) -> ReportFigure:
+    """One panel per picked query: GT lane on top, one lane per method below."""
+    scores = query_scores(report)
+    lanes = ["GT", *(run.name for run in report.methods)]
+    panel_in = 0.32 * len(lanes) + 0.6
+    height_in = max(1, len(picked)) * panel_in + 0.5
+    fig, axes = new_figure(10.0, height_in, nrows=max(1, len(picked)), layout=None)
+    # fixed margins: a regular stack of panels needs no layout solver (the slow part)
+    fig.subplots_adjust(
+        left=0.11,
+        right=0.98,
+        top=1 - 0.3 / height_in,
+        bottom=0.45 / height_in,
+        hspace=0.5 / (panel_in - 0.5),
+    )
+    for ax, q in zip(axes[:, 0], picked, strict=False):
+        sample = report.samples[q]
+        _lane(ax, 0, sample.gt.spans, GT_COLOUR)
+        for m, run in enumerate(report.methods, start=1):
+            if run.status[q] == PARSE_FAILURE:
+                ax.text(0.0, -m, " parse failure", va="center", fontsize=7, color="red")
+            _lane(ax, m, run.spans[q], f"C{m - 1}")
+        ax.set_xlim(0, sample.duration_s)
+        ax.set_yticks(-np.arange(len(lanes)), lanes, fontsize=7)
+        ious = ", ".join(f"{run.name} {scores[m, q]:.2f}" for m, run in enumerate(report.methods))
+        ax.set_title(f"{sample.qid}: {_short(sample.query)}  [{ious}]", fontsize=8, loc="left")
+        ax.tick_params(axis="x", labelsize=7)
+    axes[-1, 0].set_xlabel("video time (s)")
+    qids = ", ".join(report.samples[q].qid for q in picked)
+    return ReportFigure(
+        f"timelines_{which}",
+        f"The {len(picked)} {which} queries",
+        f"Timelines of {len(picked)} queries ({qids}): ground-truth intervals on the top lane "
+        "and each method's predicted intervals on its own lane, along the whole video.",
+        f"The {which} queries by the methods' mean per-query score (in brackets per method: "
+        f"{'mIoU' if report.protocol == 'comet' else 'IoU'}); each bar is an interval drawn "
+        "to scale on the video's time axis.",
+        fig,
+    )
+
+
+def _lane(ax, lane: int, spans: np.ndarray, colour: str) -> None:
+    spans = np.asarray(spans, dtype=float).reshape(-1, 2)
+    if len(spans):
+        ax.broken_barh(
+            list(zip(spans[:, 0], spans[:, 1] - spans[:, 0], strict=True)),
+            (-lane - 0.35, 0.7),
+            facecolors=colour,
+            edgecolors=colour,
+            linewidth=0.8,
+        )
+
+
+def _short(text: str, limit: int = 70) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
