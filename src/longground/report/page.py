@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from ..errors import require
-from ..eval.protocol import get_protocol
+from ..eval.registry import get_protocol
 from ..eval.table import format_value
 from ..eval.taxonomy import CLASSES
 from .inputs import ReportInput
