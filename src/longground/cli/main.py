@@ -30,6 +30,7 @@ COMMAND_MODULES: list[str] = [
     "info_cmd",
     "index_cmd",
     "cache_cmd",
+    "annotate_cmd",
 ]
 
 
