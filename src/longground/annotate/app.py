@@ -55,7 +55,7 @@ def query_json(query: AnnotatedQuery, predictions: Mapping[str, list] | None = N
 
     >>> q = AnnotatedQuery("q1", "v.mp4", 60.0, "a dog", ((61.25, 62.0),))
     >>> query_json(q)["intervals_hms"], query_json(q)["media_url"]
-    ([['00:01:01.25', '00:01:02.00']], '/media/v.mp4')
+    ([['00:01:01.25', '00:01:02.0']], '/media/v.mp4')
     """
     return {
         "qid": query.qid,
