@@ -22,7 +22,15 @@ async function api(path, options) {
   return { status: response.status, body };
 }
 
-async function edit(qid, fields) {
+// Edits go one at a time, each on the version the previous answer returned.
+let pending = Promise.resolve();
+
+function edit(qid, fields) {
+  pending = pending.then(() => send(qid, fields), () => send(qid, fields));
+  return pending;
+}
+
+async function send(qid, fields) {
   const query = state.queries.find((q) => q.qid === qid);
   const { status, body } = await api(`/api/queries/${encodeURIComponent(qid)}`, {
     method: "PATCH",
@@ -152,7 +160,7 @@ function card(q) {
   const actions = el("div", { class: "actions" });
   const verify = el("button", { class: "verify" }, q.review === "verified" ? "Unverify" : "Verify");
   verify.addEventListener("click", () => edit(q.qid, {
-    query: text.value, review: q.review === "verified" ? "unverified" : "verified" }));
+    review: q.review === "verified" ? "unverified" : "verified" }));
   const discard = el("button", { class: "discard" }, q.review === "discarded" ? "Restore" : "Discard");
   discard.addEventListener("click", () => edit(q.qid, {
     review: q.review === "discarded" ? "unverified" : "discarded" }));
