@@ -173,10 +173,10 @@ def _add_reading(app, store, folder: MediaFolder, annotator: str, predictions) -
 
     @app.get("/api/video")
     def video(name: str):
-        if not any(v.video == name for v in store.videos()):
+        stated = max((q.duration_s for q in store.queries(name)), default=None)
+        if stated is None:
             raise HTTPException(404, f"no video {name!r} in the benchmark")
         measured = folder.duration_s(name)
-        stated = max((q.duration_s for q in store.queries(name)), default=None)
         return {
             "video": name,
             "duration_s": measured if measured is not None else stated,

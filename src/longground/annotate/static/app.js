@@ -63,9 +63,11 @@ async function loadVideos() {
 
 async function openVideo(name, qid) {
   state.video = name;
-  const info = await api(`/api/video?name=${encodeURIComponent(name)}`);
+  const params = new URLSearchParams({ video: name, status: state.status });
+  const [info, listed] = await Promise.all([
+    api(`/api/video?name=${encodeURIComponent(name)}`), api(`/api/queries?${params}`)]);
   state.videoInfo = info.body;
-  await loadQueries();
+  state.queries = listed.body.queries || [];
   const keep = state.queries.find((q) => q.qid === qid);
   state.qid = keep ? keep.qid : (state.queries[0] || {}).qid || null;
   state.selected = 0;
@@ -276,8 +278,7 @@ function renderNavigator() {
     };
     return v.video.toLowerCase().includes(text) && status[which];
   };
-  const list = $("#videos");
-  list.replaceChildren();
+  const list = document.createDocumentFragment();
   let [verified, annotated, total] = [0, 0, 0];
   for (const v of state.videos) {
     verified += v.verified; annotated += v.annotated; total += v.total;
@@ -293,6 +294,7 @@ function renderNavigator() {
     item.addEventListener("click", () => openVideo(v.video, null));
     list.append(item);
   }
+  $("#videos").replaceChildren(list);
   $("#totals").textContent =
     `${state.videos.length} videos: ${verified} verified / ${annotated} annotated / ${total} queries`;
 }
@@ -373,7 +375,9 @@ function onKey(event) {
 // ---------------------------------------------------------------- start
 
 async function start() {
-  state.session = (await api("/api/session")).body;
+  const [session, videos] = await Promise.all([api("/api/session"), api("/api/videos")]);
+  state.session = session.body;
+  state.videos = videos.body.videos;
   $("#who").textContent = `annotator: ${state.session.annotator}`;
   $("#status-filter").replaceChildren(...state.session.status_filters.map(
     (s) => el("option", { value: s }, s)));
@@ -406,9 +410,9 @@ async function start() {
   document.addEventListener("keydown", onKey);
   const place = recall();
   if (place.view === "refine" || place.view === "verify") state.view = place.view;
-  await loadVideos();
   const first = state.videos.find((v) => v.video === place.video) || state.videos[0];
   if (first) await openVideo(first.video, place.qid); else render();
+  document.body.dataset.readyMs = String(Math.round(performance.now()));
   document.body.dataset.ready = "1";
 }
 
