@@ -625,6 +625,29 @@ def test_bad_inputs_are_one_line_and_exit_2(world, capsys, tmp_path):
     assert not (tmp / "none.db").exists()
 
 
+def test_a_port_in_use_is_one_line(world, capsys):
+    import socket
+
+    tmp, videos, bench, _ = world
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = str(taken.getsockname()[1])
+        code, _, err = run_cli(
+            capsys,
+            "annotate",
+            "serve",
+            str(bench),
+            "--videos",
+            str(videos),
+            "--db",
+            str(tmp / "p.db"),
+            "--port",
+            port,
+        )
+    assert code == 2 and f"cannot listen on 127.0.0.1:{port}" in err and err.count("\n") == 1
+
+
 def test_serve_warns_when_not_on_loopback(world, capsys, monkeypatch):
     from longground.annotate import server
 
@@ -653,6 +676,12 @@ def test_serve_warns_when_not_on_loopback(world, capsys, monkeypatch):
 
 
 class FakeSocket:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return None
+
     def getsockname(self):
         return ("0.0.0.0", 4321)
 

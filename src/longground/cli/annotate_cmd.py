@@ -77,25 +77,23 @@ def serve(
         raise UserError("--annotator must not be empty")
     load_samples(benchmark)  # a missing or malformed file stops here, before the database
     store = _open_store(db or benchmark.with_suffix(".annotate.db"))
-    if store.count() == 0:
-        added = import_benchmark(store, benchmark)
-        typer.echo(f"imported {added} queries from {benchmark} into {store.path}", err=True)
-    else:
-        typer.echo(f"reusing {store.path} ({store.count()} queries)", err=True)
-    predictions = _predictions(pred, store)
-    sock = bind(host, port)
-    loopback = is_loopback(host)
-    if not loopback:
-        warnings.warn(
-            f"--host {host} is not loopback: anyone who can reach it can edit the "
-            "annotations (there is no login)",
-            stacklevel=1,
-        )
-    hosts = [*LOOPBACK_NAMES, "[::1]", host] if loopback else None
-    web = create_app(store, videos, annotator.strip(), predictions, allowed_hosts=hosts)
-    typer.echo(f"annotate: open {url_of(sock, host)}  (Ctrl-C stops)", err=False)
     try:
-        run(web, sock)
+        sock = bind(host, port)  # a port in use stops here, before any import
+        with sock:
+            if store.count() == 0:
+                added = import_benchmark(store, benchmark)
+                typer.echo(f"imported {added} queries from {benchmark} into {store.path}",
+                           err=True)  # fmt: skip
+            else:
+                typer.echo(f"reusing {store.path} ({store.count()} queries)", err=True)
+            predictions = _predictions(pred, store)
+            if not is_loopback(host):
+                warnings.warn(f"--host {host} is not loopback: anyone who can reach it can "
+                              "edit the annotations (there is no login)", stacklevel=1)  # fmt: skip
+            hosts = [*LOOPBACK_NAMES, "[::1]", host] if is_loopback(host) else None
+            web = create_app(store, videos, annotator.strip(), predictions, allowed_hosts=hosts)
+            typer.echo(f"annotate: open {url_of(sock, host)}  (Ctrl-C stops)")
+            run(web, sock)
     finally:
         store.close()
 
