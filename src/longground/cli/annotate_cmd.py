@@ -126,8 +126,10 @@ def import_(
     db: Db,
     more: Annotated[Path, typer.Argument(metavar="MORE", help="Benchmark file to add.")],
 ) -> None:
-    """Add the queries of another benchmark file (e.g. a pipeline's review.jsonl); a qid
-    already in the database stops the import and adds nothing."""
+    """Add the queries of another benchmark file, refusing duplicates.
+
+    MORE is any benchmark file, such as a build pipeline's review.jsonl. A qid already in the
+    database stops the import, and then nothing is added."""
     from ..annotate.exchange import import_benchmark
     from ..formats import load_samples
 
