@@ -386,6 +386,7 @@ def test_media_never_leaves_the_videos_folder(client, world):
 # ---------------------------------------------------------------- concurrency
 
 
+@pytest.mark.slow
 def test_eight_writers_of_two_hundred_edits_lose_none(world):
     """8 threads x 200 edits spread over 4 queries; a 409 is retried with the version the
     conflict answer carries. Every acknowledged edit must be in the history exactly once, and
@@ -471,6 +472,7 @@ def stop(process: subprocess.Popen) -> None:
     process.stderr.close()
 
 
+@pytest.mark.slow
 def test_sigkill_loses_no_acknowledged_edit(world):
     httpx = pytest.importorskip("httpx")
     tmp, videos, bench, _ = world
