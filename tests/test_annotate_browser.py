@@ -241,6 +241,12 @@ def test_a_whole_review_in_the_browser(site, browser):
     page.wait_for_function("document.querySelector('#player').readyState >= 2")
     page.evaluate("document.querySelector('#player').currentTime = 1.8")
     page.wait_for_function("document.querySelector('#playhead').textContent === '00:00:01.8'")
+    # Play a moment and pause, so the player's controls drop their loading spinner.
+    page.evaluate("document.querySelector('#player').muted = true")
+    page.evaluate("document.querySelector('#player').play()")
+    page.wait_for_function("document.querySelector('#player').currentTime > 1.9")
+    page.evaluate("document.querySelector('#player').pause()")
+    page.wait_for_timeout(500)
     keep_screenshot(page, "annotate-refine.png")
     page.locator("#tab-verify").click()
     assert card.locator("textarea").input_value() == "Every time the yellow box crosses the middle"
