@@ -34,6 +34,7 @@ COMMAND_MODULES: list[str] = [
     "stats_cmd",
     "report_cmd",
     "sweep_cmd",
+    "annotate_cmd",
 ]
 
 

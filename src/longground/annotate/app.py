@@ -1,0 +1,245 @@
+"""The annotation server: a FastAPI app over an `AnnotationStore` and a `MediaFolder`.
+
+Endpoints (all JSON except `/`, `/static/*` and `/media/*`):
+
+- `GET /api/session`: who edits, the attribute names, whether predictions are loaded.
+- `GET /api/videos`: the navigator, per-video progress (verified / annotated / total).
+- `GET /api/video?name=V`: one video's duration (read from the file when it can be) and URL.
+- `GET /api/queries?video=V&status=S`: the queries, optionally of one video and one status.
+- `GET /api/queries/{qid}`, `PATCH /api/queries/{qid}`: read and edit one query; an edit
+  carries the version it was made on and gets 409 with the current query when that is stale,
+  422 with a readable `detail` when a value breaks a rule.
+- `GET /api/history?qid=Q`: the edits, oldest first.
+- `GET /media/{name}`: a video under the folder, with HTTP Range support (206, 416).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from ..errors import require
+from ..timecode import format_time
+from .changes import InvalidEdit, apply_change, read_change
+from .media import MediaFolder
+from .record import REVIEW_STATES, AnnotatedQuery
+from .store import AnnotationStore, StaleVersion, UnknownQuery
+
+STATIC = Path(__file__).with_name("static")
+
+# The order of CoMET App. B.5 (Fig. 9).
+ATTRIBUTE_ORDER = (
+    "identity",
+    "static",
+    "dynamic",
+    "causal",
+    "sequential",
+    "synchronous",
+    "bounded",
+    "negative",
+)
+
+STATUS_FILTERS = {
+    "all": lambda q: True,
+    "unverified": lambda q: q.review == "unverified",
+    "verified": lambda q: q.review == "verified",
+    "discarded": lambda q: q.review == "discarded",
+    "annotated": lambda q: q.annotated,
+    "unannotated": lambda q: not q.annotated and q.review != "discarded",
+}
+
+
+def query_json(query: AnnotatedQuery, predictions: Mapping[str, list] | None = None) -> dict:
+    """A query as the page reads it: the stored fields plus times as `HH:MM:SS.s` text, the
+    video's URL and the loaded predictions (None when there are none for it).
+
+    >>> q = AnnotatedQuery("q1", "v.mp4", 60.0, "a dog", ((61.25, 62.0),))
+    >>> query_json(q)["intervals_hms"], query_json(q)["media_url"]
+    ([['00:01:01.25', '00:01:02.0']], '/media/v.mp4')
+    """
+    return {
+        "qid": query.qid,
+        "video": query.video,
+        "duration_s": query.duration_s,
+        "query": query.query,
+        "intervals": [list(span) for span in query.intervals],
+        "intervals_hms": [[_hms(s), _hms(e)] for s, e in query.intervals],
+        "attributes": list(query.attributes),
+        "domain": query.domain,
+        "review": query.review,
+        "annotated": query.annotated,
+        "version": query.version,
+        "media_url": MediaFolder.url(query.video),
+        "predictions": (predictions or {}).get(query.qid),
+    }
+
+
+def _hms(seconds: float) -> str:
+    """`HH:MM:SS.s`, with two decimals when one would round the time."""
+    one = format_time(seconds, 1)
+    return one if abs(round(seconds, 1) - seconds) < 1e-9 else format_time(seconds, 2)
+
+
+def create_app(
+    store: AnnotationStore,
+    videos: MediaFolder | str | Path,
+    annotator: str = "anonymous",
+    predictions: Mapping[str, list] | None = None,
+    allowed_hosts: Sequence[str] | None = None,
+):
+    """Build the FastAPI app.
+
+    Args:
+        store: where the queries and their history live.
+        videos: the folder of videos (`--videos`); nothing outside it is served.
+        annotator: the name written into every edit's history row.
+        predictions: qid -> `[[start_s, end_s], ...]` of a method, drawn on the timeline.
+        allowed_hosts: `Host` header values accepted (None: any); a loopback server lists
+            its loopback names so that another site cannot reach it by DNS rebinding.
+    """
+    fastapi = require("fastapi", "annotate")
+    folder = videos if isinstance(videos, MediaFolder) else MediaFolder(videos)
+    app = fastapi.FastAPI(
+        title="longground annotate", docs_url=None, redoc_url=None, openapi_url=None
+    )
+    _add_guards(app, allowed_hosts)
+    _add_pages(app)
+    _add_reading(app, store, folder, annotator, predictions)
+    _add_editing(app, store, folder, annotator, predictions)
+    _add_media(app, folder)
+    return app
+
+
+def _add_guards(app, allowed_hosts: Sequence[str] | None) -> None:
+    """Same-origin writes only, readable 422s, and a Host check against DNS rebinding."""
+    from fastapi.exceptions import RequestValidationError
+    from fastapi.responses import JSONResponse
+    from starlette.middleware.trustedhost import TrustedHostMiddleware
+
+    if allowed_hosts is not None:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
+
+    @app.middleware("http")
+    async def same_origin_writes(request, call_next):
+        if request.method not in ("GET", "HEAD"):
+            origin = request.headers.get("origin")
+            own = f"{request.url.scheme}://{request.headers.get('host', '')}"
+            if origin is not None and origin != own:
+                return JSONResponse({"detail": "cross-origin writes are refused"}, 403)
+            kind = request.headers.get("content-type", "").split(";")[0].strip()
+            if kind != "application/json":
+                return JSONResponse({"detail": "send edits as application/json"}, 415)
+        response = await call_next(request)
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["X-Frame-Options"] = "DENY"
+        return response
+
+    @app.exception_handler(RequestValidationError)
+    async def readable_422(request, exc):
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+        message = first.get("msg", "invalid request")
+        return JSONResponse({"detail": f"{where}: {message}" if where else message}, 422)
+
+
+def _add_pages(app) -> None:
+    from fastapi.responses import FileResponse
+    from fastapi.staticfiles import StaticFiles
+
+    @app.get("/", include_in_schema=False)
+    def index():
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+
+def _add_reading(app, store, folder: MediaFolder, annotator: str, predictions) -> None:
+    from fastapi import HTTPException
+
+    @app.get("/api/session")
+    def session():
+        return {
+            "annotator": annotator,
+            "attributes": list(ATTRIBUTE_ORDER),
+            "review_states": list(REVIEW_STATES),
+            "status_filters": list(STATUS_FILTERS),
+            "predictions": predictions is not None,
+            "database": store.path.name,
+        }
+
+    @app.get("/api/videos")
+    def videos():
+        return {"videos": [v.to_dict() for v in store.videos()]}
+
+    @app.get("/api/video")
+    def video(name: str):
+        stated = max((q.duration_s for q in store.queries(name)), default=None)
+        if stated is None:
+            raise HTTPException(404, f"no video {name!r} in the benchmark")
+        measured = folder.duration_s(name)
+        return {
+            "video": name,
+            "duration_s": measured if measured is not None else stated,
+            "duration_from": "file" if measured is not None else "benchmark",
+            "available": folder.find(name) is not None,
+            "media_url": MediaFolder.url(name),
+        }
+
+    @app.get("/api/queries")
+    def queries(video: str | None = None, status: str = "all"):
+        keep = STATUS_FILTERS.get(status)
+        if keep is None:
+            raise HTTPException(422, f"status must be one of {', '.join(STATUS_FILTERS)}")
+        found = [q for q in store.queries(video) if keep(q)]
+        return {"queries": [query_json(q, predictions) for q in found]}
+
+    @app.get("/api/queries/{qid:path}")
+    def one_query(qid: str):
+        try:
+            return query_json(store.get(qid), predictions)
+        except UnknownQuery:
+            raise HTTPException(404, f"no query {qid!r}") from None
+
+    @app.get("/api/history")
+    def history(qid: str | None = None):
+        return {"edits": [e.to_dict() for e in store.history(qid)]}
+
+
+def _add_editing(app, store, folder: MediaFolder, annotator: str, predictions) -> None:
+    from fastapi import Body, HTTPException
+    from fastapi.responses import JSONResponse
+
+    @app.patch("/api/queries/{qid:path}")
+    def edit(qid: str, body: dict = Body(...)):
+        try:
+            change = read_change(body)
+            current = store.get(qid)
+            measured = folder.duration_s(current.video)
+            limit_s = measured if measured is not None else current.duration_s
+            updated = store.update(
+                qid, change.version, lambda q: apply_change(q, change, limit_s), annotator
+            )
+        except UnknownQuery:
+            raise HTTPException(404, f"no query {qid!r}") from None
+        except InvalidEdit as exc:
+            return JSONResponse({"detail": f"qid {qid}: {exc}"}, 422)
+        except StaleVersion as exc:
+            detail = (
+                f"qid {qid} was changed meanwhile (now version {exc.current.version}); reloaded"
+            )
+            return JSONResponse(
+                {"detail": detail, "current": query_json(exc.current, predictions)}, 409
+            )
+        return query_json(updated, predictions)
+
+
+def _add_media(app, folder: MediaFolder) -> None:
+    from fastapi import HTTPException
+    from fastapi.responses import FileResponse
+
+    @app.get("/media/{name:path}")
+    def media(name: str):
+        found = folder.find(name)
+        if found is None:
+            raise HTTPException(404, "no such video")
+        return FileResponse(found)
