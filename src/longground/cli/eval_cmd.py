@@ -8,7 +8,9 @@ from typing import Annotated
 
 import typer
 
+from ..atomic import atomic_open
 from ..errors import UserError
+from .checks import check_output_file
 from .main import app
 
 
@@ -75,6 +77,8 @@ def eval_command(
     from ..eval import evaluate_files
     from ..eval.table import format_result
 
+    if per_query is not None:
+        check_output_file(per_query, "--per-query", inputs=[gt, pred, durations])
     result = evaluate_files(
         gt,
         pred,
@@ -95,7 +99,7 @@ def eval_command(
 def write_rows(path: Path, rows: list[dict]) -> None:
     """One JSON line per query, or a `UserError` naming the file."""
     try:
-        with open(path, "w", encoding="utf-8") as out:
+        with atomic_open(path) as out:
             out.writelines(json.dumps(row) + "\n" for row in rows)
     except OSError as exc:
         raise UserError(f"{path}: cannot write ({exc.strerror})") from None

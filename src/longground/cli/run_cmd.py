@@ -11,6 +11,7 @@ import typer
 from ..errors import UserError
 from ..run import Backend, MethodSpec, RunInterrupted, RunSummary, make_backend, run_benchmark
 from . import options as opt
+from .checks import check_cache_root, check_finite, check_output_file
 from .main import app
 
 
@@ -84,7 +85,11 @@ def run(
     cleanly (exit code 130) and keeps everything finished.
     """
     from ..formats import load_samples
+    from ..run.journal import meta_path
 
+    inputs = [benchmark, _runtime_env_file(ray_runtime_env)]
+    check_output_file(out, "--out", inputs=inputs, companions=[meta_path(out)])
+    check_cache_root(cache_dir)
     if evaluate:
         from ..eval import get_protocol
 
@@ -130,6 +135,7 @@ def _backend(
     ray_runtime_env: str | None,
 ) -> Backend:
     """The backend the options ask for (Ray options without `--ray` are an error)."""
+    check_finite(gpus_per_worker, "--gpus-per-worker", low=0.0)
     if ray is None:
         if gpus_per_worker is not None or ray_runtime_env is not None:
             raise UserError("--gpus-per-worker and --ray-runtime-env need --ray")
@@ -156,6 +162,13 @@ def _describe(summary: RunSummary) -> str:
     if summary.errors:
         text += f"; {summary.errors} failed (see their 'error' field; --retry-errors reruns them)"
     return text
+
+
+def _runtime_env_file(value: str | None) -> Path | None:
+    """The file `--ray-runtime-env` names, if it names one (an input never to overwrite)."""
+    if value is None or value.lstrip().startswith("{"):
+        return None
+    return Path(value)
 
 
 def _runtime_env(value: str | None) -> dict[str, Any] | None:

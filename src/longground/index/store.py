@@ -9,14 +9,16 @@ import time
 import warnings
 from collections import OrderedDict
 from contextlib import contextmanager
+from fractions import Fraction
 from pathlib import Path
 
 from ..cachedir import cache_root
 from ..encoders.base import ImageTextEncoder
 from ..video import BadVideo, TruncatedVideo
-from ..video.sampling import as_fraction, truncation_message
+from ..video.sampling import truncation_message
 from .build import build_timeline
 from .fingerprint import video_fingerprint
+from .rate import sampling_rate
 from .storage import CorruptEntry, read_timeline, write_timeline
 from .timeline import Timeline
 
@@ -51,7 +53,7 @@ class FeatureStore:
 
     def key(self, video: str | Path, encoder_id: str, fps: float) -> dict:
         """What identifies an entry: `{"video": fingerprint, "encoder": id, "fps": "n/d"}`."""
-        rate = as_fraction(fps)
+        rate = sampling_rate(video, fps)
         return {"video": video_fingerprint(video), "encoder": encoder_id, "fps": str(rate)}
 
     def path_for(self, video: str | Path, key: dict) -> Path:
@@ -77,7 +79,7 @@ class FeatureStore:
         Args:
             video: any video FFmpeg reads.
             encoder: its `encoder_id` is part of the key.
-            fps: samples per second.
+            fps: samples per second; capped at the video's frame rate (with a warning).
             progress: show a progress bar while building (only on a terminal).
 
         Raises:
@@ -92,7 +94,8 @@ class FeatureStore:
             with _build_lock(path):
                 timeline = self._load(path, key)  # another process may have built it
                 if timeline is None:
-                    timeline = self._build(video, encoder, fps, progress, path, key)
+                    rate = Fraction(key["fps"])
+                    timeline = self._build(video, encoder, rate, progress, path, key)
                     _MEMORY.put(path, key, timeline.freeze())
                     _remove_stale_temps(path.parent)
                     return timeline
