@@ -96,6 +96,7 @@ class FakeTimeline:
     times_s: np.ndarray
     features: dict
     duration_s: float
+    fps: float = 1.0  # times_s is 0, 1, 2, ...
 
 
 class FakeStore:
