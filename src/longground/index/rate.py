@@ -1,8 +1,8 @@
 """The sampling rate an index really uses: the asked rate, capped at the video's own.
 
 Sampling faster than a video's frame rate only repeats frames (and `--fps 1e308` would never
-finish), so the rate is capped, with a one-line warning, and the cache key holds the capped
-rate: `--fps 1000` and `--fps 30` on a 30 fps video share one entry.
+finish), so the rate is capped, with a one-line warning (once per video and rate), and the
+cache key holds the capped rate: `--fps 1000` and `--fps 30` on a 30 fps video share one entry.
 """
 
 from __future__ import annotations
@@ -44,12 +44,17 @@ def sampling_rate(video: str | Path, fps: float | Fraction) -> Fraction:
     native = _native_fps(str(video), stat.st_size, stat.st_mtime_ns)
     if native is None or rate <= native:
         return rate
-    warnings.warn(
-        f"{video}: {float(fps):g} samples/s is above the video's frame rate; "
-        f"sampling at {float(native):g}",
-        stacklevel=2,
-    )
+    _warn_once(str(video), stat.st_size, stat.st_mtime_ns, float(fps), float(native))
     return native
+
+
+@functools.lru_cache(maxsize=1024)
+def _warn_once(path: str, size: int, mtime_ns: int, fps: float, native: float) -> None:
+    """One warning per video version and rate, however many queries ask for it."""
+    warnings.warn(
+        f"{path}: {fps:g} samples/s is above the video's frame rate; sampling at {native:g}",
+        stacklevel=4,
+    )
 
 
 @functools.lru_cache(maxsize=1024)
