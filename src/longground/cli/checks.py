@@ -22,9 +22,7 @@ from ..errors import UserError
 VIRTUAL_ROOTS = (Path("/proc"), Path("/sys"))
 
 
-def check_output_file(
-    path: Path, option: str, inputs: Iterable[Path | None] = (), companions: Iterable[Path] = ()
-) -> Path:
+def check_output_file(path: Path, option: str, inputs: Iterable[Path | None] = ()) -> Path:
     """Refuse an output file that cannot be written, or that is one of `inputs`.
 
     Args:
@@ -32,8 +30,6 @@ def check_output_file(
         option: the option that named it, for the message (e.g. "--out").
         inputs: the command's input files; writing over one of them is refused, even when the
             command was told to overwrite.
-        companions: other files written beside `path` (a run's `.meta.json`), checked likewise
-            against `inputs`.
 
     Returns:
         `path`, unchanged.
@@ -55,13 +51,12 @@ def check_output_file(
         raise UserError(f"{where}: is a folder; give a file name")
     if path.exists() and not path.is_file():
         raise UserError(f"{where}: is not a regular file")
-    for target in (path, *companions):
-        same = _same_as_any(target, inputs)
-        if same is not None:
-            raise UserError(
-                f"{where}: would overwrite the input {same} (even --overwrite does not "
-                "allow that); choose another output name"
-            )
+    same = _same_as_any(path, inputs)
+    if same is not None:
+        raise UserError(
+            f"{where}: would overwrite the input {same} (even --overwrite does not allow "
+            "that); choose another output name"
+        )
     _check_writable_folder(path.parent, where, "folder of the file")
     return path
 

@@ -88,7 +88,8 @@ def run(
     from ..run.journal import meta_path
 
     inputs = [benchmark, _runtime_env_file(ray_runtime_env)]
-    check_output_file(out, "--out", inputs=inputs, companions=[meta_path(out)])
+    check_output_file(out, "--out", inputs=inputs)
+    check_output_file(meta_path(out), "--out", inputs=inputs)  # the run's sidecar
     check_cache_root(cache_dir)
     if evaluate:
         from ..eval import get_protocol
