@@ -13,7 +13,7 @@ import typer
 
 from .. import cache_admin as ca
 from ..errors import UserError
-from .checks import check_cache_root
+from .checks import at_least, check_cache_root
 from .main import app
 
 cache_app = typer.Typer(
@@ -36,7 +36,7 @@ Kinds = Annotated[
 
 OlderThan = Annotated[
     float | None,
-    typer.Option("--older-than", min=0, metavar="DAYS",
+    typer.Option("--older-than", callback=at_least(0.0), metavar="DAYS",
                  help="Only entries last written more than DAYS days ago."),
 ]  # fmt: skip
 MissingVideos = Annotated[

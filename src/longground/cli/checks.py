@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import typer
@@ -107,29 +107,29 @@ def check_cache_root(override: Path | None, write: bool = True) -> Path:
     return root
 
 
-def check_finite(value: float | None, option: str, low: float | None = None) -> float | None:
-    """Refuse inf and nan (and values below `low`); None passes.
+def at_least(low: float) -> Callable[[float | None], float | None]:
+    """A typer callback for a number option: inf, nan and values below `low` are usage
+    errors (one line naming the option); None passes.
 
-    >>> check_finite(2.5, "--fps", low=0.0)
+    >>> at_least(0.01)(2.5)
     2.5
-    >>> check_finite(float("inf"), "--fps")
-    Traceback (most recent call last):
-    longground.errors.UserError: --fps: inf is not a finite number
+    >>> try:
+    ...     at_least(0.01)(float("nan"))
+    ... except typer.BadParameter as exc:
+    ...     print(exc.message)
+    nan is not a finite number
     """
-    if value is None:
-        return None
-    if not math.isfinite(value):
-        raise UserError(f"{option}: {value} is not a finite number")
-    if low is not None and value < low:
-        raise UserError(f"{option}: {value} is below {low:g}")
-    return value
 
+    def check(value: float | None) -> float | None:
+        if value is None:
+            return None
+        if not math.isfinite(value):
+            raise typer.BadParameter(f"{value} is not a finite number")
+        if value < low:
+            raise typer.BadParameter(f"{value:g} is below {low:g}")
+        return value
 
-def finite_option(value: float | None) -> float | None:
-    """A typer callback: inf and nan are usage errors."""
-    if value is not None and not math.isfinite(value):
-        raise typer.BadParameter(f"{value} is not a finite number")
-    return value
+    return check
 
 
 def _same_as_any(path: Path, inputs: Iterable[Path | None]) -> Path | None:

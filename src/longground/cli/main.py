@@ -78,7 +78,7 @@ def _root(
         callback=_print_version,
         is_eager=True,
         help="Print the version and exit.",
-    ),  # fmt: skip
+    ),
 ) -> None:
     """Find every moment in a long video that matches a query, and score grounding systems."""
 

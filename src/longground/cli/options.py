@@ -13,7 +13,7 @@ import typer
 
 from ..errors import UserError
 from ..methods import LLMConfig, MethodConfig
-from .checks import finite_option
+from .checks import at_least
 
 Method = Annotated[str, typer.Option("--method", "-m", help="Grounding method.")]
 Encoder = Annotated[
@@ -28,8 +28,7 @@ Fps = Annotated[
     float,
     typer.Option(
         "--fps",
-        min=0.01,
-        callback=finite_option,
+        callback=at_least(0.01),
         help="Frames per second to index (at most the video's own rate).",
     ),
 ]

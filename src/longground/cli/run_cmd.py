@@ -11,7 +11,7 @@ import typer
 from ..errors import UserError
 from ..run import Backend, MethodSpec, RunInterrupted, RunSummary, make_backend, run_benchmark
 from . import options as opt
-from .checks import check_cache_root, check_finite, check_output_file
+from .checks import at_least, check_cache_root, check_output_file
 from .main import app
 
 
@@ -58,7 +58,7 @@ def run(
         float | None,
         typer.Option(
             "--gpus-per-worker",
-            min=0,
+            callback=at_least(0.0),
             help="GPUs per Ray actor (default: 1 when the cluster has GPUs, else 0).",
         ),
     ] = None,
@@ -136,7 +136,6 @@ def _backend(
     ray_runtime_env: str | None,
 ) -> Backend:
     """The backend the options ask for (Ray options without `--ray` are an error)."""
-    check_finite(gpus_per_worker, "--gpus-per-worker", low=0.0)
     if ray is None:
         if gpus_per_worker is not None or ray_runtime_env is not None:
             raise UserError("--gpus-per-worker and --ray-runtime-env need --ray")
