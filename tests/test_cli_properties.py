@@ -9,12 +9,14 @@ retrieval over a free test encoder, `synth` only plans (`--dry-run`, or lengths 
 from __future__ import annotations
 
 import shutil
+from dataclasses import fields
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hostile_support import FAKE, TEST_ENCODER, call, make_world, register_test_encoder
+from longground.methods.retrieval import RetrievalParams
 
 EXIT_CODES = {0, 1, 2, 130}
 SETTINGS = settings(
@@ -114,6 +116,25 @@ def test_find(world, data):
     method = data.draw(st.sampled_from(["retrieval", "nope"]))
     argv = ["find", data.draw(st.sampled_from(inputs)), data.draw(odd_text), "-m", method]
     check([*argv, "--encoder", TEST_ENCODER, *options(data.draw, table)])
+
+
+RETRIEVAL_KEYS = [f.name for f in fields(RetrievalParams)]
+
+
+@settings(SETTINGS, max_examples=40)
+@given(
+    params=st.lists(
+        st.tuples(st.sampled_from(RETRIEVAL_KEYS), st.one_of(numbers, st.sampled_from(["auto"]))),
+        min_size=1,
+        max_size=3,
+    ),
+    single=st.booleans(),
+)
+def test_method_parameters(world, params, single):
+    argv = ["find", str(world.video), "a cat", "--encoder", TEST_ENCODER, "--json"]
+    for key, value in params:
+        argv += ["-p", f"{key}={value}"]
+    check(argv + (["--single"] if single else []))
 
 
 @SETTINGS

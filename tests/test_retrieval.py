@@ -151,7 +151,7 @@ def test_method_single_and_topk_modes():
 
 @pytest.mark.parametrize(
     ("params", "message"),
-    [({"bogus": "1"}, "unknown parameter"), ({"beta": "x"}, "is not float"),
+    [({"bogus": "1"}, "unknown parameter"), ({"beta": "x"}, "is not a finite number"),
      ({"mode": "all"}, "mode must be")],
 )  # fmt: skip
 def test_bad_params_are_user_errors(params, message):

@@ -56,6 +56,20 @@ class RetrievalParams:
     half_width_s: float = 60.0
     nms_s: float = 60.0
 
+    def __post_init__(self):
+        at_least = {"smooth_s": 0.0, "merge_gap_s": 0.0, "min_len_s": 0.0, "nms_iou": 0.0,
+                    "k": 1, "nms_s": 0.0}  # fmt: skip
+        above = {"max_len_s": 0.0, "half_width_s": 0.0}
+        for name, low in at_least.items():
+            value = getattr(self, name)
+            if value is not None and value < low:
+                raise UserError(f"retrieval: {name} must be at least {low:g}, not {value:g}")
+        for name, low in above.items():
+            if getattr(self, name) <= low:
+                raise UserError(f"retrieval: {name} must be above {low:g}")
+        if self.nms_iou > 1:
+            raise UserError(f"retrieval: nms_iou must be at most 1, not {self.nms_iou:g}")
+
     @classmethod
     def from_config(cls, config: MethodConfig) -> RetrievalParams:
         params = dict(config.params)
@@ -94,7 +108,7 @@ class RetrievalMethod(IndexedGrounder):
         timeline = self.store.get_or_build(video, self.encoder, self.config.fps)
         raw = np.asarray(self.encoder.score(timeline.features, query), dtype=np.float64)
         # The index's own rate: the store caps --fps at the video's frame rate.
-        window = max(1, round(self.params.smooth_s * timeline.fps))
+        window = max(1, round(min(self.params.smooth_s * timeline.fps, len(raw))))
         return np.asarray(timeline.times_s), curves.smooth(raw, window), timeline.duration_s
 
     def ground(self, video: Path, query: str) -> Grounding:
