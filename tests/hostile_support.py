@@ -39,9 +39,10 @@ class MeanColourEncoder(ImageTextEncoder):
         return np.ones((len(texts), 3), np.float32) / np.sqrt(3)
 
 
-def register_test_encoder() -> str:
-    """Make `--encoder lg-test-mean` available in this process."""
-    ENCODERS[TEST_ENCODER] = lambda arg: MeanColourEncoder()
+def register_test_encoder(monkeypatch) -> str:
+    """Make `--encoder lg-test-mean` available for one test (the registry's list of names,
+    which messages show, is left as it was afterwards)."""
+    monkeypatch.setitem(ENCODERS, TEST_ENCODER, lambda arg: MeanColourEncoder())
     return TEST_ENCODER
 
 

@@ -53,7 +53,7 @@ def world(tmp_path_factory):
 @pytest.fixture(autouse=True)
 def isolated(world, monkeypatch):
     monkeypatch.setenv("LONGGROUND_CACHE", str(world.cache))
-    register_test_encoder()
+    register_test_encoder(monkeypatch)
 
 
 def output_paths(world, inputs: list[str]) -> st.SearchStrategy[str]:

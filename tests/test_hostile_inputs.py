@@ -137,7 +137,7 @@ def world(tmp_path_factory):
 @pytest.fixture(autouse=True)
 def isolated_cache(world, monkeypatch):
     monkeypatch.setenv("LONGGROUND_CACHE", str(world.cache))
-    register_test_encoder()
+    register_test_encoder(monkeypatch)
 
 
 def assert_one_line_error(code: int, err: str, fragment: str) -> None:
