@@ -306,11 +306,21 @@ def test_prefetch_passes_errors_through_and_stops_when_abandoned():
 
 def test_fps_is_keyed_exactly(clip, tmp_path):
     store = FeatureStore(tmp_path)
-    assert store.key(clip, "e", 29.97002997)["fps"] == "30000/1001"
+    assert store.key(clip, "e", 23.976023976)["fps"] == "24000/1001"  # the clip plays at 25
     assert store.key(clip, "e", Fraction(1, 2))["fps"] == "1/2"
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         store.get_or_build(clip, MeanColour(), fps=0.5)
+
+
+def test_a_rate_above_the_videos_is_capped_with_a_warning(clip, tmp_path):
+    store = FeatureStore(tmp_path)
+    with pytest.warns(UserWarning, match="above the video's frame rate; sampling at 25"):
+        assert store.key(clip, "e", 1e308)["fps"] == "25"
+    with pytest.warns(UserWarning):
+        capped = store.get_or_build(clip, MeanColour(), fps=1000.0)
+    assert capped.fps == 25.0
+    assert store.get(clip, MeanColour().encoder_id, 25.0) is not None  # one entry for both
 
 
 @pytest.mark.parametrize("capacity", [1, 7, 64, 1000])

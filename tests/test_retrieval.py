@@ -96,6 +96,7 @@ class FakeTimeline:
     times_s: np.ndarray
     features: dict
     duration_s: float
+    fps: float = 1.0  # times_s is 0, 1, 2, ...
 
 
 class FakeStore:
@@ -150,7 +151,7 @@ def test_method_single_and_topk_modes():
 
 @pytest.mark.parametrize(
     ("params", "message"),
-    [({"bogus": "1"}, "unknown parameter"), ({"beta": "x"}, "is not float"),
+    [({"bogus": "1"}, "unknown parameter"), ({"beta": "x"}, "is not a finite number"),
      ({"mode": "all"}, "mode must be")],
 )  # fmt: skip
 def test_bad_params_are_user_errors(params, message):

@@ -515,7 +515,7 @@ def test_cli_writes_benchmark_and_stats(tmp_path, capsys):
     [
         (["--minutes", "abc", "--dry-run"], "--minutes"),
         (["--minutes", ",", "--dry-run"], "--minutes"),
-        (["--minutes", "0.1", "--dry-run"], "too short"),
+        (["--minutes", "0.1", "--dry-run"], "out of range"),
         (["--videos", "0", "--out", "x"], "--videos"),
         (["--videos", "0", "--dry-run"], "--videos"),
         ([], "--out is required"),

@@ -51,7 +51,8 @@ def real_clip() -> None:
 def generated_benchmark() -> None:
     print("\n== 2. A generated 12-minute video with exact ground truth ==")
     bench_dir = OUT / "synth"
-    run("synth", "--out", str(bench_dir), "--videos", "1", "--minutes", "12", "--seed", "7")
+    # --overwrite: a second demo finds its own benchmark there
+    run("synth", "--out", str(bench_dir), *"--videos 1 --minutes 12 --seed 7 --overwrite".split())
     video = next((bench_dir / "videos").glob("*.mp4"))
     run("find", str(video), "a tabby cat")
     run("find", str(video), "a giraffe", "--json")

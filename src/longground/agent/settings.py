@@ -6,6 +6,7 @@ max_action_nodes) override the chosen Table 4 profile; the rest are listed in `A
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -129,6 +130,11 @@ def _coerce(key: str, value: Any, kind: type) -> Any:
     if value.strip().lower() in ("", "none", "auto") and key in _OPTIONAL_FLOATS:
         return None
     try:
-        return kind(float(value)) if kind is int else kind(value)
+        number = float(value)
+        if not math.isfinite(number):  # a setting is never inf or nan
+            raise ValueError(value)
+        return int(number) if kind is int else kind(value)
     except ValueError:
-        raise UserError(f"agent: parameter {key}={value!r} is not a {kind.__name__}") from None
+        raise UserError(
+            f"agent: parameter {key}={value!r} is not a finite {kind.__name__}"
+        ) from None

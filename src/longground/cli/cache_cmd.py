@@ -12,8 +12,8 @@ from typing import Annotated
 import typer
 
 from ..cache import admin as ca
-from ..cache import cache_root
 from ..errors import UserError
+from .checks import at_least, check_cache_root
 from .main import app
 
 cache_app = typer.Typer(
@@ -36,7 +36,7 @@ Kinds = Annotated[
 
 OlderThan = Annotated[
     float | None,
-    typer.Option("--older-than", min=0, metavar="DAYS",
+    typer.Option("--older-than", callback=at_least(0.0), metavar="DAYS",
                  help="Only entries last written more than DAYS days ago."),
 ]  # fmt: skip
 MissingVideos = Annotated[
@@ -56,7 +56,7 @@ def info(
     entries: Entries = False,
 ) -> None:
     """Show the cache root and, per kind, how many entries it holds and their size."""
-    root = cache_root(cache_dir)
+    root = check_cache_root(cache_dir, write=False)
     found = ca.scan(root)
     totals = ca.usage(root, found)
     index = [e for e in found if e.kind == "index"] if entries else []
@@ -99,7 +99,7 @@ def clean(
     Asks before removing anything unless --yes; without a terminal to ask on, --yes is needed.
     """
     kinds = _kinds([k.value for k in kind or []], missing_videos)
-    root = cache_root(cache_dir)
+    root = check_cache_root(cache_dir, write=False)
     found = ca.scan(root)
     older_than_s = None if older_than is None else older_than * DAY_S
     doomed = ca.select(found, kinds, older_than_s, missing_videos)

@@ -8,8 +8,10 @@ from typing import Annotated
 
 import typer
 
+from ..atomic import atomic_open
 from ..errors import UserError
 from . import analysis_options as ao
+from .checks import check_output_file
 from .main import app
 
 
@@ -97,6 +99,8 @@ def eval_command(
     from ..eval import evaluate_files
     from ..eval.table import format_result
 
+    if per_query is not None:
+        check_output_file(per_query, "--per-query", inputs=[gt, pred, durations, windows])
     if protocol == "qvhighlights":  # reads fields only its format has: its own path
         check_qvhighlights_options(
             by, bootstrap, gt_format, pred_format, durations, top_k or iou, taxonomy or windows
@@ -169,7 +173,7 @@ def qvhighlights_command(gt: Path, pred: Path, as_json: bool, per_query: Path | 
 def write_rows(path: Path, rows: list[dict]) -> None:
     """One JSON line per query, or a `UserError` naming the file."""
     try:
-        with open(path, "w", encoding="utf-8") as out:
+        with atomic_open(path) as out:
             out.writelines(json.dumps(row) + "\n" for row in rows)
     except OSError as exc:
         raise UserError(f"{path}: cannot write ({exc.strerror})") from None

@@ -8,10 +8,12 @@ from typing import Annotated
 
 import typer
 
+from ..atomic import atomic_open
 from ..errors import UserError
 from ..methods import Grounding, build_method
 from ..timecode import format_time
 from . import options as opt
+from .checks import check_cache_root, check_output_file
 from .main import app, print_error
 
 
@@ -83,6 +85,9 @@ def find(
         raise UserError("the query is empty")
     if trace is not None and len(videos) > 1:
         raise UserError("--trace takes one video")
+    if trace is not None:
+        check_output_file(trace, "--trace", inputs=videos)
+    check_cache_root(cache_dir)
     config = opt.method_config(
         encoder=encoder, fps=fps, single=single, params=params, llm=llm,
         base_url=base_url, model=model, api_key=api_key, cache_dir=cache_dir,
@@ -102,7 +107,8 @@ def find(
             continue
         matched += grounding.moments.count > 0
         if trace is not None:
-            trace.write_text(json.dumps(grounding.trace, indent=1, default=float))
+            with atomic_open(trace) as handle:
+                handle.write(json.dumps(grounding.trace, indent=1, default=float))
         _print(video, prefix, query, method, grounding, count, as_json)
     raise typer.Exit(2 if failed else 0 if matched else 1)
 

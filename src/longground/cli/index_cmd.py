@@ -12,6 +12,7 @@ import typer
 
 from ..errors import UserError
 from . import options as opt
+from .checks import check_cache_root
 from .main import app, print_error
 
 
@@ -31,6 +32,7 @@ def index(
     from ..encoders import load_encoder
     from ..index import FeatureStore
 
+    check_cache_root(cache_dir)
     model = load_encoder(encoder)
     store = FeatureStore(cache_dir)
     failed = 0

@@ -11,6 +11,11 @@ import warnings
 
 import typer
 
+try:  # typer >= 0.20 carries its own copy of click
+    from typer._click.exceptions import NoArgsIsHelpError, UsageError
+except ImportError:  # pragma: no cover - older typer on the installed click
+    from click.exceptions import NoArgsIsHelpError, UsageError
+
 from ..errors import UserError
 
 app = typer.Typer(
@@ -48,14 +53,51 @@ def _register(argv: list[str]) -> None:
         importlib.import_module(f"longground.cli.{name}")
 
 
+def version_line() -> str:
+    """`longground X.Y.Z`, the installed version (the source tree's when not installed).
+
+    >>> version_line().startswith("longground ")
+    True
+    """
+    from importlib import metadata
+
+    from .. import __version__
+
+    try:
+        return f"longground {metadata.version('longground')}"
+    except metadata.PackageNotFoundError:
+        return f"longground {__version__}"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(version_line())
+        raise typer.Exit(0)
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        callback=_print_version,
+        is_eager=True,
+        help="Print the version and exit.",
+    ),
+) -> None:
     """Find every moment in a long video that matches a query, and score grounding systems."""
 
 
 def print_error(exc: Exception) -> None:
     """The one-line form of an error a user can fix: `longground: error: ...` on stderr."""
     typer.echo(f"longground: error: {exc}", err=True)
+
+
+def _usage_line(exc: UsageError) -> str:
+    """A usage error as one line that says where the help is."""
+    message = " ".join(exc.format_message().split())
+    command = exc.ctx.command_path if exc.ctx is not None else "longground"
+    return f"{message} (see '{command} --help')"
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
@@ -77,7 +119,13 @@ def main(argv: list[str] | None = None) -> int:
         code = 130
     except typer.Exit as exc:
         code = exc.exit_code
-    except typer.TyperException as exc:  # usage errors: bad option, missing argument
+    except NoArgsIsHelpError as exc:
+        exc.show()
+        return exc.exit_code
+    except UsageError as exc:  # bad option or value, missing argument: one line too
+        print_error(_usage_line(exc))
+        return exc.exit_code
+    except typer.TyperException as exc:
         exc.show()
         return exc.exit_code
     if code == 130:  # Ctrl-C (typer turns it into this code without a word)

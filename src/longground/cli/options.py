@@ -13,6 +13,7 @@ import typer
 
 from ..errors import UserError
 from ..methods import LLMConfig, MethodConfig
+from .checks import at_least
 
 Method = Annotated[str, typer.Option("--method", "-m", help="Grounding method.")]
 Encoder = Annotated[
@@ -23,7 +24,14 @@ Encoder = Annotated[
         "hf:REPO_OR_PATH.",
     ),
 ]
-Fps = Annotated[float, typer.Option("--fps", min=0.01, help="Frames per second to index.")]
+Fps = Annotated[
+    float,
+    typer.Option(
+        "--fps",
+        callback=at_least(0.01),
+        help="Frames per second to index (at most the video's own rate).",
+    ),
+]
 Single = Annotated[
     bool, typer.Option("--single", help="Return one moment (the single-moment protocol).")
 ]

@@ -11,6 +11,7 @@ import typer
 from ..errors import UserError
 from ..run import Backend, MethodSpec, RunInterrupted, RunSummary, make_backend, run_benchmark
 from . import options as opt
+from .checks import at_least, check_cache_root, check_output_file
 from .main import app
 
 TOPK_WINDOWS = ("mode=topk", "k=10", "half_width_s=60", "nms_s=60")
@@ -60,7 +61,7 @@ def run(
         float | None,
         typer.Option(
             "--gpus-per-worker",
-            min=0,
+            callback=at_least(0.0),
             help="GPUs per Ray actor (default: 1 when the cluster has GPUs, else 0).",
         ),
     ] = None,
@@ -95,7 +96,12 @@ def run(
     cleanly (exit code 130) and keeps everything finished.
     """
     from ..formats import load_samples
+    from ..run.journal import meta_path
 
+    inputs = [benchmark, _runtime_env_file(ray_runtime_env)]
+    check_output_file(out, "--out", inputs=inputs)
+    check_output_file(meta_path(out), "--out", inputs=inputs)  # the run's sidecar
+    check_cache_root(cache_dir)
     if evaluate:
         from ..eval import get_protocol
 
@@ -173,6 +179,13 @@ def _describe(summary: RunSummary) -> str:
     if summary.errors:
         text += f"; {summary.errors} failed (see their 'error' field; --retry-errors reruns them)"
     return text
+
+
+def _runtime_env_file(value: str | None) -> Path | None:
+    """The file `--ray-runtime-env` names, if it names one (an input never to overwrite)."""
+    if value is None or value.lstrip().startswith("{"):
+        return None
+    return Path(value)
 
 
 def _runtime_env(value: str | None) -> dict[str, Any] | None:

@@ -8,7 +8,16 @@ from pathlib import Path
 import typer
 
 from ..errors import UserError
+from .checks import check_output_folder
 from .main import app
+
+
+def _holds_benchmark(folder: Path) -> bool:
+    """True when `folder` has a benchmark file or rendered videos of one."""
+    from ..synth.generate import JSONL_NAME, VIDEO_DIR
+
+    videos = folder / VIDEO_DIR
+    return (folder / JSONL_NAME).exists() or (videos.is_dir() and any(videos.glob("*.mp4")))
 
 
 def parse_minutes(text: str | None) -> list[float] | None:
@@ -47,6 +56,9 @@ def synth(
     dry_run: bool = typer.Option(
         False, "--dry-run", help="Plan only: print the statistics, write nothing."
     ),
+    overwrite: bool = typer.Option(
+        False, "--overwrite", help="Replace a benchmark that OUT already holds."
+    ),
 ) -> None:
     """Generate a synthetic long-video benchmark with exact ground truth for every query type."""
     from ..synth import JSONL_NAME, generate, plan, summarize
@@ -58,6 +70,9 @@ def synth(
         return
     if out is None:
         raise UserError("--out is required (or use --dry-run)")
+    check_output_folder(out, "--out")
+    if not overwrite and _holds_benchmark(out):
+        raise UserError(f"--out {out}: already holds a benchmark; pass --overwrite to replace it")
     samples = generate(out, videos, lengths, seed, tiny, progress=sys.stderr.isatty())
     typer.echo(f"wrote {videos} videos and {len(samples)} queries to {out / JSONL_NAME}")
     if stats:

@@ -10,6 +10,8 @@ from .plain import plain
 
 # Bound on resample indices held at once (B_chunk * Q), about 16 MB of int64.
 MAX_INDICES = 2_000_000
+#: Most resamples asked for at once: 1,000-10,000 is usual; more only takes longer.
+MAX_BOOTSTRAP = 100_000
 
 
 def bootstrap_ci(

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..errors import UserError
 from ..samples import Prediction, Sample
-from .bootstrap import bootstrap_ci
+from .bootstrap import MAX_BOOTSTRAP, bootstrap_ci
 from .breakdown import BreakdownInput, breakdowns, check_breakdowns
 from .padded import SpanTable
 from .plain import plain_row
@@ -112,8 +112,9 @@ def evaluate(
         theta: tIoU threshold in [0, 1] for Recall@θ and F1@θ.
         by: breakdown names ("attribute", "domain", "duration", "count", "position",
             "duration_x_position").
-        bootstrap: number of bootstrap resamples for 95% intervals (0: none).
-        seed: random seed of the bootstrap.
+        bootstrap: number of bootstrap resamples for 95% intervals (0: none; at most
+            `MAX_BOOTSTRAP`).
+        seed: random seed of the bootstrap (>= 0).
         top_k: `single` only: also report R{K}@τ for these K (R1 is always reported).
         iou: `single` only: the tIoU thresholds τ (default 0.3, 0.5, 0.7; θ is added).
 
@@ -129,7 +130,7 @@ def evaluate(
     (0.5, 1.0, 0.0, 1.0)
     """
     scorer = get_protocol(protocol, top_k=top_k, iou=iou)
-    _check_options(theta, bootstrap, by)
+    _check_options(theta, bootstrap, seed, by)
     samples = list(samples)
     if not samples:
         raise UserError("the benchmark has no queries")
@@ -195,11 +196,13 @@ def _all(n_queries: int) -> np.ndarray:
     return np.arange(n_queries)[None, :]
 
 
-def _check_options(theta: float, bootstrap: int, by: Sequence[str]) -> None:
+def _check_options(theta: float, bootstrap: int, seed: int, by: Sequence[str]) -> None:
     if not 0.0 <= theta <= 1.0:
         raise UserError(f"theta must be in [0, 1], got {theta}")
-    if bootstrap < 0:
-        raise UserError(f"bootstrap must be >= 0, got {bootstrap}")
+    if not 0 <= bootstrap <= MAX_BOOTSTRAP:
+        raise UserError(f"bootstrap must be in [0, {MAX_BOOTSTRAP}], got {bootstrap}")
+    if seed < 0:
+        raise UserError(f"seed must be >= 0, got {seed}")
     check_breakdowns(by)
 
 

@@ -8,14 +8,16 @@ import time
 import warnings
 from collections import OrderedDict
 from contextlib import contextmanager
+from fractions import Fraction
 from pathlib import Path
 
 from ..cache.fingerprint import video_fingerprint
 from ..cache.kinds import STALE_TEMP_S, index_dir, index_entry_name, is_temp, lock_path
 from ..encoders.base import ImageTextEncoder
 from ..video import BadVideo, TruncatedVideo
-from ..video.sampling import as_fraction, truncation_message
+from ..video.sampling import truncation_message
 from .build import build_timeline
+from .rate import sampling_rate
 from .storage import CorruptEntry, read_timeline, write_timeline
 from .timeline import Timeline
 
@@ -75,7 +77,7 @@ class FeatureStore:
         in issue 13. It is left out at 224, the size every entry was decoded at before, so
         those entries keep their digest and stay valid; at any other size it is an int.
         """
-        rate = as_fraction(fps)
+        rate = sampling_rate(video, fps)
         key = {"video": video_fingerprint(video), "encoder": encoder_id, "fps": str(rate)}
         if short_side != LEGACY_SHORT_SIDE:
             key["short_side"] = int(short_side)
@@ -106,7 +108,7 @@ class FeatureStore:
             video: any video FFmpeg reads.
             encoder: its `encoder_id` is part of the key; frames are decoded with their
                 shorter side at its `input_size` (`decode_side`), also part of the key.
-            fps: samples per second.
+            fps: samples per second; capped at the video's frame rate (with a warning).
             progress: show a progress bar while building (only on a terminal).
 
         Raises:
@@ -121,7 +123,8 @@ class FeatureStore:
             with _build_lock(path):
                 timeline = self._load(path, key)  # another process may have built it
                 if timeline is None:
-                    timeline = self._build(video, encoder, fps, progress, path, key)
+                    rate = Fraction(key["fps"])
+                    timeline = self._build(video, encoder, rate, progress, path, key)
                     _MEMORY.put(path, key, timeline.freeze())
                     _remove_stale_temps(path.parent)
                     return timeline

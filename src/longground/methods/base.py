@@ -6,6 +6,7 @@ per-video state (feature timelines, graphs) between calls so queries on one vide
 
 from __future__ import annotations
 
+import math
 import types
 import typing
 from abc import ABC, abstractmethod
@@ -105,7 +106,10 @@ def _convert(kind: type, value: str):
         if value.lower() in _TRUE | _FALSE:
             return value.lower() in _TRUE
         raise ValueError(value)
-    return kind(value)
+    result = kind(value)
+    if kind is float and not math.isfinite(result):  # a setting is never inf or nan
+        raise ValueError(value)
+    return result
 
 
 def parse_params(cls: type, params: dict[str, Any], method: str):
@@ -143,7 +147,6 @@ def parse_params(cls: type, params: dict[str, Any], method: str):
             try:
                 values[name] = _convert(kind, value)
             except ValueError:
-                raise UserError(
-                    f"{method}: parameter {name}={value!r} is not {kind.__name__}"
-                ) from None
+                what = "a finite number" if kind is float else kind.__name__
+                raise UserError(f"{method}: parameter {name}={value!r} is not {what}") from None
     return cls(**values)

@@ -56,6 +56,20 @@ class RetrievalParams:
     half_width_s: float = 60.0
     nms_s: float = 60.0
 
+    def __post_init__(self):
+        at_least = {"smooth_s": 0.0, "merge_gap_s": 0.0, "min_len_s": 0.0, "nms_iou": 0.0,
+                    "k": 1, "nms_s": 0.0}  # fmt: skip
+        above = {"max_len_s": 0.0, "half_width_s": 0.0}
+        for name, low in at_least.items():
+            value = getattr(self, name)
+            if value is not None and value < low:
+                raise UserError(f"retrieval: {name} must be at least {low:g}, not {value:g}")
+        for name, low in above.items():
+            if getattr(self, name) <= low:
+                raise UserError(f"retrieval: {name} must be above {low:g}")
+        if self.nms_iou > 1:
+            raise UserError(f"retrieval: nms_iou must be at most 1, not {self.nms_iou:g}")
+
     @classmethod
     def from_config(cls, config: MethodConfig) -> RetrievalParams:
         params = dict(config.params)
@@ -93,12 +107,13 @@ class RetrievalMethod(IndexedGrounder):
             raise UserError("the query is empty")
         timeline = self.store.get_or_build(video, self.encoder, self.config.fps)
         raw = np.asarray(self.encoder.score(timeline.features, query), dtype=np.float64)
-        window = max(1, round(self.params.smooth_s * self.config.fps))
+        # The index's own rate: the store caps --fps at the video's frame rate.
+        window = max(1, round(min(self.params.smooth_s * timeline.fps, len(raw))))
         return np.asarray(timeline.times_s), curves.smooth(raw, window), timeline.duration_s
 
     def ground(self, video: Path, query: str) -> Grounding:
         times_s, scores, duration_s = self.frame_scores(video, query)
-        p, step_s = self.params, 1.0 / self.config.fps
+        p, step_s = self.params, _step_s(times_s, self.config.fps)
         if p.mode == "single":
             moments = curves.single_moment(
                 times_s, scores, step_s, beta=p.beta, min_len_s=_or(p.min_len_s, 4.0),
@@ -125,6 +140,15 @@ def build(config: MethodConfig) -> RetrievalMethod:
 
 
 _SHARED: dict[tuple, RetrievalMethod] = {}
+
+
+def _step_s(times_s: np.ndarray, fps: float) -> float:
+    """Seconds between samples: as indexed (the rate may have been capped), else `1 / fps`.
+
+    >>> _step_s(np.array([0.0, 0.1, 0.2]), 1000.0), _step_s(np.array([0.0]), 2.0)
+    (0.1, 0.5)
+    """
+    return float(times_s[1] - times_s[0]) if len(times_s) > 1 else 1.0 / fps
 
 
 def frame_scores(

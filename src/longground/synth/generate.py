@@ -29,6 +29,10 @@ VIDEO_DIR = "videos"
 DOMAIN = "synthetic"
 #: The shortest video that still fits one shot of every kind a query type needs.
 MIN_MINUTES = 0.5
+#: The longest video and the most videos one benchmark plans (planning a 180-min video takes
+#: seconds; beyond these a typo such as `--minutes 1e9` would plan for hours).
+MAX_MINUTES = 180.0
+MAX_VIDEOS = 1000
 
 
 @dataclass(frozen=True)
@@ -76,10 +80,22 @@ def minutes_for(index: int, minutes: Sequence[float]) -> float:
     return float(minutes[index % len(minutes)])
 
 
+def check_length(minutes: float) -> None:
+    """Refuse a video length outside [MIN_MINUTES, MAX_MINUTES] (and nan).
+
+    >>> check_length(1e9)
+    Traceback (most recent call last):
+    longground.errors.UserError: video length 1e+09 min is out of range: use 0.5 to 180
+    """
+    if not MIN_MINUTES <= minutes <= MAX_MINUTES:
+        raise UserError(
+            f"video length {minutes:g} min is out of range: use {MIN_MINUTES} to {MAX_MINUTES:g}"
+        )
+
+
 def plan_video(index: int, minutes: float, seed: int, preset: Preset, video: str) -> PlannedVideo:
     """Script and samples of video `index`; `video` is what the samples' `video` holds."""
-    if not (minutes >= MIN_MINUTES and math.isfinite(minutes)):
-        raise UserError(f"video length {minutes} min is too short: use at least {MIN_MINUTES}")
+    check_length(minutes)
     name = f"synth_{index:03d}"
     script = plan_script(
         np.random.default_rng([seed, index, 0]),
@@ -117,10 +133,14 @@ def plan(
     >>> planned[0].script.duration_s, planned[0].samples[0].qid
     (60.0, 'synth_000_q000')
     """
-    if n_videos < 1:
-        raise UserError(f"--videos must be at least 1, got {n_videos}")
+    if not 1 <= n_videos <= MAX_VIDEOS:
+        raise UserError(f"--videos must be in [1, {MAX_VIDEOS}], got {n_videos}")
+    if seed < 0:
+        raise UserError(f"--seed must be >= 0, got {seed}")
     preset = PRESETS["tiny" if tiny else "default"]
     lengths = _lengths(minutes, preset)
+    for length in lengths:  # all of them before planning any
+        check_length(length)
     return [
         plan_video(i, minutes_for(i, lengths), seed, preset, video_path(i)) for i in range(n_videos)
     ]
