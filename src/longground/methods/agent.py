@@ -21,8 +21,35 @@ from ..agent.source import VideoSource
 from ..cache.kinds import agent_dir, agent_video_key
 from ..errors import UserError
 from .base import Grounding, IndexedGrounder, MethodConfig, register_method
+from .presets import Preset, register_preset
 
 FRAME_SIDE = 224
+
+# CoMET's own choices where the agent's defaults differ (docs/agent.md, "Presets"). Table 4's
+# profiles (rho_E, tau_e, rho_A, PELT beta, sigma, tau, budgets) are used as published by both
+# presets, so they need no values here.
+PAPER = register_preset(
+    Preset(
+        "agent",
+        "paper",
+        values={
+            "order": "uniform",
+            "max_iterations": 3,
+            "early_stop": True,
+            "inherit_bounds": True,
+            "full_rate_events": False,
+        },
+        sources={
+            "order": "CoMET Algorithm 1 line 3 (sample v_i ~ U); App. C.3 (1)",
+            "max_iterations": "CoMET App. D (N_max = 3)",
+            "early_stop": "CoMET App. D (early termination when no new candidates are accepted)",
+            "inherit_bounds": "CoMET §4.3 and App. C.3 (2), C.4 (timestamps inherited from v_i)",
+            "full_rate_events": "CoMET App. C.2 and Table 4 (event features sampled at rho_E)",
+        },
+        summary="CoMET's Algorithm 1 as published: uniform draws from U, N_max = 3, early stop, "
+        "inherited timestamps, events segmented at rho_E",
+    )
+)
 
 
 class FileSource(VideoSource):
