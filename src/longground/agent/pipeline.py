@@ -25,7 +25,7 @@ from .roles import (
     build_role,
 )
 from .settings import AgentSettings
-from .source import VideoSource
+from .source import VideoSource, segment_features
 from .trace import Trace
 from .verify.coverage import coverage_order, uniform_order
 from .verify.loop import Verdict, verification_loop
@@ -174,7 +174,7 @@ class CometAgent:
             kept = self.roles(source).filter.select(evidence)
         trace.count("malformed.filter", kept.malformed)
         evidence.actions = action_nodes(
-            source, self.cache, video_key, events, kept.keep, times_s, feats["embedding"],
+            source, self.cache, video_key, events, kept.keep, times_s, segment_features(feats),
             profile, self.settings, trace, margin_s=0.5 / fps,
         )  # fmt: skip
         trace.put("graph", graph_record(fps, times_s, cached, events, kept, evidence.actions))

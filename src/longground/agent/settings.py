@@ -50,6 +50,10 @@ class AgentSettings:
             offline role settings (see `roles.offline.ScorerSettings`).
         regions: let the offline roles look at frame halves (see `regions.py`).
         verifier_frames, filter_frames, filter_batch: frames per LLM request.
+        appearance: encoder spec of the appearance features event segmentation runs on
+            (None: the main encoder's "appearance"); `hf:PATH` may name a DINOv2 checkpoint.
+        segment_encoder: encoder spec of the segment embeddings z in the edge weights (None:
+            the main encoder's "embedding").
         overrides: profile fields given by the user.
     """
 
@@ -85,6 +89,8 @@ class AgentSettings:
     verifier_frames: int = 12
     filter_frames: int = 2
     filter_batch: int = 8
+    appearance: str | None = None
+    segment_encoder: str | None = None
     overrides: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -54,23 +54,36 @@ PAPER = register_preset(
 
 class FileSource(VideoSource):
     """A video file seen through the encoder and the feature store; timelines are kept in
-    memory, so the queries of one video read the store once."""
+    memory, so the queries of one video read the store once.
 
-    def __init__(self, video: Path, encoder, store):
+    `extractors` maps a timeline feature name to `(encoder, its feature)`: "appearance" from
+    `--appearance`, "segment" from `--segment-encoder`; each is indexed by the same store at
+    the same rate and replaces (or adds) that feature.
+    """
+
+    def __init__(self, video: Path, encoder, store, extractors: dict | None = None):
         from ..cache import video_fingerprint
         from ..video import probe
 
         self.video, self.encoder, self.store = Path(video), encoder, store
+        self.extractors = dict(extractors or {})
         self.duration_s = float(probe(self.video).duration_s)
-        encoder_id = getattr(encoder, "encoder_id", type(encoder).__name__)
-        self.key = agent_video_key(video_fingerprint(self.video), encoder_id)
+        ids = [getattr(encoder, "encoder_id", type(encoder).__name__)]
+        ids += [f"{name}={enc.encoder_id}" for name, (enc, _) in sorted(self.extractors.items())]
+        self.key = agent_video_key(video_fingerprint(self.video), "+".join(ids))
         self.default_threshold = getattr(encoder, "default_threshold", None)
         self._timelines: dict[float, tuple[np.ndarray, dict[str, np.ndarray]]] = {}
 
     def timeline(self, fps: float) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         if fps not in self._timelines:
             tl = self.store.get_or_build(self.video, self.encoder, fps, progress=False)
-            self._timelines[fps] = (np.asarray(tl.times_s), dict(tl.features))
+            times_s, features = np.asarray(tl.times_s), dict(tl.features)
+            for name, (encoder, feature) in self.extractors.items():
+                other = self.store.get_or_build(self.video, encoder, fps, progress=False)
+                features[name] = nearest_rows(
+                    np.asarray(other.times_s), np.asarray(other.features[feature]), times_s
+                )
+            self._timelines[fps] = (times_s, features)
         return self._timelines[fps]
 
     def score(self, features: dict[str, np.ndarray], text: str) -> np.ndarray:
@@ -100,6 +113,40 @@ class FileSource(VideoSource):
         return {k: np.stack([p[k] for p in parts], axis=1) for k in parts[0]}
 
 
+def nearest_rows(times_s: np.ndarray, rows: np.ndarray, at_s: np.ndarray) -> np.ndarray:
+    """The rows of a timeline sampled at `times_s` that lie nearest to each of `at_s`.
+
+    Two indexes of one video at one rate have the same sample times; this only guards
+    against a frame more or less at the end.
+
+    >>> nearest_rows(np.array([0.0, 1.0, 2.0]), np.arange(3)[:, None], np.array([0.1, 1.9]))
+    array([[0],
+           [2]])
+    """
+    if len(times_s) == 0:
+        raise UserError("an extra feature index of the video is empty")
+    right = np.clip(np.searchsorted(times_s, at_s), 1, max(len(times_s) - 1, 1))
+    left = right - 1
+    nearer_left = np.abs(at_s - times_s[left]) <= np.abs(times_s[right] - at_s)
+    return rows[np.where(nearer_left, left, right)]
+
+
+def feature_extractors(settings: AgentSettings) -> dict:
+    """`{"appearance": (encoder, "appearance"), "segment": (encoder, "embedding")}` for the
+    extractors the settings name; a spec that cannot give its feature is a one-line error."""
+    from ..agent.source import SEGMENT_FEATURE
+    from ..encoders.hf_dinov2 import load_feature_encoder
+
+    out = {}
+    if settings.appearance:
+        enc = load_feature_encoder(settings.appearance, "appearance", "--appearance")
+        out["appearance"] = (enc, "appearance")
+    if settings.segment_encoder:
+        enc = load_feature_encoder(settings.segment_encoder, "embedding", "--segment-encoder")
+        out[SEGMENT_FEATURE] = (enc, "embedding")
+    return out
+
+
 class AgentMethod(IndexedGrounder):
     """Plan, graph, verify, aggregate; offline scorers unless a Video-LLM is configured."""
 
@@ -117,6 +164,7 @@ class AgentMethod(IndexedGrounder):
             client = method_chat_client(config)
         cache = GraphCache(agent_dir(config.cache_dir))
         self.agent = CometAgent(self.settings, config.fps, cache, client)
+        self._extractors = feature_extractors(self.settings)  # bad specs fail before any work
         self._sources: dict[Path, FileSource] = {}
 
     def _wants_llm(self) -> bool:
@@ -127,7 +175,7 @@ class AgentMethod(IndexedGrounder):
     def source(self, video: Path) -> FileSource:
         video = Path(video)
         if video not in self._sources:
-            self._sources[video] = FileSource(video, self.encoder, self.store)
+            self._sources[video] = FileSource(video, self.encoder, self.store, self._extractors)
         return self._sources[video]
 
     def ground(self, video: Path, query: str) -> Grounding:
