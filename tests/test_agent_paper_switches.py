@@ -109,3 +109,25 @@ def test_docs_table_matches_the_registry():
         assert row.group(1) == str(getattr(defaults, key)).lower()
         assert row.group(2) == str(value).lower()
         assert "CoMET" in row.group(3) and PAPER.sources[key].split(" (")[0] in row.group(3)
+
+
+def test_substitutions_table_names_real_settings_and_flags(capsys):
+    """Every `-p key=` and `--flag` the Substitutions table offers exists."""
+    from longground.agent.settings import PROFILE_FIELDS
+    from longground.cli.main import main
+
+    text = (DOCS / "agent.md").read_text()
+    table = text.split("### Substitutions")[1].split("\n\n")[2]
+    rows = [r for r in table.splitlines() if r.startswith("| ") and "---" not in r][1:]
+    assert len(rows) >= 15
+    keys = set(re.findall(r"-p (\w+)=", table))
+    known = {f for f in AgentSettings.__dataclass_fields__} | set(PROFILE_FIELDS)
+    assert keys and keys <= known, keys - known
+    flags = set(re.findall(r"`(--[a-z-]+)", table))
+    assert flags >= {"--preset", "--appearance", "--segment-encoder", "--llm"}
+    try:
+        main(["find", "--help"])
+    except SystemExit:
+        pass
+    help_text = capsys.readouterr().out
+    assert all(flag in help_text for flag in flags), [f for f in flags if f not in help_text]
