@@ -128,7 +128,7 @@ def verification_loop(
         result.steps.append(record)
         if on_step is not None:
             on_step(record, bank)
-        if early_stop and commit not in ACCEPTED:
+        if early_stop and commit not in ACCEPTED and unverified.any():
             result.stop_reason = "early_stop"
             break
     return result
