@@ -3,7 +3,7 @@ aggregate (Step 4), recording everything in a `Trace`."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
@@ -25,10 +25,10 @@ from .roles import (
     build_role,
 )
 from .settings import AgentSettings
-from .source import VideoSource
+from .source import VideoSource, segment_features
 from .trace import Trace
-from .verify.coverage import coverage_order
-from .verify.loop import verification_loop
+from .verify.coverage import coverage_order, uniform_order
+from .verify.loop import Verdict, verification_loop
 
 # Used when neither the settings nor the encoder say what raw score means "visible".
 FALLBACK_THRESHOLD = 0.5
@@ -174,7 +174,7 @@ class CometAgent:
             kept = self.roles(source).filter.select(evidence)
         trace.count("malformed.filter", kept.malformed)
         evidence.actions = action_nodes(
-            source, self.cache, video_key, events, kept.keep, times_s, feats["embedding"],
+            source, self.cache, video_key, events, kept.keep, times_s, segment_features(feats),
             profile, self.settings, trace, margin_s=0.5 / fps,
         )  # fmt: skip
         trace.put("graph", graph_record(fps, times_s, cached, events, kept, evidence.actions))
@@ -199,13 +199,9 @@ class CometAgent:
         return self._regions[video_key].features
 
     def _verify(self, evidence: Evidence, roles: Roles, profile: Profile, trace: Trace):
-        """Step 3: the verification loop over the action nodes, coverage-aware order."""
+        """Step 3: the verification loop over the action nodes."""
         acts = evidence.actions
-        target = evidence.scores[evidence.plan.target]
-        priority = np.array([pooled(target, a, b) for a, b in acts.frames])
-        order = coverage_order(
-            acts.spans_s, priority, *evidence.plan.window_s, self.settings.n_bins
-        )
+        order = self._order(evidence)
         states = []
 
         def remember(record: dict, bank) -> None:
@@ -215,12 +211,13 @@ class CometAgent:
         loop = verification_loop(
             acts.weights,
             order,
-            lambda v, c: roles.verifier.verify(evidence, v, c),
+            lambda v, c: self._verdict(roles.verifier.verify(evidence, v, c), acts.spans_s[v]),
             hops=self.settings.hops,
             tau=profile.tau,
             max_action_nodes=profile.max_action_nodes,
             max_iterations=self.settings.max_iterations or None,
             gamma=self.settings.gamma,
+            early_stop=self.settings.early_stop,
             on_step=remember,
         )
         trace.put("verifications", loop.steps)
@@ -235,6 +232,25 @@ class CometAgent:
         )
         trace.count("malformed.verifier", loop.malformed)
         return loop
+
+    def _order(self, evidence: Evidence) -> np.ndarray:
+        """The loop's candidate order: coverage-aware, or Algorithm 1's uniform draw."""
+        acts = evidence.actions
+        if self.settings.order == "uniform":
+            return uniform_order(len(acts.spans_s), self.settings.seed)
+        target = evidence.scores[evidence.plan.target]
+        priority = np.array([pooled(target, a, b) for a, b in acts.frames])
+        return coverage_order(acts.spans_s, priority, *evidence.plan.window_s, self.settings.n_bins)
+
+    def _verdict(self, verdict: Verdict, span_s: np.ndarray) -> Verdict:
+        """With `inherit_bounds`, an accepted entry takes the candidate node's own span (the
+        paper's inherited timestamps); otherwise the verifier's boundaries stand."""
+        if verdict.entry is None or not self.settings.inherit_bounds:
+            return verdict
+        start_s, end_s = float(span_s[0]), float(span_s[1])
+        moved = {"verifier_span_s": [verdict.entry.start_s, verdict.entry.end_s]}
+        entry = replace(verdict.entry, start_s=start_s, end_s=end_s)
+        return replace(verdict, entry=entry, details={**verdict.details, **moved})
 
     def _aggregate(self, evidence: Evidence, roles: Roles, entries, trace: Trace) -> Moments:
         """Step 4: the memory bank's entries consolidated into the final moments."""

@@ -13,6 +13,7 @@ from typing import Any
 from ..errors import UserError
 from .profiles import Profile
 
+ORDERS = ("coverage", "uniform")
 PROFILE_FIELDS = tuple(f.name for f in fields(Profile) if f.name != "name")
 
 
@@ -29,6 +30,14 @@ class AgentSettings:
         full_rate_events: segment events on every indexed sample when the index is denser
             than the profile's rho_E (False: subsample to rho_E).
         max_iterations: N_max of Algorithm 1; 0 means until every node is verified.
+        order: candidate order of the loop: "coverage" (best-first inside time bins dealt
+            across the timeline, see verify/coverage.py) or "uniform" (Algorithm 1 line 3:
+            each candidate drawn uniformly at random from the unverified set U).
+        seed: random seed of the "uniform" order.
+        early_stop: end the loop after the first iteration that adds nothing to the memory
+            bank (Appendix D: "early termination when no new candidates are accepted").
+        inherit_bounds: a verified entry keeps the candidate action node's own span (Sec. 4.3,
+            C.3: timestamps inherited from v_i); False lets the verifier move boundaries.
         gamma: tIoU above which two memory entries are duplicates.
         n_bins: time bins of the coverage-aware candidate order.
         flow: optical-flow method ("dis" or "farneback").
@@ -42,6 +51,10 @@ class AgentSettings:
             offline role settings (see `roles.offline.ScorerSettings`).
         regions: let the offline roles look at frame halves (see `regions.py`).
         verifier_frames, filter_frames, filter_batch: frames per LLM request.
+        appearance: encoder spec of the appearance features event segmentation runs on
+            (None: the main encoder's "appearance"); `hf:PATH` may name a DINOv2 checkpoint.
+        segment_encoder: encoder spec of the segment embeddings z in the edge weights (None:
+            the main encoder's "embedding").
         overrides: profile fields given by the user.
     """
 
@@ -54,6 +67,10 @@ class AgentSettings:
     hops: int = 2
     full_rate_events: bool = True
     max_iterations: int = 0
+    order: str = "coverage"
+    seed: int = 0
+    early_stop: bool = False
+    inherit_bounds: bool = False
     gamma: float = 0.5
     n_bins: int = 8
     flow: str = "dis"
@@ -73,7 +90,19 @@ class AgentSettings:
     verifier_frames: int = 12
     filter_frames: int = 2
     filter_batch: int = 8
+    appearance: str | None = None
+    segment_encoder: str | None = None
     overrides: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.order not in ORDERS:
+            raise UserError(
+                f"agent: parameter order={self.order!r}; choose one of: " + ", ".join(ORDERS)
+            )
+        if self.max_iterations < 0:
+            raise UserError(
+                f"agent: parameter max_iterations must be >= 0, got {self.max_iterations}"
+            )
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> AgentSettings:

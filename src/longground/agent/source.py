@@ -11,6 +11,19 @@ from collections.abc import Iterator
 
 import numpy as np
 
+# Timeline feature for the segment embeddings z of the edge weights (CoMET Eq. 15), present
+# when a separate segment encoder is configured; otherwise z comes from "embedding".
+SEGMENT_FEATURE = "segment"
+
+
+def segment_features(features: dict[str, np.ndarray]) -> np.ndarray:
+    """The per-sample features the edge weights' z are averaged from.
+
+    >>> segment_features({"embedding": np.ones(2), "segment": np.zeros(2)}).tolist()
+    [0.0, 0.0]
+    """
+    return features.get(SEGMENT_FEATURE, features["embedding"])
+
 
 class VideoSource(ABC):
     """One video, seen through an encoder.
@@ -29,7 +42,9 @@ class VideoSource(ABC):
 
     @abstractmethod
     def timeline(self, fps: float) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-        """Sample times `(T,)` and features (`"embedding"`, `"appearance"`: `(T, ...)`)."""
+        """Sample times `(T,)` and features (`"embedding"`, `"appearance"`, optionally
+        `"segment"`: `(T, ...)`). "appearance" drives event segmentation, "segment" (else
+        "embedding") the edge weights, "embedding" the text scores."""
 
     @abstractmethod
     def score(self, features: dict[str, np.ndarray], text: str) -> np.ndarray:

@@ -66,6 +66,8 @@ def find(
     ] = False,
     params: opt.Params = None,
     preset: opt.Preset = None,
+    appearance: opt.Appearance = None,
+    segment_encoder: opt.SegmentEncoder = None,
     llm: opt.Llm = None,
     base_url: opt.BaseUrl = None,
     model: opt.Model = None,
@@ -91,7 +93,7 @@ def find(
     config = opt.method_config(
         encoder=encoder, fps=fps, single=single, params=params, llm=llm,
         base_url=base_url, model=model, api_key=api_key, cache_dir=cache_dir,
-        method=method, preset=preset,
+        method=method, preset=preset, appearance=appearance, segment_encoder=segment_encoder,
     )  # fmt: skip
     grounder = build_method(method, config)
     prefix = len(videos) > 1

@@ -47,6 +47,22 @@ Preset = Annotated[
         "(the paper's settings, where the method has them).",
     ),
 ]
+Appearance = Annotated[
+    str | None,
+    typer.Option(
+        "--appearance",
+        help="Agent: encoder of the appearance features events are segmented on (default: "
+        "the --encoder's); hf:PATH may be a DINOv2 checkpoint. Same as -p appearance=.",
+    ),
+]
+SegmentEncoder = Annotated[
+    str | None,
+    typer.Option(
+        "--segment-encoder",
+        help="Agent: encoder of the segment embeddings in the graph's edge weights (default: "
+        "the --encoder's). Same as -p segment_encoder=.",
+    ),
+]
 Llm = Annotated[
     str | None, typer.Option("--llm", help="Video-LLM backend: openai (HTTP) or transformers.")
 ]
@@ -96,10 +112,19 @@ def method_config(
     cache_dir: Path | None,
     method: str = "",
     preset: str | None = None,
+    appearance: str | None = None,
+    segment_encoder: str | None = None,
 ) -> MethodConfig:
     """The `MethodConfig` that the shared options describe; `preset` (for `method`) gives
-    parameter values that `params` then override."""
+    parameter values that `params` then override; `appearance` and `segment_encoder` (the
+    agent's feature extractors) become the params of those names."""
     from ..methods.presets import apply_preset
+
+    extractors = {"appearance": appearance, "segment_encoder": segment_encoder}
+    extractors = {k: v for k, v in extractors.items() if v is not None}
+    if extractors and method != "agent":
+        flags = ", ".join("--" + k.replace("_", "-") for k in extractors)
+        raise UserError(f"{flags}: only --method agent takes feature extractors")
 
     llm_config = None
     if llm or base_url or model or api_key:
@@ -113,7 +138,7 @@ def method_config(
         encoder=encoder,
         fps=fps,
         single=single,
-        params=apply_preset(method, preset, parse_params(params)),
+        params={**apply_preset(method, preset, parse_params(params)), **extractors},
         llm=llm_config,
         cache_dir=cache_dir,
     )

@@ -27,6 +27,8 @@ def run(
     single: opt.Single = False,
     params: opt.Params = None,
     preset: opt.Preset = None,
+    appearance: opt.Appearance = None,
+    segment_encoder: opt.SegmentEncoder = None,
     llm: opt.Llm = None,
     base_url: opt.BaseUrl = None,
     model: opt.Model = None,
@@ -122,6 +124,8 @@ def run(
         cache_dir=cache_dir,
         method=method,
         preset=preset,
+        appearance=appearance,
+        segment_encoder=segment_encoder,
     )
     spec = MethodSpec(method, config)
     backend = _backend(spec, workers, ray, gpus_per_worker, ray_runtime_env)

@@ -21,29 +21,69 @@ from ..agent.source import VideoSource
 from ..cache.kinds import agent_dir, agent_video_key
 from ..errors import UserError
 from .base import Grounding, IndexedGrounder, MethodConfig, register_method
+from .presets import Preset, register_preset
 
 FRAME_SIDE = 224
+
+# CoMET's own choices where the agent's defaults differ (docs/agent.md, "Presets"). Table 4's
+# profiles (rho_E, tau_e, rho_A, PELT beta, sigma, tau, budgets) are used as published by both
+# presets, so they need no values here.
+PAPER = register_preset(
+    Preset(
+        "agent",
+        "paper",
+        values={
+            "order": "uniform",
+            "max_iterations": 3,
+            "early_stop": True,
+            "inherit_bounds": True,
+            "full_rate_events": False,
+        },
+        sources={
+            "order": "CoMET Algorithm 1 line 3 (sample v_i ~ U); App. C.3 (1)",
+            "max_iterations": "CoMET App. D (N_max = 3)",
+            "early_stop": "CoMET App. D (early termination when no new candidates are accepted)",
+            "inherit_bounds": "CoMET §4.3 and App. C.3 (2), C.4 (timestamps inherited from v_i)",
+            "full_rate_events": "CoMET App. C.2 and Table 4 (event features sampled at rho_E)",
+        },
+        summary="CoMET's Algorithm 1 as published: uniform draws from U, N_max = 3, early stop, "
+        "inherited timestamps, events segmented at rho_E",
+    )
+)
 
 
 class FileSource(VideoSource):
     """A video file seen through the encoder and the feature store; timelines are kept in
-    memory, so the queries of one video read the store once."""
+    memory, so the queries of one video read the store once.
 
-    def __init__(self, video: Path, encoder, store):
+    `extractors` maps a timeline feature name to `(encoder, its feature)`: "appearance" from
+    `--appearance`, "segment" from `--segment-encoder`; each is indexed by the same store at
+    the same rate and replaces (or adds) that feature.
+    """
+
+    def __init__(self, video: Path, encoder, store, extractors: dict | None = None):
         from ..cache import video_fingerprint
         from ..video import probe
 
         self.video, self.encoder, self.store = Path(video), encoder, store
+        self.extractors = dict(extractors or {})
         self.duration_s = float(probe(self.video).duration_s)
-        encoder_id = getattr(encoder, "encoder_id", type(encoder).__name__)
-        self.key = agent_video_key(video_fingerprint(self.video), encoder_id)
+        ids = [getattr(encoder, "encoder_id", type(encoder).__name__)]
+        ids += [f"{name}={enc.encoder_id}" for name, (enc, _) in sorted(self.extractors.items())]
+        self.key = agent_video_key(video_fingerprint(self.video), "+".join(ids))
         self.default_threshold = getattr(encoder, "default_threshold", None)
         self._timelines: dict[float, tuple[np.ndarray, dict[str, np.ndarray]]] = {}
 
     def timeline(self, fps: float) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         if fps not in self._timelines:
             tl = self.store.get_or_build(self.video, self.encoder, fps, progress=False)
-            self._timelines[fps] = (np.asarray(tl.times_s), dict(tl.features))
+            times_s, features = np.asarray(tl.times_s), dict(tl.features)
+            for name, (encoder, feature) in self.extractors.items():
+                other = self.store.get_or_build(self.video, encoder, fps, progress=False)
+                features[name] = nearest_rows(
+                    np.asarray(other.times_s), np.asarray(other.features[feature]), times_s
+                )
+            self._timelines[fps] = (times_s, features)
         return self._timelines[fps]
 
     def score(self, features: dict[str, np.ndarray], text: str) -> np.ndarray:
@@ -73,6 +113,40 @@ class FileSource(VideoSource):
         return {k: np.stack([p[k] for p in parts], axis=1) for k in parts[0]}
 
 
+def nearest_rows(times_s: np.ndarray, rows: np.ndarray, at_s: np.ndarray) -> np.ndarray:
+    """The rows of a timeline sampled at `times_s` that lie nearest to each of `at_s`.
+
+    Two indexes of one video at one rate have the same sample times; this only guards
+    against a frame more or less at the end.
+
+    >>> nearest_rows(np.array([0.0, 1.0, 2.0]), np.arange(3)[:, None], np.array([0.1, 1.9]))
+    array([[0],
+           [2]])
+    """
+    if len(times_s) == 0:
+        raise UserError("an extra feature index of the video is empty")
+    right = np.clip(np.searchsorted(times_s, at_s), 1, max(len(times_s) - 1, 1))
+    left = right - 1
+    nearer_left = np.abs(at_s - times_s[left]) <= np.abs(times_s[right] - at_s)
+    return rows[np.where(nearer_left, left, right)]
+
+
+def feature_extractors(settings: AgentSettings) -> dict:
+    """`{"appearance": (encoder, "appearance"), "segment": (encoder, "embedding")}` for the
+    extractors the settings name; a spec that cannot give its feature is a one-line error."""
+    from ..agent.source import SEGMENT_FEATURE
+    from ..encoders.hf_dinov2 import load_feature_encoder
+
+    out = {}
+    if settings.appearance:
+        enc = load_feature_encoder(settings.appearance, "appearance", "--appearance")
+        out["appearance"] = (enc, "appearance")
+    if settings.segment_encoder:
+        enc = load_feature_encoder(settings.segment_encoder, "embedding", "--segment-encoder")
+        out[SEGMENT_FEATURE] = (enc, "embedding")
+    return out
+
+
 class AgentMethod(IndexedGrounder):
     """Plan, graph, verify, aggregate; offline scorers unless a Video-LLM is configured."""
 
@@ -90,6 +164,7 @@ class AgentMethod(IndexedGrounder):
             client = method_chat_client(config)
         cache = GraphCache(agent_dir(config.cache_dir))
         self.agent = CometAgent(self.settings, config.fps, cache, client)
+        self._extractors = feature_extractors(self.settings)  # bad specs fail before any work
         self._sources: dict[Path, FileSource] = {}
 
     def _wants_llm(self) -> bool:
@@ -100,7 +175,7 @@ class AgentMethod(IndexedGrounder):
     def source(self, video: Path) -> FileSource:
         video = Path(video)
         if video not in self._sources:
-            self._sources[video] = FileSource(video, self.encoder, self.store)
+            self._sources[video] = FileSource(video, self.encoder, self.store, self._extractors)
         return self._sources[video]
 
     def ground(self, video: Path, query: str) -> Grounding:

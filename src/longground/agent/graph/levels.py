@@ -9,7 +9,7 @@ import numpy as np
 
 from ..profiles import Profile
 from ..settings import AgentSettings
-from ..source import VideoSource
+from ..source import VideoSource, segment_features
 from ..trace import Trace
 from .actions import action_bounds
 from .cache import GraphCache
@@ -52,7 +52,8 @@ def event_nodes(
         cache.put_events(video_key, settings, bounds)
     spans = bounds_to_spans(bounds, times_s, window_s[1])
     spans[0, 0] = window_s[0]
-    return make_nodes(spans, times_s, features["embedding"], profile.sigma, hops), from_cache
+    z_features = segment_features(features)
+    return make_nodes(spans, times_s, z_features, profile.sigma, hops), from_cache
 
 
 def split_event(

@@ -1,4 +1,4 @@
-"""Coverage-aware candidate order for the verification loop.
+"""Candidate orders for the verification loop: coverage-aware (the default) or uniform.
 
 Ranking candidates purely by relevance sends the verifier to the most salient stretch of the
 video first; under an iteration budget the middle and end are then explored least, which is
@@ -60,3 +60,17 @@ def coverage_order(
     for r in range(max((len(q) for q in queues.values()), default=0)):
         order.extend(queues[b][r] for b in visit if r < len(queues[b]))
     return np.array(order, dtype=np.int64)
+
+
+def uniform_order(n: int, seed: int = 0) -> np.ndarray:
+    """Algorithm 1's "sample v ~ U": a uniformly random permutation of the `n` candidates.
+
+    Walking it and skipping nodes already covered draws each next candidate uniformly from the
+    nodes still unverified, so it is the paper's sampling with a reproducible seed.
+
+    >>> sorted(uniform_order(5, seed=1).tolist())
+    [0, 1, 2, 3, 4]
+    >>> uniform_order(6, seed=1).tolist() == uniform_order(6, seed=1).tolist()
+    True
+    """
+    return np.random.default_rng(seed).permutation(int(n)).astype(np.int64)

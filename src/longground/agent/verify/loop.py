@@ -2,11 +2,12 @@
 
 U <- all action nodes; M <- empty
 while U is not empty and iter < N_max:
-    v <- next candidate of U (coverage-aware order, see coverage.py)
+    v <- next candidate of U (coverage-aware order or uniform draw, see coverage.py)
     C(v) <- {v} + K-hop neighbours over edges w > tau (at most max_action_nodes)
     m <- Verifier(C(v), Q)                     # entry or rejection
     if m: commit m to M under temporal NMS (gamma)
     U <- U - C(v); iter += 1
+    [early_stop: end when this iteration added nothing to M]
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ class Verdict:
     malformed: bool = False
     details: dict[str, Any] = field(default_factory=dict)
 
+
+# Commits that put a new candidate into the memory bank.
+ACCEPTED = ("appended", "replaced")
+
 VerifyFn = Callable[[int, np.ndarray], Verdict]
 
 
@@ -41,7 +46,8 @@ class LoopResult:
         bank: the populated memory bank.
         steps: one record per iteration (candidate, context, verdict, commit, bank size).
         iterations: number of verifier calls.
-        stop_reason: "exhausted" (U empty) or "max_iterations" (N_max reached).
+        stop_reason: "exhausted" (U empty), "max_iterations" (N_max reached) or
+            "early_stop" (an iteration added nothing to the bank).
         malformed: verdicts that came from unreadable model answers.
     """
 
@@ -62,6 +68,7 @@ def verification_loop(
     max_action_nodes: int | None,
     max_iterations: int | None,
     gamma: float = 0.5,
+    early_stop: bool = False,
     on_step: Callable[[dict, MemoryBank], None] | None = None,
 ) -> LoopResult:
     """Run Algorithm 1 over an action graph.
@@ -75,6 +82,8 @@ def verification_loop(
         max_action_nodes: most nodes in one context (None: no limit).
         max_iterations: N_max (None: until U is empty).
         gamma: tIoU above which a new entry duplicates an existing one.
+        early_stop: stop after the first iteration whose verdict is a rejection or a
+            duplicate, i.e. accepts no new candidate into the bank (CoMET App. D).
         on_step: called after each iteration with its record and the bank.
 
     Returns:
@@ -119,4 +128,7 @@ def verification_loop(
         result.steps.append(record)
         if on_step is not None:
             on_step(record, bank)
+        if early_stop and commit not in ACCEPTED and unverified.any():
+            result.stop_reason = "early_stop"
+            break
     return result

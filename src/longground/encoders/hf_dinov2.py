@@ -1,0 +1,139 @@
+"""Frame feature extractors for the agent's graph: a DINOv2 checkpoint, or any encoder.
+
+CoMET segments events on DINOv2 features (App. C.2, App. D) and weighs edges with a separate
+video embedding model. `load_feature_encoder("hf:PATH")` gives a `Dinov2Encoder` when the
+checkpoint's `config.json` says `model_type: dinov2` (transformers `Dinov2Model`, the CLS token
+of the last layer, L2-normalised), and the registered encoder for every other spec. A
+`Dinov2Encoder` has no text tower: it fills the feature index like any encoder, but cannot
+score a query.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import UserError, require
+from .base import ImageTextEncoder
+from .disk_cache import files_fingerprint
+from .load import load_encoder, parse_spec
+from .preprocess import check_frames, l2_normalize
+
+# transformers model types whose frames give an appearance feature through `hf:`.
+IMAGE_TEXT_TYPES = ("clip", "siglip")
+
+_LOADED: dict[str, Dinov2Encoder] = {}
+_LOCK = threading.Lock()
+
+
+class Dinov2Encoder(ImageTextEncoder):
+    """`hf:PATH` of a DINOv2 checkpoint: `(N, D)` CLS features as "embedding" and "appearance".
+
+    Args:
+        source: a local folder or a Hub repo id holding a `Dinov2Model`.
+        batch_size: frames per forward pass.
+    """
+
+    def __init__(self, source: str, batch_size: int = 32):
+        transformers = require("transformers", "clip")
+        require("torch", "clip")
+        location, kwargs = _location(source)
+        try:
+            self.model = transformers.Dinov2Model.from_pretrained(location, **kwargs).eval()
+            self.processor = transformers.AutoImageProcessor.from_pretrained(location, **kwargs)
+        except (OSError, ValueError) as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise UserError(f"hf:{source}: cannot load the DINOv2 model ({reason})") from exc
+        self.source, self.batch_size = source, batch_size
+        self.dim = int(self.model.config.hidden_size)
+        crop = getattr(self.processor, "crop_size", None) or {}
+        self.input_size = int(crop.get("height", 224))
+        local = "local_files_only" in kwargs
+        version = files_fingerprint(Path(location)) if local else "hub"
+        self.encoder_id = f"hf-dinov2:{location}@{version}"
+
+    def encode_images(self, frames: np.ndarray) -> np.ndarray:
+        """`(N, H, W, 3)` uint8 RGB -> `(N, D)` float32 L2-normalised CLS tokens."""
+        import torch
+
+        frames = check_frames(frames)
+        out = [np.zeros((0, self.dim), np.float32)]
+        with torch.inference_mode():
+            for start in range(0, len(frames), self.batch_size):
+                batch = list(frames[start : start + self.batch_size])
+                pixels = self.processor(images=batch, return_tensors="pt")["pixel_values"]
+                cls = self.model(pixel_values=pixels).last_hidden_state[:, 0]
+                out.append(cls.float().numpy())
+        return l2_normalize(np.concatenate(out))
+
+    def encode_texts(self, texts: list[str]) -> np.ndarray:
+        raise UserError(
+            f"hf:{self.source} is a DINOv2 image model without a text tower: use it as "
+            "--appearance or --segment-encoder, not as --encoder"
+        )
+
+
+def model_type(source: str) -> str:
+    """The `model_type` of an `hf:` checkpoint, read from its `config.json`.
+
+    Raises:
+        UserError: the checkpoint has no readable config.
+    """
+    location, kwargs = _location(source)
+    config = Path(location) / "config.json"
+    if "local_files_only" in kwargs:
+        try:
+            return str(json.loads(config.read_text()).get("model_type", ""))
+        except (OSError, ValueError) as exc:
+            raise UserError(f"hf:{source}: cannot read {config} ({exc})") from exc
+    transformers = require("transformers", "clip")
+    try:
+        return str(transformers.AutoConfig.from_pretrained(location).model_type)
+    except (OSError, ValueError) as exc:
+        raise UserError(f"hf:{source}: cannot load the model config ({exc})") from exc
+
+
+def load_feature_encoder(spec: str, feature: str, role: str) -> ImageTextEncoder:
+    """The encoder that gives the agent its `feature` ("appearance" or "embedding") for `role`.
+
+    Args:
+        spec: an encoder spec; `hf:PATH` of a DINOv2 checkpoint gives a `Dinov2Encoder`.
+        feature: the `image_features` key the caller reads.
+        role: the option it came from, for messages ("--appearance").
+
+    Raises:
+        UserError: one line naming `spec`, when it cannot produce `feature`.
+    """
+    name, arg = parse_spec(spec)
+    if name == "hf" and arg:
+        kind = model_type(arg)
+        if kind == "dinov2":
+            with _LOCK:
+                if arg not in _LOADED:
+                    _LOADED[arg] = Dinov2Encoder(arg)
+                return _LOADED[arg]
+        if kind not in IMAGE_TEXT_TYPES:
+            raise UserError(
+                f"{role} {spec}: a {kind or 'untyped'} checkpoint cannot produce an {feature} "
+                f"feature; use a DINOv2 (dinov2) or image-text ({', '.join(IMAGE_TEXT_TYPES)}) "
+                "checkpoint"
+            )
+    encoder = load_encoder(spec)
+    probe = encoder.image_features(np.zeros((1, 32, 32, 3), np.uint8))
+    if feature not in probe:
+        raise UserError(f"{role} {spec}: encoder {encoder.encoder_id} produces no {feature} "
+                        f"feature (it gives {', '.join(sorted(probe))})")  # fmt: skip
+    return encoder
+
+
+def _location(source: str) -> tuple[str, dict]:
+    """A local folder (loaded offline) or a Hub repo id."""
+    path = Path(source).expanduser()
+    if path.is_dir():
+        return str(path), {"local_files_only": True}
+    if source.startswith(("/", ".", "~", "\\")):
+        raise UserError(f"hf:{source}: no such model folder")
+    return source, {}
