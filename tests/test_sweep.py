@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +24,7 @@ from longground.sweep import (
 )
 from longground.sweep.crop import CroppedRetrieval
 from longground.sweep.run import answered_qids
+from test_retrieval import FakeStore, FakeTimeline  # the video's index, built once
 
 
 @pytest.mark.parametrize(
@@ -42,24 +42,6 @@ def test_crop_is_centred_on_the_first_gt_midpoint_and_clipped():
     assert Window("2m", 120.0).crop(gt, 1000.0) == (0.0, 240.0)
     assert Window("20m", 1200.0).crop(gt, 1000.0) == (0.0, 1000.0)
     assert Window("full", None).crop(gt, 1000.0) == (0.0, 1000.0)
-
-
-@dataclass
-class FakeTimeline:
-    times_s: np.ndarray
-    features: dict
-    duration_s: float
-
-
-class FakeStore:
-    """The video's index: built once, handed out on every call (never re-decoded)."""
-
-    def __init__(self, timeline):
-        self.timeline, self.calls = timeline, 0
-
-    def get_or_build(self, video, encoder, fps):
-        self.calls += 1
-        return self.timeline
 
 
 class FakeEncoder:
