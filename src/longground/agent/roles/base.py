@@ -59,6 +59,9 @@ class Evidence:
     memo: dict[str, Any] = field(default_factory=dict)
 
 
+UNREADABLE_DROP = "drop: model reply unreadable"  # a filter's reason for events it could not judge
+
+
 @dataclass
 class FilterResult:
     """Which event nodes go on to the action graph.

@@ -22,6 +22,7 @@ from ..memory import MemoryEntry
 from ..planner import Plan, Relation, plan_query, with_source
 from ..profiles import PROFILES
 from .base import (
+    UNREADABLE_DROP,
     Aggregation,
     AggregatorRole,
     Evidence,
@@ -151,7 +152,7 @@ class LLMFilter(FilterRole):
             if kept is None:
                 malformed += 1
                 for i in ids:
-                    reasons[i] = "drop: model reply unreadable"
+                    reasons[i] = UNREADABLE_DROP
                 continue
             for i in kept:
                 keep[i], reasons[i] = True, "keep: model"
