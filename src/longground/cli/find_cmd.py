@@ -72,7 +72,7 @@ def find(
     query: Annotated[
         str, typer.Argument(help="What to look for, in plain words.", metavar="QUERY")
     ],
-    method: opt.Method = "retrieval",
+    method: opt.Method = "agent",
     encoder: opt.Encoder = "label-bridge",
     fps: opt.Fps = 1.0,
     max_moments: Annotated[

@@ -18,7 +18,7 @@ from .main import app
 def run(
     benchmark: Annotated[Path, typer.Argument(help="Benchmark file (canonical JSONL or known).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Predictions JSONL to write.")],
-    method: opt.Method = "retrieval",
+    method: opt.Method = "agent",
     encoder: opt.Encoder = "label-bridge",
     fps: opt.Fps = 1.0,
     single: opt.Single = False,
