@@ -56,7 +56,7 @@ def parse_failure_line(grounding: Grounding) -> str:
     there is no answer text).
 
     >>> from longground.moments import Moments
-    >>> parse_failure_line(Grounding(Moments.empty(), raw="Sure!\nIt is  late.", parse_error="x"))
+    >>> parse_failure_line(Grounding(Moments.empty(), raw="Sure!\\nIt is  late.", parse_error="x"))
     'parse failure: Sure! It is late.'
     """
     text = grounding.raw if grounding.raw is not None else grounding.parse_error or ""
