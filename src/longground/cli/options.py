@@ -25,7 +25,12 @@ Encoder = Annotated[
 ]
 Fps = Annotated[float, typer.Option("--fps", min=0.01, help="Frames per second to index.")]
 Single = Annotated[
-    bool, typer.Option("--single", help="Return one moment (the single-moment protocol).")
+    bool,
+    typer.Option(
+        "--single",
+        help="At most one moment (the single-moment protocol); none when nothing reaches the "
+        "method's threshold (retrieval: -p force=true answers anyway).",
+    ),
 ]
 Params = Annotated[
     list[str] | None,
