@@ -5,20 +5,28 @@ under the `comet` protocol, checks that both implementations agree, and prints t
 and the speed ratio. Targets (issue 2): the vectorised run under 10 s on a 2-core machine and
 at least 20x faster than the per-pair loop.
 
+Then scores the same queries from files, once as JSON Lines and once as JSON arrays (benchmark
+and predictions), and prints both times and their ratio. Target (issue 11): the arrays within
+2x of JSON Lines (the array reader used to be quadratic: 100k records never finished).
+
     python benchmarks/bench_eval.py                      # 100k queries, naive on all of them
     python benchmarks/bench_eval.py --naive-queries 20000  # naive on a subset, scaled up
+    python benchmarks/bench_eval.py --file-queries 0       # skip the file figures
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
 from longground import Moments, Prediction, Sample
-from longground.eval import evaluate, reference
+from longground.eval import evaluate, evaluate_files, reference
 
 KEYS = ("mae", "obo", "pearson", "miou", "recall", "f1", "rej_rate", "pos_cov", "rej_f1", "fpr")
 
@@ -91,6 +99,50 @@ def agree(vectorised: dict, naive: dict, theta: float) -> list[str]:
     ]
 
 
+def write_files(folder: Path, gts: list, preds: list) -> dict[str, tuple[Path, Path]]:
+    """The queries as canonical benchmark and prediction files, JSONL and indented arrays."""
+    samples = [
+        {"qid": f"q{i}", "video": f"v{i % 97}.mp4", "duration": 7200.0, "query": "a query",
+         "intervals": g.tolist()}
+        for i, g in enumerate(gts)
+    ]  # fmt: skip
+    answers = [{"qid": f"q{i}", "intervals": p.tolist()} for i, p in enumerate(preds)]
+    files = {}
+    for kind, suffix in (("jsonl", ".jsonl"), ("array", ".json")):
+        paths = folder / f"gt{suffix}", folder / f"pred{suffix}"
+        for path, rows in zip(paths, (samples, answers), strict=True):
+            text = (
+                "".join(json.dumps(r) + "\n" for r in rows)
+                if kind == "jsonl"
+                else json.dumps(rows, indent=1)
+            )
+            path.write_text(text)
+        files[kind] = paths
+    return files
+
+
+def time_files(gts: list, preds: list, theta: float) -> None:
+    """`evaluate_files` on the same queries as JSONL and as JSON arrays; both times, the ratio."""
+    with tempfile.TemporaryDirectory() as tmp:
+        files = write_files(Path(tmp), gts, preds)
+        timers, metrics = {}, {}
+        for kind, (gt, pred) in files.items():
+            with Timer() as timers[kind]:
+                metrics[kind] = evaluate_files(gt, pred, protocol="comet", theta=theta).metrics
+    if metrics["jsonl"] != metrics["array"]:
+        print("FILE RESULTS DIFFER between JSONL and JSON arrays")
+    jsonl, array = timers["jsonl"], timers["array"]
+    print(
+        f"evaluate_files, {len(gts):,} records per file: JSONL {jsonl.wall_s:.2f} s wall "
+        f"({jsonl.cpu_s:.2f} s CPU), JSON array {array.wall_s:.2f} s wall ({array.cpu_s:.2f} s CPU)"
+    )
+    ratio, cpu_ratio = array.wall_s / jsonl.wall_s, array.cpu_s / jsonl.cpu_s
+    print(
+        f"array / JSONL: {ratio:.2f}x wall, {cpu_ratio:.2f}x CPU; "
+        f"target <= 2x {'met' if cpu_ratio <= 2 else 'MISSED'} (CPU)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=100_000)
@@ -104,6 +156,12 @@ def main() -> None:
     parser.add_argument("--theta", type=float, default=0.5)
     parser.add_argument("--repeats", type=int, default=3, help="runs of the vectorised scorer")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--file-queries",
+        type=int,
+        default=100_000,
+        help="records per file for the JSONL-against-array figure (0 skips it)",
+    )
     args = parser.parse_args()
 
     gts, preds = generate(args.queries, args.max_intervals, args.seed)
@@ -136,6 +194,9 @@ def main() -> None:
         f"targets: >= 20x {'met' if ratio >= 20 else 'MISSED'}; "
         f"< 10 s {'met' if first.wall_s < 10 else 'MISSED'}"
     )
+    if args.file_queries:
+        n_files = min(args.file_queries, args.queries)
+        time_files(gts[:n_files], preds[:n_files], args.theta)
 
 
 if __name__ == "__main__":

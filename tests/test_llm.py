@@ -327,7 +327,6 @@ def test_make_chat_client_rejects_unknown_backend_and_missing_model(monkeypatch)
         make_chat_client(LLMConfig(model=""), use_cache=False)
 
 
-
 def test_a_methods_cache_dir_expands_home(monkeypatch, tmp_path):
     from longground.methods import MethodConfig
     from longground.methods.ask import method_chat_client
@@ -338,6 +337,7 @@ def test_a_methods_cache_dir_expands_home(monkeypatch, tmp_path):
     client.close()
     assert client.cache.path == tmp_path / "lg" / "llm_cache.sqlite"
     assert client.cache.path.exists()
+
 
 # --- the local transformers backend, on a tiny random Qwen2-VL built here ------------------
 

@@ -28,11 +28,14 @@ def format_moments(grounding: Grounding) -> list[str]:
     return lines
 
 
-def result_record(video: Path, query: str, method: str, grounding: Grounding) -> dict:
-    """The `--json` object (DESIGN.md "Output conventions")."""
+def result_record(
+    video: Path, query: str, method: str, grounding: Grounding, found: int | None = None
+) -> dict:
+    """The `--json` object (DESIGN.md "Output conventions"); `found` (the count before `--max`)
+    adds `"found"` when it differs from the count, and a parse failure adds `"error"`."""
     moments = grounding.moments
     scores = moments.scores if moments.scores is not None else [None] * len(moments)
-    return {
+    record = {
         "video": str(video),
         "query": query,
         "method": method,
@@ -42,6 +45,24 @@ def result_record(video: Path, query: str, method: str, grounding: Grounding) ->
             for (s, e), c in zip(moments.spans, scores)
         ],
     }
+    if found is not None and found != moments.count:
+        record["found"] = found
+    if grounding.failed:
+        record["error"] = f"parse failure: {grounding.parse_error}"
+        record["response"] = grounding.raw
+    return record
+
+
+def parse_failure_line(grounding: Grounding) -> str:
+    """`parse failure: <the first 80 characters of the answer>` on one line (the reason when
+    there is no answer text).
+
+    >>> from longground.moments import Moments
+    >>> parse_failure_line(Grounding(Moments.empty(), raw="Sure!\\nIt is  late.", parse_error="x"))
+    'parse failure: Sure! It is late.'
+    """
+    text = grounding.raw if grounding.raw is not None else grounding.parse_error or ""
+    return f"parse failure: {' '.join(text.split())[:80]}"
 
 
 @app.command("find")
@@ -53,11 +74,14 @@ def find(
     query: Annotated[
         str, typer.Argument(help="What to look for, in plain words.", metavar="QUERY")
     ],
-    method: opt.Method = "retrieval",
+    method: opt.Method = "agent",
     encoder: opt.Encoder = "label-bridge",
     fps: opt.Fps = 1.0,
     max_moments: Annotated[
-        int | None, typer.Option("--max", min=1, help="Keep at most N moments (best first).")
+        int | None,
+        typer.Option(
+            "--max", min=1, help="Keep the N best-scoring moments (printed in time order)."
+        ),
     ] = None,
     single: opt.Single = False,
     count: Annotated[bool, typer.Option("--count", "-c", help="Print only the count.")] = False,
@@ -81,7 +105,8 @@ def find(
 
     Prints one line per moment, then the count; with several videos, like grep with several
     files, each line starts with the video's name. Exit code 0 when something matched, 1 when
-    nothing did, 2 when any video could not be searched (the others still are).
+    nothing did, 2 when any video could not be searched or the model's answer on it could
+    not be read (the others still are).
     """
     if not query.strip():
         raise UserError("the query is empty")
@@ -100,7 +125,7 @@ def find(
     matched = failed = 0
     for video in videos:
         try:
-            grounding = _ground(grounder, video, query, max_moments)
+            grounding, found = _ground(grounder, video, query, max_moments)
         except UserError as exc:
             if not prefix:
                 raise
@@ -108,23 +133,29 @@ def find(
             failed += 1
             continue
         matched += grounding.moments.count > 0
+        failed += grounding.failed
         if trace is not None:
             with atomic_open(trace) as handle:
                 handle.write(json.dumps(grounding.trace, indent=1, default=float))
-        _print(video, prefix, query, method, grounding, count, as_json)
+        if grounding.failed:
+            typer.echo(f"{video}: {parse_failure_line(grounding)}", err=True)
+        if as_json or not grounding.failed:
+            _print(video, prefix, query, method, grounding, found, count, as_json)
     raise typer.Exit(2 if failed else 0 if matched else 1)
 
 
-def _ground(grounder, video: Path, query: str, max_moments: int | None) -> Grounding:
-    """One video's moments, the best `max_moments` of them (in time order) when set."""
+def _ground(grounder, video: Path, query: str, max_moments: int | None) -> tuple[Grounding, int]:
+    """One video's moments in time order, only the best `max_moments` of them when set (the
+    method's first ones when it gives no scores), and how many the method found."""
     if not video.exists():
         raise UserError(f"{video}: no such file")
     grounding = grounder.ground(video, query)
-    moments = grounding.moments
-    if max_moments is not None and len(moments) > max_moments:
-        order = range(max_moments) if moments.scores is None else (-moments.scores).argsort()
-        grounding.moments = moments[sorted(list(order)[:max_moments])]
-    return grounding
+    moments, found = grounding.moments, len(grounding.moments)
+    if max_moments is not None and found > max_moments:
+        order = range(found) if moments.scores is None else (-moments.scores).argsort()
+        moments = moments[list(order)[:max_moments]]
+    grounding.moments = moments.sorted()
+    return grounding, found
 
 
 def _print(
@@ -133,17 +164,21 @@ def _print(
     query: str,
     method: str,
     grounding: Grounding,
+    found: int,
     count: bool,
     as_json: bool,
 ) -> None:
-    """The result of one video; with `named`, each line starts with the video's name."""
+    """The result of one video; with `named`, each line starts with the video's name. When
+    `--max` kept fewer than the `found` moments, the count line says "N of M moments"."""
     n = grounding.moments.count
     lead = f"{video}:" if named else ""
     if as_json:
-        typer.echo(json.dumps(result_record(video, query, method, grounding)))
+        typer.echo(json.dumps(result_record(video, query, method, grounding, found)))
     elif count:
         typer.echo(f"{lead}{n}")
     else:
         for line in format_moments(grounding):
             typer.echo(f"{lead}{line}")
-        typer.echo(f"{lead}{' ' if lead else ''}{n} moment{'s' if n != 1 else ''}")
+        of = f" of {found}" if found != n else ""
+        noun = "moment" if (found if of else n) == 1 else "moments"
+        typer.echo(f"{lead}{' ' if lead else ''}{n}{of} {noun}")

@@ -33,7 +33,12 @@ Fps = Annotated[
     ),
 ]
 Single = Annotated[
-    bool, typer.Option("--single", help="Return one moment (the single-moment protocol).")
+    bool,
+    typer.Option(
+        "--single",
+        help="At most one moment (the single-moment protocol); none when nothing reaches the "
+        "method's threshold (retrieval: -p force=true answers anyway).",
+    ),
 ]
 Params = Annotated[
     list[str] | None,

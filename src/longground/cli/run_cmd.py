@@ -21,7 +21,7 @@ TOPK_WINDOWS = ("mode=topk", "k=10", "half_width_s=60", "nms_s=60")
 def run(
     benchmark: Annotated[Path, typer.Argument(help="Benchmark file (canonical JSONL or known).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Predictions JSONL to write.")],
-    method: opt.Method = "retrieval",
+    method: opt.Method = "agent",
     encoder: opt.Encoder = "label-bridge",
     fps: opt.Fps = 1.0,
     single: opt.Single = False,
@@ -95,7 +95,9 @@ def run(
     """Run a method over every query of BENCHMARK, appending predictions to OUT.
 
     Running the same command again resumes: finished queries are skipped. Ctrl-C stops
-    cleanly (exit code 130) and keeps everything finished.
+    cleanly (exit code 130) and keeps everything finished. Exit code 0 when every query got
+    an answer; 2 when any failed or its model answer could not be read (the answers it did
+    get are kept; the last line gives the counts).
     """
     from ..formats import load_samples
     from ..run.journal import meta_path
@@ -147,6 +149,8 @@ def run(
     typer.echo(f"longground: {_describe(summary)}", err=True)
     if evaluate:
         _print_scores(benchmark, fmt, out, protocol)
+    if not summary.all_answered:
+        raise UserError(_unanswered(summary))
 
 
 def _backend(
@@ -182,6 +186,8 @@ def _describe(summary: RunSummary) -> str:
     text += ")"
     if summary.errors:
         text += f"; {summary.errors} failed (see their 'error' field; --retry-errors reruns them)"
+    if summary.parse_failed:
+        text += f"; {summary.parse_failed} model answers unreadable (see 'parse_error')"
     return text
 
 
@@ -190,6 +196,23 @@ def _runtime_env_file(value: str | None) -> Path | None:
     if value is None or value.lstrip().startswith("{"):
         return None
     return Path(value)
+
+
+def _unanswered(summary: RunSummary) -> str:
+    """The last line of a run that left queries without an answer: the counts.
+
+    >>> s = RunSummary(Path("p.jsonl"), total=10, written=10, errors=2, parse_failed=1)
+    >>> print(_unanswered(s))
+    3 of 10 queries have no answer (2 failed, 1 unreadable model answer); the 7 answers are \
+kept in p.jsonl
+    """
+    missing = summary.total - summary.answered
+    parts = [f"{summary.errors} failed", f"{summary.parse_failed} unreadable model answer"]
+    parts[1] += "s" if summary.parse_failed != 1 else ""
+    return (
+        f"{missing} of {summary.total} queries have no answer ({', '.join(parts)}); "
+        f"the {summary.answered} answers are kept in {summary.out}"
+    )
 
 
 def _runtime_env(value: str | None) -> dict[str, Any] | None:

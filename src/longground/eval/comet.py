@@ -101,9 +101,9 @@ class CometProtocol(Protocol):
     def columns(self, theta: float) -> list[Column]:
         grounding = "Grounding (positives)"
         return [
-            Column("mae", "MAE", "Counting", percent=False),
+            Column("mae", "MAE", "Counting", percent=False, unit="intervals"),
             Column("obo", "OBO", "Counting"),
-            Column("pearson", "Pear.", "Counting"),
+            Column("pearson", "Pear. r", "Counting", percent=False, unit="correlation, -1 to 1"),
             Column("miou", "mIoU", grounding),
             Column(threshold_key("recall", theta), f"R@{theta:g}", grounding),
             Column(threshold_key("f1", theta), f"F1@{theta:g}", grounding),

@@ -31,12 +31,14 @@ class Column:
         label: short header, as in the papers' tables.
         group: header spanning related columns ("Counting", ...).
         percent: print as a percentage (fractions) rather than as a plain number.
+        unit: what a plain number is measured in, for the table's legend.
     """
 
     key: str
     label: str
     group: str
     percent: bool = True
+    unit: str = ""
 
 
 @dataclass(frozen=True)
@@ -125,4 +127,3 @@ def register_protocol(cls: type[Protocol]) -> type[Protocol]:
     """Class decorator: make a protocol available by its `name`."""
     PROTOCOLS[cls.name] = cls()
     return cls
-

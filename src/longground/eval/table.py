@@ -1,4 +1,5 @@
-"""Human-readable output: the papers' kind of table, metrics in percent, then the counts."""
+"""Human-readable output: the papers' kind of table, metrics in percent (a legend names the
+plain numbers: MAE in intervals, Pearson's r as a correlation), then the counts."""
 
 from __future__ import annotations
 
@@ -85,6 +86,17 @@ def headline_lines(result: EvalResult) -> list[str]:
     return render(["", *(c.label for c in columns)], rows, ["", *_grouped(columns)])
 
 
+def legend_line(protocol: str, theta: float) -> str:
+    """What the headline numbers are: percent, except the columns printed as plain numbers.
+
+    >>> legend_line("comet", 0.5)
+    'in percent, except MAE (intervals) and Pear. r (correlation, -1 to 1)'
+    """
+    columns = get_protocol(protocol).columns(theta)
+    plain = [f"{c.label} ({c.unit})" if c.unit else c.label for c in columns if not c.percent]
+    return "in percent" + (f", except {' and '.join(plain)}" if plain else "")
+
+
 def summary_line(result: EvalResult) -> str:
     """Query counts and what could not be scored as answered."""
     m = result.metrics
@@ -164,10 +176,13 @@ def format_result(result: EvalResult) -> str:
          Grounding
           mIoU  R1@0.3  R1@0.5  R1@0.7
     all  50.00  100.00  100.00    0.00
+    in percent
     <BLANKLINE>
     missing 0, parse-failed 0, invalid intervals 0, unknown qids 0
     """
-    lines = [summary_line(result), "", *headline_lines(result), "", counts_line(result)]
+    lines = [summary_line(result), "", *headline_lines(result)]
+    lines += [legend_line(result.protocol, result.theta)]
+    lines += ["", counts_line(result)]
     lines += [f"note: {warning}" for warning in result.warnings]
     for name, table in result.by.items():
         lines += ["", *breakdown_lines(result, name, table)]

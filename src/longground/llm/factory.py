@@ -117,4 +117,3 @@ def make_chat_client(
     if not use_cache:
         return client
     return CachedChatClient(client, ResponseCache(cache_path or default_cache_path()))
-

@@ -30,8 +30,8 @@ def ask_for_moments(
 ) -> Grounding:
     """Send one message and parse the answer into moments.
 
-    An answer that cannot be parsed is not an error: the grounding has empty moments, the
-    raw text, and `trace["parse_error"]`, so evaluation counts it as a parse failure.
+    An answer that cannot be parsed is not an exception: the grounding has empty moments, the
+    raw text, and `parse_error`, so evaluation counts it as a parse failure.
 
     Args:
         client: the chat client.
@@ -40,8 +40,8 @@ def ask_for_moments(
         max_tokens, temperature: generation settings.
 
     Returns:
-        `Grounding` with `raw` = the model text and `trace` holding `usage` (tokens, cost,
-        cached), `invalid_intervals`, and `parse_error` when parsing failed.
+        `Grounding` with `raw` = the model text, `parse_error` when parsing failed, and
+        `trace` holding `usage` (tokens, cost, cached) and `invalid_intervals`.
 
     >>> from longground.llm.base import Completion
     >>> class Fixed(ChatClient):
@@ -58,8 +58,6 @@ def ask_for_moments(
         "invalid_intervals": parsed.invalid_intervals,
     }
     if parsed.moments is None:
-        trace["parse_error"] = parsed.error or "unparseable answer"
-        moments = Moments.empty()
-    else:
-        moments = parsed.moments
-    return Grounding(moments=moments, raw=completion.text, trace=trace)
+        error = parsed.error or "unparseable answer"
+        return Grounding(Moments.empty(), completion.text, trace, parse_error=error)
+    return Grounding(moments=parsed.moments, raw=completion.text, trace=trace)

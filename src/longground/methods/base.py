@@ -44,11 +44,24 @@ class MethodConfig:
 
 @dataclass
 class Grounding:
-    """A method's answer: the moments, the raw model text if any, and a trace of the work."""
+    """A method's answer: the moments, the raw model text if any, and a trace of the work.
+
+    `parse_error` says why the model's answer could not be read; the moments are then empty
+    and mean "no answer", never "no such event" (`find` exits 2, `run` records a failure).
+
+    >>> Grounding(Moments.empty(), raw="Sure!", parse_error="no times found").failed
+    True
+    """
 
     moments: Moments
     raw: str | None = None
     trace: dict[str, Any] = field(default_factory=dict)
+    parse_error: str | None = None
+
+    @property
+    def failed(self) -> bool:
+        """True when the answer could not be read (see `parse_error`)."""
+        return self.parse_error is not None
 
 
 class Grounder(ABC):

@@ -6,7 +6,8 @@ moments off it in one of three modes (`params["mode"]`):
 - `multi` (default): every separated region above `threshold`; nothing above it means
   "no such event" (see `curves.threshold_moments`).
 - `single` (also chosen by `MethodConfig.single`): the peak rule with `beta` and a duration
-  clipped to `[min_len_s, max_len_s]` (see `curves.single_moment`).
+  clipped to `[min_len_s, max_len_s]` (see `curves.single_moment`); nothing when the peak
+  stays below `threshold`, unless `force` asks for an answer anyway (the paper's rule).
 - `topk`: the `k` best peaks as `±half_width_s` windows, `nms_s` apart (see
   `curves.top_k_windows`); the hybrid method searches inside them.
 """
@@ -19,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import UserError
+from ..moments import Moments
 from . import curves
 from .base import Grounding, IndexedGrounder, MethodConfig, parse_params, register_method
 from .curves import top_k_windows
@@ -33,8 +35,8 @@ class RetrievalParams:
     Attributes:
         mode: "multi", "single" or "topk".
         smooth_s: moving-average window in seconds (at least one sample).
-        threshold: multi mode's absolute score threshold; None takes the encoder's
-            `default_threshold`.
+        threshold: the absolute score a moment must reach (multi mode: every sample of a
+            region; single mode: the peak); None takes the encoder's `default_threshold`.
         merge_gap_s: multi mode joins regions closer than this.
         min_len_s: multi mode drops shorter regions (default 1 s); single mode widens to this
             (default 4 s, the paper's clip to [4, 60] s).
@@ -42,6 +44,8 @@ class RetrievalParams:
         beta: single mode grows the peak while scores stay >= beta * peak.
         max_len_s: single mode's longest span.
         k, half_width_s, nms_s: topk mode's window count, half width and peak spacing.
+        force: single mode answers even when the peak is below `threshold`
+            (ExtremeWhenBench's baseline always answers).
     """
 
     mode: str = "multi"
@@ -55,6 +59,7 @@ class RetrievalParams:
     k: int = 3
     half_width_s: float = 60.0
     nms_s: float = 60.0
+    force: bool = False
 
     def __post_init__(self):
         at_least = {"smooth_s": 0.0, "merge_gap_s": 0.0, "min_len_s": 0.0, "nms_iou": 0.0,
@@ -111,10 +116,19 @@ class RetrievalMethod(IndexedGrounder):
         window = max(1, round(min(self.params.smooth_s * timeline.fps, len(raw))))
         return np.asarray(timeline.times_s), curves.smooth(raw, window), timeline.duration_s
 
+    @property
+    def threshold(self) -> float:
+        """The score a moment must reach: `params.threshold`, else the encoder's."""
+        if self.params.threshold is not None:
+            return self.params.threshold
+        return self.encoder.default_threshold
+
     def ground(self, video: Path, query: str) -> Grounding:
         times_s, scores, duration_s = self.frame_scores(video, query)
         p, step_s = self.params, _step_s(times_s, self.config.fps)
-        if p.mode == "single":
+        if p.mode == "single" and not p.force and not scores.max(initial=-np.inf) >= self.threshold:
+            moments = Moments.empty()  # nothing reaches the threshold: no answer
+        elif p.mode == "single":
             moments = curves.single_moment(
                 times_s, scores, step_s, beta=p.beta, min_len_s=_or(p.min_len_s, 4.0),
                 max_len_s=p.max_len_s, duration_s=duration_s,
@@ -125,9 +139,8 @@ class RetrievalMethod(IndexedGrounder):
                 duration_s=duration_s,
             )  # fmt: skip
         else:
-            threshold = p.threshold if p.threshold is not None else self.encoder.default_threshold
             moments = curves.threshold_moments(
-                times_s, scores, step_s, threshold=threshold, merge_gap_s=p.merge_gap_s,
+                times_s, scores, step_s, threshold=self.threshold, merge_gap_s=p.merge_gap_s,
                 min_len_s=_or(p.min_len_s, 1.0), nms_iou=p.nms_iou,
             ).clip(0.0, duration_s)  # fmt: skip
         trace = {"n_frames": len(times_s), "peak_score": float(scores.max(initial=-np.inf))}

@@ -6,7 +6,7 @@ records are the same whichever backend ran them.
 A record is a canonical prediction line (see `longground.formats.canonical`):
 `{"qid", "intervals": [[s, e], ...], "scores"?, "response"?, "method", "timings": {...}}`.
 A query that could not be answered has `"intervals": null` and an `"error"`; one whose model
-answer did not parse (the method's trace says `parse_error`) has `"intervals": null`, its
+answer did not parse (`Grounding.parse_error`) has `"intervals": null`, its
 `"response"` and the `"parse_error"`. Scoring counts both as failures, never as "no moment".
 """
 
@@ -73,10 +73,9 @@ def grounding_record(
 'method': 'retrieval', 'timings': {'ground_s': 0.25}}
     """
     record: dict[str, Any] = {"qid": qid}
-    parse_error = grounding.trace.get("parse_error") if grounding.trace else None
-    if parse_error:
+    if grounding.parse_error is not None:
         record["intervals"] = None
-        record["parse_error"] = str(parse_error)
+        record["parse_error"] = grounding.parse_error
     else:
         record["intervals"] = grounding.moments.to_list()
         if grounding.moments.scores is not None:

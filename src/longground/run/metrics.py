@@ -28,7 +28,7 @@ class RunningMetrics:
     >>> m.update({"qid": "q1", "intervals": [[15, 20], [40, 41]]})
     >>> m.update({"qid": "q2", "intervals": []})
     >>> m.summary()
-    {'mIoU': 0.5, 'count_MAE': 0.5, 'errors': 0}
+    {'mIoU': 0.5, 'count_MAE': 0.5, 'errors': 0, 'parse_failed': 0}
     """
 
     def __init__(self, samples: Iterable[Sample]):
@@ -37,11 +37,14 @@ class RunningMetrics:
         self._ious: list[float] = []
         self._count_errors: list[int] = []
         self.errors = 0
+        self.parse_failed = 0
 
     def update(self, record: dict[str, Any]) -> None:
         """Add one finished query (records of unknown qids are ignored)."""
         if "error" in record:
             self.errors += 1
+        elif record.get("parse_error") is not None:
+            self.parse_failed += 1
         gt = self._gt.get(record["qid"])
         if gt is None:
             return
@@ -52,11 +55,13 @@ class RunningMetrics:
             self._ious.append(float(iou))
 
     def summary(self) -> dict[str, float | int]:
-        """`{"mIoU", "count_MAE", "errors"}` so far; NaN where nothing was scored yet."""
+        """`{"mIoU", "count_MAE", "errors", "parse_failed"}` so far; NaN where nothing was
+        scored yet."""
         return {
             "mIoU": float(np.mean(self._ious)) if self._ious else float("nan"),
             "count_MAE": float(np.mean(self._count_errors)) if self._count_errors else float("nan"),
             "errors": self.errors,
+            "parse_failed": self.parse_failed,
         }
 
     def postfix(self) -> str:
@@ -67,4 +72,6 @@ class RunningMetrics:
             parts += [f"mIoU={s['mIoU']:.3f}", f"MAE={s['count_MAE']:.2f}"]
         if self.errors:
             parts.append(f"err={self.errors}")
+        if self.parse_failed:
+            parts.append(f"unparsed={self.parse_failed}")
         return " ".join(parts)

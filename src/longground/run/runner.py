@@ -31,6 +31,7 @@ class RunSummary:
         resumed: benchmark queries already in the file when the run started.
         written: queries answered and written by this run.
         errors: benchmark queries whose record carries an "error" (from any run).
+        parse_failed: benchmark queries whose model answer could not be read (from any run).
         elapsed_s: wall time of this run, seconds.
         metrics: running scores over the whole file (see `RunningMetrics`), {} without GT.
         torn_dropped: a torn last line from a crash was cut away on opening.
@@ -42,6 +43,7 @@ class RunSummary:
     resumed: int = 0
     written: int = 0
     errors: int = 0
+    parse_failed: int = 0
     elapsed_s: float = 0.0
     metrics: dict[str, float | int] = field(default_factory=dict)
     torn_dropped: bool = False
@@ -50,6 +52,16 @@ class RunSummary:
     @property
     def complete(self) -> bool:
         return self.resumed + self.written >= self.total
+
+    @property
+    def answered(self) -> int:
+        """Queries in the file with a usable answer (possibly "no moment")."""
+        return self.resumed + self.written - self.errors - self.parse_failed
+
+    @property
+    def all_answered(self) -> bool:
+        """Every benchmark query has a usable answer in the file."""
+        return self.answered >= self.total
 
     @property
     def queries_per_s(self) -> float:
@@ -161,6 +173,7 @@ def _finish(summary: RunSummary, metrics: RunningMetrics, start: float) -> RunSu
     summary.elapsed_s = time.perf_counter() - start
     scores = metrics.summary()
     summary.errors = int(scores.pop("errors"))
+    summary.parse_failed = int(scores.pop("parse_failed"))
     summary.metrics = scores if metrics.has_gt else {}
     return summary
 

@@ -100,6 +100,9 @@ def read_keep(data: Any, ids: list[int]) -> list[int]:
     return sorted(set(data["keep"]))
 
 
+UNREADABLE_DROP = "drop: model reply unreadable"  # a filter's reason for events it could not judge
+
+
 def merge_kept(n_events: int, answers: list[tuple[list[int], list[int] | None]]) -> FilterResult:
     """The filter's result from per-batch answers `(shown ids, kept ids or None)`; None
     (unreadable) drops the batch's events and counts one malformed answer.
@@ -115,7 +118,7 @@ def merge_kept(n_events: int, answers: list[tuple[list[int], list[int] | None]])
         if kept is None:
             malformed += 1
             for i in ids:
-                reasons[i] = "drop: model reply unreadable"
+                reasons[i] = UNREADABLE_DROP
             continue
         for i in kept:
             keep[i], reasons[i] = True, "keep: model"
