@@ -6,9 +6,33 @@ from dataclasses import dataclass, field
 
 from .moments import Moments
 
-ATTRIBUTES = frozenset(
-    {"causal", "sequential", "synchronous", "bounded", "static", "dynamic", "identity", "negative"}
+# The CoMET attributes, in the order the paper lists them (App. B.5); lists shown to people
+# keep this order.
+ATTRIBUTE_ORDER = (
+    "identity",
+    "static",
+    "dynamic",
+    "causal",
+    "sequential",
+    "synchronous",
+    "bounded",
+    "negative",
 )
+ATTRIBUTES = frozenset(ATTRIBUTE_ORDER)
+
+
+def unknown_attribute(names: set[str] | frozenset[str]) -> str | None:
+    """What is wrong with `names` when one of them is no CoMET attribute, else None.
+
+    >>> unknown_attribute({"causal"}) is None
+    True
+    >>> unknown_attribute({"causal", "funny"})[:26]
+    "unknown attribute 'funny' "
+    """
+    unknown = sorted(set(names) - ATTRIBUTES)
+    if not unknown:
+        return None
+    return f"unknown attribute {unknown[0]!r} (known: {', '.join(sorted(ATTRIBUTES))})"
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ..errors import require
+from ..samples import ATTRIBUTE_ORDER
 from ..timecode import format_time
 from .changes import InvalidEdit, apply_change, read_change
 from .media import MediaFolder
@@ -27,17 +28,6 @@ from .store import AnnotationStore, StaleVersion, UnknownQuery
 
 STATIC = Path(__file__).with_name("static")
 
-# The order of CoMET App. B.5 (Fig. 9).
-ATTRIBUTE_ORDER = (
-    "identity",
-    "static",
-    "dynamic",
-    "causal",
-    "sequential",
-    "synchronous",
-    "bounded",
-    "negative",
-)
 
 STATUS_FILTERS = {
     "all": lambda q: True,

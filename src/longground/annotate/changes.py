@@ -11,7 +11,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..samples import ATTRIBUTES
+from ..samples import unknown_attribute
 from ..timecode import format_time, parse_time
 from .record import EDITABLE, REVIEW_STATES, AnnotatedQuery
 
@@ -141,11 +141,9 @@ def _attributes(value: object) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(a, str) for a in value):
         raise InvalidEdit("'attributes' must be a list of attribute names")
     names = {a.strip().lower() for a in value}
-    unknown = sorted(names - ATTRIBUTES)
-    if unknown:
-        raise InvalidEdit(
-            f"unknown attribute {unknown[0]!r} (known: {', '.join(sorted(ATTRIBUTES))})"
-        )
+    problem = unknown_attribute(names)
+    if problem:
+        raise InvalidEdit(problem)
     return tuple(sorted(names))
 
 

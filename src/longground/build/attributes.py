@@ -13,18 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import UserError
+from ..samples import ATTRIBUTE_ORDER
 
-# The order CoMET lists them in; output lists keep this order.
-ATTRIBUTE_ORDER = (
-    "identity",
-    "static",
-    "dynamic",
-    "causal",
-    "sequential",
-    "synchronous",
-    "bounded",
-    "negative",
-)
 MAX_K = 7
 
 # In our words, after CoMET-Bench Sec. 3.1; sent to the model with each combination.

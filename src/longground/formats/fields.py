@@ -9,7 +9,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from ..errors import BadInputFile
-from ..samples import ATTRIBUTES, Sample
+from ..samples import Sample, unknown_attribute
 from ..timecode import parse_time
 from .records import Where, qid_in_text, read_qid, records
 
@@ -101,11 +101,9 @@ def attributes(value: object, where: Where) -> frozenset[str]:
     if not isinstance(items, list | tuple):
         raise where.error(f"attributes must be a list of names, got {value!r}")
     names = frozenset(str(v).strip().lower() for v in items if str(v).strip())
-    unknown = sorted(names - ATTRIBUTES)
-    if unknown:
-        raise where.error(
-            f"unknown attribute {unknown[0]!r} (known: {', '.join(sorted(ATTRIBUTES))})"
-        )
+    problem = unknown_attribute(names)
+    if problem:
+        raise where.error(problem)
     return names
 
 
