@@ -122,5 +122,5 @@ def test_extractor_options_become_agent_params(clip, capsys):  # noqa: F811
                 base_url=None, model=None, api_key=None, cache_dir=None)  # fmt: skip
     config = opt.method_config(**base, method="agent", appearance="a", segment_encoder="s")
     assert config.params == {"hops": "3", "appearance": "a", "segment_encoder": "s"}
-    code = main(["find", str(clip), "a cat", "--segment-encoder", "label-bridge"])
+    code = main(["find", str(clip), "a cat", "--method", "retrieval", "--segment-encoder", "x"])
     assert code == 2 and "only --method agent" in capsys.readouterr().err

@@ -23,7 +23,7 @@ from .contrastive import (
     match_probability,
 )
 from .disk_cache import files_fingerprint
-from .preprocess import check_frames, l2_normalize
+from .preprocess import encode_in_batches, l2_normalize
 
 
 @dataclass(frozen=True)
@@ -91,16 +91,10 @@ class HFImageTextEncoder(ImageTextEncoder):
         self.encoder_id = f"hf:{location}@{version}"
 
     def encode_images(self, frames: np.ndarray) -> np.ndarray:
-        import torch
+        def embed(pixels):
+            return _as_features(self.model.get_image_features(pixel_values=pixels))
 
-        frames = check_frames(frames)
-        out = [np.zeros((0, self.dim), np.float32)]
-        with torch.inference_mode():
-            for start in range(0, len(frames), self.batch_size):
-                batch = list(frames[start : start + self.batch_size])
-                pixels = self.processor(images=batch, return_tensors="pt")["pixel_values"]
-                out.append(_as_features(self.model.get_image_features(pixel_values=pixels)))
-        return l2_normalize(np.concatenate(out))
+        return encode_in_batches(frames, self.processor, embed, self.batch_size, self.dim)
 
     def encode_texts(self, texts: list[str]) -> np.ndarray:
         import torch

@@ -20,7 +20,7 @@ from ..errors import UserError, require
 from .base import ImageTextEncoder
 from .disk_cache import files_fingerprint
 from .load import load_encoder, parse_spec
-from .preprocess import check_frames, l2_normalize
+from .preprocess import encode_in_batches
 
 # transformers model types whose frames give an appearance feature through `hf:`.
 IMAGE_TEXT_TYPES = ("clip", "siglip")
@@ -57,17 +57,11 @@ class Dinov2Encoder(ImageTextEncoder):
 
     def encode_images(self, frames: np.ndarray) -> np.ndarray:
         """`(N, H, W, 3)` uint8 RGB -> `(N, D)` float32 L2-normalised CLS tokens."""
-        import torch
 
-        frames = check_frames(frames)
-        out = [np.zeros((0, self.dim), np.float32)]
-        with torch.inference_mode():
-            for start in range(0, len(frames), self.batch_size):
-                batch = list(frames[start : start + self.batch_size])
-                pixels = self.processor(images=batch, return_tensors="pt")["pixel_values"]
-                cls = self.model(pixel_values=pixels).last_hidden_state[:, 0]
-                out.append(cls.float().numpy())
-        return l2_normalize(np.concatenate(out))
+        def embed(pixels):
+            return self.model(pixel_values=pixels).last_hidden_state[:, 0].float().numpy()
+
+        return encode_in_batches(frames, self.processor, embed, self.batch_size, self.dim)
 
     def encode_texts(self, texts: list[str]) -> np.ndarray:
         raise UserError(

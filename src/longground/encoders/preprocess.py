@@ -82,3 +82,31 @@ def l2_normalize(x: np.ndarray, eps: float = 1e-12) -> np.ndarray:
     x = np.asarray(x, dtype=np.float32)
     norms = np.linalg.norm(x, axis=-1, keepdims=True)
     return x / np.maximum(norms, eps)
+
+
+def encode_in_batches(
+    frames: np.ndarray, processor, embed, batch_size: int, dim: int
+) -> np.ndarray:
+    """Frames through a transformers image processor and `embed(pixel_values)`, a batch at a
+    time, without gradients.
+
+    Args:
+        frames: `(N, H, W, 3)` uint8 RGB.
+        processor: a transformers image processor (resizes, crops, normalises).
+        embed: pixel values `(B, 3, S, S)` tensor -> `(B, dim)` numpy float32 features.
+        batch_size: frames per forward pass.
+        dim: feature size, for the shape of an empty result.
+
+    Returns:
+        `(N, dim)` float32, L2-normalised rows.
+    """
+    import torch
+
+    frames = check_frames(frames)
+    out = [np.zeros((0, dim), np.float32)]
+    with torch.inference_mode():
+        for start in range(0, len(frames), batch_size):
+            batch = list(frames[start : start + batch_size])
+            pixels = processor(images=batch, return_tensors="pt")["pixel_values"]
+            out.append(embed(pixels))
+    return l2_normalize(np.concatenate(out))
