@@ -106,10 +106,22 @@ NUMBERS = [
     (["synth", "--dry-run", "--videos", "1000000000"], "--videos"),
     (["synth", "--dry-run", "--tiny", "--seed", "-1"], "--seed"),
     (["synth", "--tiny", "--minutes", "0.5", "--seed", "-1", "--out", "{root}/b"], "--seed"),
-    (["find", "{video}", "a cat", "-p", "smooth_s=inf"], "smooth_s='inf' is not a finite number"),
-    (["find", "{video}", "a cat", "-p", "threshold=nan"], "is not a finite number"),
-    (["find", "{video}", "a cat", "-p", "k=-1", "-p", "mode=topk"], "k must be at least 1"),
-    (["find", "{video}", "a cat", "-p", "max_len_s=-5", "--single"], "max_len_s must be above"),
+    (
+        ["find", "{video}", "a cat", "-m", "retrieval", "-p", "smooth_s=inf"],
+        "smooth_s='inf' is not a finite number",
+    ),
+    (
+        ["find", "{video}", "a cat", "-m", "retrieval", "-p", "threshold=nan"],
+        "is not a finite number",
+    ),
+    (
+        ["find", "{video}", "a cat", "-m", "retrieval", "-p", "k=-1", "-p", "mode=topk"],
+        "k must be at least 1",
+    ),
+    (
+        ["find", "{video}", "a cat", "-m", "retrieval", "-p", "max_len_s=-5", "--single"],
+        "max_len_s must be above",
+    ),
     (["cache", "clean", "--older-than", "nan", "--dry-run"], "--older-than"),
     (["cache", "clean", "--older-than", "-1", "--dry-run"], "--older-than"),
 ]

@@ -71,7 +71,8 @@ def test_run_and_find_accept_preset(tmp_path, capsys):
     bench.write_text(
         '{"qid": "a", "video": "v.mp4", "duration": 10, "query": "q", "intervals": []}\n'
     )
-    code = main(["run", str(bench), "--out", str(tmp_path / "o.jsonl"), "--preset", "paper"])
+    out = str(tmp_path / "o.jsonl")
+    code = main(["run", str(bench), "--out", out, "-m", "retrieval", "--preset", "paper"])
     assert code == 2 and "method retrieval has no preset 'paper'" in capsys.readouterr().err
     code = main(["find", str(tmp_path / "v.mp4"), "q", "--method", "hybrid", "--preset", "nope"])
     assert code == 2 and "method hybrid has no preset 'nope'" in capsys.readouterr().err

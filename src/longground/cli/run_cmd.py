@@ -21,7 +21,14 @@ TOPK_WINDOWS = ("mode=topk", "k=10", "half_width_s=60", "nms_s=60")
 def run(
     benchmark: Annotated[Path, typer.Argument(help="Benchmark file (canonical JSONL or known).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Predictions JSONL to write.")],
-    method: opt.Method = "agent",
+    method: Annotated[
+        str | None,
+        typer.Option(
+            "--method",
+            "-m",
+            help="Grounding method (default: agent; retrieval with --topk-windows).",
+        ),
+    ] = None,
     encoder: opt.Encoder = "label-bridge",
     fps: opt.Fps = 1.0,
     single: opt.Single = False,
@@ -111,9 +118,10 @@ def run(
 
         get_protocol(protocol)  # a typo fails now, not after the run
     if topk_windows:  # EWB Table 6's windows, best first; the user's -p values win
-        if method != "retrieval":
+        if method not in (None, "retrieval"):
             raise UserError("--topk-windows writes the retrieval method's windows; drop --method")
         method, params = "retrieval", [*TOPK_WINDOWS, *(params or [])]
+    method = method or "agent"
     config = opt.method_config(
         encoder=encoder,
         fps=fps,
