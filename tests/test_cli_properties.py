@@ -2,8 +2,11 @@
 is 0, 1, 2 or 130 and no traceback reaches the user.
 
 Inputs stay tiny (a 2 s video, a two-query benchmark), the methods are the fake plugin and
-retrieval over a free test encoder, `synth` only plans (`--dry-run`, or lengths it refuses), and
-`cache clean` only looks (`--dry-run`), so the whole file runs in well under a minute.
+retrieval over a free test encoder, `synth` and `build comet|ewb` only plan (`--dry-run`, or
+lengths it refuses), and `cache clean` only looks (`--dry-run`), so the whole file runs in well
+under a minute. The commands covered: find, run, eval (with the analysis options), synth, index,
+info, cache, stats, report, sweep, build (attributes, agree, comet, ewb) and annotate (export,
+import); `annotate serve` starts a server and is covered by tests/test_annotate_api.py.
 """
 
 from __future__ import annotations
@@ -212,3 +215,94 @@ def test_index_info_and_cache(world, data):
         cache if command[1] == "clean" else {"--cache-dir": cache["--cache-dir"], "--json": None}
     )
     check([*command, *options(data.draw, table)])
+
+
+@SETTINGS
+@given(data=st.data())
+def test_eval_analysis_options(world, data):
+    files = [str(world.bench), str(world.preds), str(world.plain_file), str(world.folder)]
+    table = {
+        "--top-k": st.one_of(numbers, st.sampled_from(["1,5", "5,1", "0", "1,,2"])),
+        "--iou": st.one_of(numbers, st.sampled_from(["0.3,0.5", "1.5", "0.5,nan"])),
+        "--taxonomy": None,
+        "--fail-iou": numbers,
+        "--offset-min": numbers,
+        "--sample": numbers,
+        "--seed": numbers,
+        "--windows": st.sampled_from(files),
+        "--protocol": st.sampled_from(["single", "comet", "qvhighlights"]),
+        "--json": None,
+    }
+    check(["eval", str(world.bench), str(world.preds), *options(data.draw, table)])
+
+
+@settings(SETTINGS, max_examples=12)
+@given(data=st.data())
+def test_stats_and_report(world, data):
+    inputs = [str(world.bench), str(world.preds), str(world.video), str(world.folder)]
+    bench = data.draw(st.sampled_from(inputs))
+    stats = {"--json": None, "--format": st.sampled_from(["canonical", "charades", "x"])}
+    check(["stats", bench, *options(data.draw, stats)])
+    report = {
+        "--theta": numbers,
+        "--protocol": st.sampled_from(["comet", "single", "x"]),
+        "--name": odd_text,
+        "--title": odd_text,
+    }
+    out = data.draw(output_paths(world, [str(world.bench), str(world.preds)]))
+    check(["report", bench, str(world.preds), "--out", out, *options(data.draw, report)])
+
+
+@settings(SETTINGS, max_examples=12)
+@given(data=st.data())
+def test_sweep(world, data):
+    table = {
+        "--windows": st.one_of(
+            st.sampled_from(["15s,full", "0s", "1e308s", "nan", "-5m"]), odd_text
+        ),
+        "--fps": small_numbers,
+        "--param": numbers.map(lambda value: f"smooth_s={value}"),
+        "--cache-dir": cache_roots(world),
+        "--overwrite": None,
+    }
+    out = data.draw(output_paths(world, [str(world.bench)]))
+    argv = ["sweep", str(world.bench), "-m", data.draw(st.sampled_from(["retrieval", "agent"]))]
+    check([*argv, "--encoder", TEST_ENCODER, "--out", out, *options(data.draw, table)])
+
+
+@SETTINGS
+@given(data=st.data())
+def test_build(world, data):
+    sampler = {"--count": numbers, "--seed": numbers, "--mu": numbers, "--alpha": numbers}
+    check(["build", "attributes", *options(data.draw, sampler)])
+    out = data.draw(output_paths(world, [str(world.bench), str(world.preds)]))
+    check(["build", "agree", str(world.bench), str(world.preds), "--out", out, "--overwrite"])
+    video = data.draw(st.sampled_from([str(world.video), str(world.plain_file), str(world.folder)]))
+    comet = {
+        "--combinations": numbers,
+        "--frames": numbers,
+        "--short-side": numbers,
+        "--mu": numbers,
+        "--alpha": numbers,
+    }
+    ewb = {
+        "--chunk-s": numbers,
+        "--top-k": numbers,
+        "--half-width-s": numbers,
+        "--nms-s": numbers,
+        "--caption-words": numbers,
+    }
+    out = data.draw(output_paths(world, [str(world.video)]))
+    check(["build", "comet", video, "--out", out, "--dry-run", *options(data.draw, comet)])
+    ewb_argv = ["build", "ewb", video, "--out", out, "--dry-run", "--captioner", TEST_ENCODER]
+    check([*ewb_argv, "--encoder", TEST_ENCODER, *options(data.draw, ewb)])
+
+
+@SETTINGS
+@given(data=st.data())
+def test_annotate_files(world, data):
+    db = data.draw(output_paths(world, [str(world.bench)]))
+    out = data.draw(output_paths(world, [str(world.bench), db]))
+    only = {"--only": st.sampled_from(["all", "annotated", "x"]), "--history": None}
+    check(["annotate", "export", "--db", db, "--out", out, *options(data.draw, only)])
+    check(["annotate", "import", "--db", db, data.draw(st.sampled_from([str(world.bench), out]))])
