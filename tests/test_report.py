@@ -145,7 +145,8 @@ def bad_cases(gt, preds, tmp_path):
         ([str(gt), str(other)], tmp_path / "r", "no prediction names a query"),
         ([str(gt), str(preds[0])], folder_file, "not a folder"),
         ([str(gt), str(preds[0])], folder_file / "sub", "cannot write the report there"),
-        ([str(gt), str(moved)], inside, "would overwrite this input"),
+        ([str(gt), str(moved), "--overwrite"], inside, "would overwrite this input"),
+        ([str(gt), str(preds[0])], inside, "not a longground report"),  # its index.html is mine
         ([str(gt), str(gt)], inside / "index.html", "not a folder"),
         ([str(gt), str(preds[0]), "--name", "x", "--name", "y"], tmp_path / "r", "--name"),
         ([str(gt), str(preds[0]), str(preds[0])], tmp_path / "r", "must differ"),
@@ -168,6 +169,21 @@ def test_bad_input_is_one_line_and_inputs_survive(bench, tmp_path, capsys):
         for path, content in before.items():
             assert path.read_bytes() == content
     assert not (tmp_path / "r").exists()  # nothing made for a bad input or option
+
+
+def test_a_report_replaces_an_earlier_report_only(bench, tmp_path, capsys):
+    gt, preds = bench
+    out = tmp_path / "r"
+    assert main(["report", str(gt), str(preds[0]), "--out", str(out)]) == 0
+    assert main(["report", str(gt), *map(str, preds), "--out", str(out)]) == 0  # ours: replaced
+    assert len(json.loads((out / "report.json").read_text())["methods"]) == len(preds)
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "todo.txt").write_text("mine")
+    assert main(["report", str(gt), str(preds[0]), "--out", str(tmp_path / "notes")]) == 2
+    assert "--overwrite" in capsys.readouterr().err
+    assert not (tmp_path / "notes" / "index.html").exists()
+    args = ["report", str(gt), str(preds[0]), "--out", str(tmp_path / "notes"), "--overwrite"]
+    assert main(args) == 0 and (tmp_path / "notes" / "todo.txt").read_text() == "mine"
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root can write anywhere")

@@ -39,13 +39,20 @@ def report_command(
     durations: Annotated[
         Path | None, typer.Option("--durations", help="Video durations, for Charades-STA.")
     ] = None,
+    overwrite: Annotated[
+        bool,
+        typer.Option(
+            "--overwrite", help="Write into DIR even if it holds files that are not a report."
+        ),
+    ] = False,
 ) -> None:
     """Write DIR/index.html (opens offline), DIR/report.json and every figure as PNG and PDF:
     the methods side by side, per-attribute and per-domain bars, the duration x position
     heatmap, count calibration and the negative-query plane (comet), timelines of the 10
     worst and best queries, the failure taxonomy, and top-K window recall with --windows.
 
-    Exit code 0, or 2 when an input is unusable or DIR cannot be written.
+    DIR must be new, empty or an earlier report (whose files are replaced), unless
+    --overwrite. Exit code 0, or 2 when an input is unusable or DIR cannot be written.
     """
     from ..report import build_report
 
@@ -61,5 +68,6 @@ def report_command(
         gt_format=gt_format,
         pred_format=pred_format,
         durations=durations,
+        overwrite=overwrite,
     )
     typer.echo(str(page))

@@ -61,6 +61,7 @@ def build_report(
     theta: float = 0.5,
     windows: Path | None = None,
     title: str | None = None,
+    overwrite: bool = False,
     **formats,
 ) -> Path:
     """Write `out/index.html`, `out/report.json` and `out/figures/*.png|pdf`.
@@ -73,6 +74,7 @@ def build_report(
         protocol, theta: as for `eval`.
         windows: a top-K windows file (`run --topk-windows`) for the window-recall figure.
         title: the page title.
+        overwrite: write into `out` even when it holds files that are not a report.
         **formats: gt_format, pred_format, durations.
 
     Returns:
@@ -86,7 +88,7 @@ def build_report(
     labels = method_names(preds, names)
     inputs = [gt, *preds, *([windows] if windows else [])]
     report = load_inputs(gt, preds, labels, protocol, theta, windows, **formats)
-    check_out_dir(out, inputs)  # before the figures, the long part
+    check_out_dir(out, inputs, overwrite)  # before the figures, the long part
     folder = Path(out) / FIGURES_DIR
     figures = [make().save(folder) for make in figures_for(report)]
     with atomic_open(Path(out) / "report.json") as handle:

@@ -6,6 +6,7 @@ mismatched file, or an output folder that cannot be written, is one `UserError`.
 
 from __future__ import annotations
 
+import json
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -80,11 +81,20 @@ def method_names(preds: Sequence[Path], names: Sequence[str] | None) -> list[str
     return chosen
 
 
-def check_out_dir(out: Path, inputs: Sequence[Path]) -> None:
-    """Create `out` and make sure it can be written and that no input would be replaced."""
+def check_out_dir(out: Path, inputs: Sequence[Path], overwrite: bool = False) -> None:
+    """Create `out` and make sure it can be written and that no input would be replaced.
+
+    `out` must be new, empty, or an earlier report (its files are replaced); a folder holding
+    anything else is refused unless `overwrite`, since the report's files could be the user's.
+    """
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise UserError(f"{out}: exists and is not a folder")
+    if not overwrite and out.is_dir() and any(out.iterdir()) and not _is_report(out):
+        raise UserError(
+            f"{out}: holds files that are not a longground report; choose a new or empty "
+            "folder, or pass --overwrite to write index.html, report.json and figures/ there"
+        )
     try:
         (out / FIGURES_DIR).mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=out / FIGURES_DIR):
@@ -97,6 +107,15 @@ def check_out_dir(out: Path, inputs: Sequence[Path]) -> None:
         resolved = Path(path).resolve()
         if resolved in written or resolved.parent == figures:
             raise UserError(f"{path}: the report would overwrite this input; choose another --out")
+
+
+def _is_report(folder: Path) -> bool:
+    """Whether `folder` holds a report this module wrote (its report.json reads back)."""
+    try:
+        data = json.loads((folder / "report.json").read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and {"benchmark", "protocol", "methods"} <= data.keys()
 
 
 def load_inputs(
