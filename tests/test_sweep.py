@@ -139,14 +139,25 @@ def test_run_resumes_after_a_torn_line_and_scores(tmp_path):
 
 
 def test_other_settings_are_refused_unless_overwrite(tmp_path):
-    prepare_out(tmp_path / "o", {"windows": ["30s"]}, overwrite=False)
-    prepare_out(tmp_path / "o", {"windows": ["30s"]}, overwrite=False)  # same: resumes
+    first, second = {"methods": ["m"], "windows": ["30s"]}, {"methods": ["m"], "windows": ["5m"]}
+    prepare_out(tmp_path / "o", first, overwrite=False)
+    prepare_out(tmp_path / "o", first, overwrite=False)  # same: resumes
     with pytest.raises(UserError, match="other settings"):
-        prepare_out(tmp_path / "o", {"windows": ["5m"]}, overwrite=False)
+        prepare_out(tmp_path / "o", second, overwrite=False)
     (tmp_path / "o" / "m").mkdir()
     (tmp_path / "o" / "m" / "30s.jsonl").write_text("{}\n")
-    prepare_out(tmp_path / "o", {"windows": ["5m"]}, overwrite=True)
+    (tmp_path / "o" / "m" / "notes.jsonl").write_text("mine\n")
+    prepare_out(tmp_path / "o", second, overwrite=True)
     assert not (tmp_path / "o" / "m" / "30s.jsonl").exists()
+    assert (tmp_path / "o" / "m" / "notes.jsonl").read_text() == "mine\n"  # not a sweep's
+
+
+def test_a_folder_of_other_files_is_refused_unless_overwrite(tmp_path):
+    (tmp_path / "o").mkdir()
+    (tmp_path / "o" / "table.md").write_text("mine")
+    with pytest.raises(UserError, match="not a sweep"):
+        prepare_out(tmp_path / "o", {"methods": ["m"], "windows": ["30s"]}, overwrite=False)
+    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == ["table.md"]
 
 
 def test_cli_end_to_end_with_an_index_reused(tmp_path, monkeypatch, capsys):

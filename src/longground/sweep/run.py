@@ -23,28 +23,46 @@ SETTINGS = "sweep.json"
 
 
 def prepare_out(out: Path, settings: dict, overwrite: bool) -> None:
-    """Create `out` and record `settings`; refuse a folder holding a sweep with other settings.
+    """Create `out` and record `settings`; refuse a folder holding a sweep with other settings,
+    or holding anything but a sweep.
+
+    With `overwrite`, only the answer files a sweep writes (`<method>/<window>.jsonl`, for the
+    methods and windows of the old settings and the new) are removed: never other files.
 
     Raises:
-        UserError: `out` cannot be written, or holds another sweep (and not `overwrite`).
+        UserError: `out` cannot be written, holds another sweep or other files (and not
+            `overwrite`).
     """
-    path = Path(out) / SETTINGS
+    folder, path = Path(out), Path(out) / SETTINGS
     try:
-        Path(out).mkdir(parents=True, exist_ok=True)
-        if path.exists() and not overwrite:
-            if json.loads(path.read_text(encoding="utf-8")) != settings:
+        if not overwrite and not path.exists() and folder.is_dir() and any(folder.iterdir()):
+            raise UserError(
+                f"{out} holds files that are not a sweep; choose a new or empty folder, or "
+                "use --overwrite"
+            )
+        folder.mkdir(parents=True, exist_ok=True)
+        old = json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+        if old is not None and not overwrite:
+            if old != settings:
                 raise UserError(
                     f"{out} holds a sweep with other settings; use --overwrite or another --out"
                 )
             return
         if overwrite:
-            for old in Path(out).glob("*/*.jsonl"):
-                old.unlink()
+            for answers in _answer_files(folder, [settings, old if isinstance(old, dict) else {}]):
+                answers.unlink(missing_ok=True)
         path.write_text(json.dumps(settings, indent=1), encoding="utf-8")
     except OSError as exc:
         raise UserError(f"{out}: cannot write the sweep there ({exc.strerror})") from None
     except ValueError:
         raise UserError(f"{path}: not a sweep settings file; use --overwrite") from None
+
+
+def _answer_files(folder: Path, settings: list[dict]) -> set[Path]:
+    """The `<method>/<window>.jsonl` files that sweeps with these settings write."""
+    methods = {str(m) for s in settings for m in s.get("methods", [])}
+    windows = {str(w) for s in settings for w in s.get("windows", [])}
+    return {folder / method / f"{window}.jsonl" for method in methods for window in windows}
 
 
 def answered_qids(path: Path) -> set[str]:
