@@ -1,7 +1,9 @@
 """A static HTML report (tables, figures as PNG and PDF) comparing methods on a benchmark.
 
->>> from longground.report import build_report  # doctest: +SKIP
->>> build_report("gt.jsonl", ["a.jsonl", "b.jsonl"], "report/")  # doctest: +SKIP
+Usage, with a benchmark and two methods' predictions (`longground report` on the command line)::
+
+    from longground.report import build_report
+    build_report("gt.jsonl", ["a.jsonl", "b.jsonl"], "report/")  # -> report/index.html
 """
 
 from .build import build_report
