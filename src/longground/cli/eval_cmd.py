@@ -11,6 +11,7 @@ import typer
 from ..atomic import atomic_open
 from ..errors import UserError
 from . import analysis_options as ao
+from . import file_options as fo
 from .checks import check_output_file
 from .main import app
 
@@ -62,20 +63,9 @@ def eval_command(
             "metrics-file layout, in percent).",
         ),
     ] = False,
-    gt_format: Annotated[
-        str | None, typer.Option("--gt-format", help="Benchmark format (default: guessed).")
-    ] = None,
-    pred_format: Annotated[
-        str | None, typer.Option("--pred-format", help="Predictions format (default: guessed).")
-    ] = None,
-    durations: Annotated[
-        Path | None,
-        typer.Option(
-            "--durations",
-            help="Video durations (JSON or CSV) for benchmark formats "
-            "that lack them, such as Charades-STA.",
-        ),
-    ] = None,
+    gt_format: fo.GtFormat = None,
+    pred_format: fo.PredFormat = None,
+    durations: fo.Durations = None,
     per_query: Annotated[
         Path | None,
         typer.Option("--per-query", help="Also write one JSON line per query to this file."),

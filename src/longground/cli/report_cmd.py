@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from . import file_options as fo
 from .main import app
 
 
@@ -30,15 +31,9 @@ def report_command(
         typer.Option("--windows", help="Top-K windows file (run --topk-windows) to chart."),
     ] = None,
     title: Annotated[str | None, typer.Option("--title", help="Page title.")] = None,
-    gt_format: Annotated[
-        str | None, typer.Option("--gt-format", help="Benchmark format (default: guessed).")
-    ] = None,
-    pred_format: Annotated[
-        str | None, typer.Option("--pred-format", help="Predictions format (default: guessed).")
-    ] = None,
-    durations: Annotated[
-        Path | None, typer.Option("--durations", help="Video durations, for Charades-STA.")
-    ] = None,
+    gt_format: fo.GtFormat = None,
+    pred_format: fo.PredFormat = None,
+    durations: fo.Durations = None,
     overwrite: Annotated[
         bool,
         typer.Option(

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from . import file_options as fo
 from .main import app
 
 
@@ -61,10 +62,7 @@ def stats_command(
     fmt: Annotated[
         str | None, typer.Option("--format", help="Benchmark format (default: guessed).")
     ] = None,
-    durations: Annotated[
-        Path | None,
-        typer.Option("--durations", help="Video durations (JSON or CSV), for Charades-STA."),
-    ] = None,
+    durations: fo.Durations = None,
 ) -> None:
     """Query diversity of BENCH (TTR, MATTR, Distinct-n, 4-gram stems; EWB Table 8), the
     number of tokens per query and the attribute counts. Conventions: docs/analysis.md.
