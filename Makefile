@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench clean sysdeps
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -20,13 +20,23 @@ $(STAMP): $(BIN)/python pyproject.toml
 demo: $(STAMP)
 	$(BIN)/python -m longground.demo
 
-test: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+# System packages the tests use: Debian's chromium (browser tests) and espeak-ng (speech for the
+# audio tests). Installed only when missing, and only where apt-get can run.
+SYSDEPS := chromium espeak-ng
+sysdeps:
+	@missing=""; for p in $(SYSDEPS); do command -v $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	    echo "installing system packages:$$missing"; \
+	    apt-get update -q >/dev/null && apt-get install -y -q $$missing >/dev/null; \
+	fi
+
+test: $(STAMP) sysdeps
+	$(BIN)/ruff check src tests perf
 	$(BIN)/lint-imports
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests perf
 	$(BIN)/lint-imports
 
 clean:

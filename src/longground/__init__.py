@@ -3,7 +3,7 @@
 import os
 
 # Idle OpenMP threads otherwise spin and, on a busy 2-core machine, make torch about 3x slower
-# (measured in benchmarks/bench_index.py). It only takes effect before torch is imported.
+# (measured in perf/bench_index.py). It only takes effect before torch is imported.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from .errors import UserError

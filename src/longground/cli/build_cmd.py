@@ -50,21 +50,21 @@ def agree(
     overwrite: bool = Overwrite,
 ) -> None:
     """Split queries into agreed (final.jsonl) and disputed (adjudicate.jsonl); print Table 3."""
-    from ..build import agree as agree_mod
     from ..build.outdir import claim
     from ..build.table3 import format_table
+    from ..curate import adjudicate
 
-    a, b = agree_mod.load(first), agree_mod.load(second)
-    proposals = agree_mod.load(candidates) if candidates is not None else None
+    a, b = adjudicate.load(first), adjudicate.load(second)
+    proposals = adjudicate.load(candidates) if candidates is not None else None
     claim(out, "agree", overwrite=overwrite, resumable=False)
-    final, disputed, stats = agree_mod.split(a, b)
+    final, disputed, stats = adjudicate.split(a, b)
     if proposals is not None:
-        stats.query_edits, stats.interval_edits = agree_mod.edit_counts(proposals, a)
+        stats.query_edits, stats.interval_edits = adjudicate.edit_counts(proposals, a)
     from ..formats.canonical import sample_record
 
-    agree_mod.write_jsonl(out / "final.jsonl", [sample_record(s) for s in final])
-    agree_mod.write_jsonl(out / "adjudicate.jsonl", disputed)
-    agree_mod.write_jsonl(out / "stats.jsonl", [stats.to_dict()])
+    adjudicate.write_jsonl(out / "final.jsonl", [sample_record(s) for s in final])
+    adjudicate.write_jsonl(out / "adjudicate.jsonl", disputed)
+    adjudicate.write_jsonl(out / "stats.jsonl", [stats.to_dict()])
     typer.echo(format_table(stats))
     typer.echo(f"wrote {len(final)} agreed queries to {out / 'final.jsonl'} and "
                f"{len(disputed)} to {out / 'adjudicate.jsonl'}")  # fmt: skip

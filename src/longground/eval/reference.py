@@ -2,7 +2,7 @@
 transcribed as plain Python loops over every (prediction, GT) pair.
 
 Slow on purpose and kept apart from the vectorised code: the tests check `evaluate` against
-it on randomised inputs, and `benchmarks/bench_eval.py` times the two side by side.
+it on randomised inputs, and `perf/bench_eval.py` times the two side by side.
 Spans are lists of `(start_s, end_s)` tuples; one list per query.
 """
 

@@ -1,0 +1,1 @@
+"""longground's tests, one folder per package."""

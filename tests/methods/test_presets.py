@@ -1,0 +1,78 @@
+"""`--preset`: named parameter sets per method, applied before `-p` overrides."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from longground.cli import options as opt
+from longground.cli.main import main
+from longground.errors import UserError
+from longground.methods.base import parse_params
+from longground.methods.hybrid import PAPER, HybridParams
+from longground.methods.presets import PRESETS, Preset, apply_preset, preset_names
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def _config(**kw):
+    base = dict(encoder="label-bridge", fps=1.0, single=False, params=None, llm=None,
+                base_url=None, model=None, api_key=None, cache_dir=None)  # fmt: skip
+    return opt.method_config(**{**base, **kw})
+
+
+def test_paper_preset_is_extremewhenbench_hybrid():
+    params = parse_params(HybridParams, apply_preset("hybrid", "paper", {}), "hybrid")
+    assert (params.n_frames, params.k, params.half_width_s, params.nms_s) == (768, 3, 60.0, 60.0)
+    defaults = parse_params(HybridParams, apply_preset("hybrid", "longground", {}), "hybrid")
+    assert defaults == HybridParams()
+
+
+def test_p_overrides_the_preset():
+    config = _config(method="hybrid", preset="paper", params=["n_frames=256"])
+    params = parse_params(HybridParams, config.params, "hybrid")
+    assert params.n_frames == 256 and params.k == 3
+    assert _config(method="hybrid").params == {}  # no preset: the defaults, as before
+
+
+def test_unknown_preset_names_the_known_ones():
+    with pytest.raises(UserError, match=r"method hybrid has no preset 'papr'; choose from: "
+                       r"longground, paper"):  # fmt: skip
+        apply_preset("hybrid", "papr", {})
+    with pytest.raises(UserError, match="method retrieval has no preset 'paper'"):
+        apply_preset("retrieval", "paper", {})
+    assert preset_names("retrieval") == ["longground"]
+
+
+def test_every_preset_value_has_a_source_and_a_known_key():
+    with pytest.raises(ValueError, match="no source"):
+        Preset("hybrid", "x", {"k": 1})
+    for method, presets in PRESETS.items():
+        for preset in presets.values():
+            assert set(preset.values) <= set(preset.sources), (method, preset.name)
+    parse_params(HybridParams, PAPER.values, "hybrid")  # every key is a hybrid parameter
+
+
+def test_docs_table_matches_the_registry():
+    text = (DOCS / "llm.md").read_text()
+    defaults = HybridParams()
+    for key, value in PAPER.values.items():
+        row = re.search(rf"^\| `{key}` \| ([^|]+) \| ([^|]+) \| ([^|]+) \|$", text, re.M)
+        assert row is not None, key
+        assert float(row.group(1)) == getattr(defaults, key)
+        assert float(row.group(2)) == value
+        assert "Table" in row.group(3) or "§" in row.group(3)
+
+
+def test_run_and_find_accept_preset(tmp_path, capsys):
+    bench = tmp_path / "b.jsonl"
+    bench.write_text(
+        '{"qid": "a", "video": "v.mp4", "duration": 10, "query": "q", "intervals": []}\n'
+    )
+    out = str(tmp_path / "o.jsonl")
+    code = main(["run", str(bench), "--out", out, "-m", "retrieval", "--preset", "paper"])
+    assert code == 2 and "method retrieval has no preset 'paper'" in capsys.readouterr().err
+    code = main(["find", str(tmp_path / "v.mp4"), "q", "--method", "hybrid", "--preset", "nope"])
+    assert code == 2 and "method hybrid has no preset 'nope'" in capsys.readouterr().err
