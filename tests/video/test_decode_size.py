@@ -84,7 +84,7 @@ def test_decode_side_rejects_a_bad_input_size():
 def test_hf_encoder_reads_its_input_size_from_the_checkpoint(tmp_path):
     pytest.importorskip("transformers")
     from longground.encoders import load_encoder
-    from tests.test_encoders import _save_tiny_clip
+    from tests.encoders.test_encoders import _save_tiny_clip
 
     _save_tiny_clip(tmp_path)  # a vision tower trained at 32 x 32
     assert load_encoder(f"hf:{tmp_path}").input_size == 32
