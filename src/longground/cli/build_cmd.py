@@ -70,7 +70,7 @@ def agree(
                f"{len(disputed)} to {out / 'adjudicate.jsonl'}")  # fmt: skip
 
 
-def _llm_config(llm, base_url, model, api_key, concurrency: int):
+def _llm_config(llm, base_url, model, api_key, concurrency: int, video_input: str = "frames"):
     """The model settings, checked (a model must be named) before anything is written."""
     import os
 
@@ -83,6 +83,7 @@ def _llm_config(llm, base_url, model, api_key, concurrency: int):
         base_url=base_url,
         api_key=api_key,
         concurrency=concurrency,
+        video_input=video_input,
     )
     resolve_model(cfg)
     return cfg
@@ -92,8 +93,9 @@ def _client(cfg, out: Path, cache_dir: Path | None):
     """The cached chat client; answers are cached in `out` unless --cache-dir says."""
     from ..llm.cache import CACHE_FILE
     from ..llm.factory import make_chat_client
+    from ..video import mosaic
 
-    return make_chat_client(cfg, (cache_dir or out) / CACHE_FILE)
+    return make_chat_client(cfg, (cache_dir or out) / CACHE_FILE, tile=mosaic)
 
 
 CacheDir = typer.Option(
@@ -126,6 +128,7 @@ def comet(
     api_key: opt.ApiKey = None,
     cache_dir: Path | None = CacheDir,
     concurrency: int = Concurrency,
+    video_input: opt.VideoInputMode = "frames",
     dry_run: bool = DryRun,
     overwrite: bool = Overwrite,
 ) -> None:
@@ -141,7 +144,7 @@ def comet(
     if dry_run:
         typer.echo(dry_run_comet(videos, settings))
         return
-    cfg = _llm_config(llm, base_url, model, api_key, concurrency)
+    cfg = _llm_config(llm, base_url, model, api_key, concurrency, video_input)
     claim(out, "comet", overwrite=overwrite)
     client = _client(cfg, out, cache_dir)
     try:
@@ -183,6 +186,7 @@ def ewb(
     api_key: opt.ApiKey = None,
     cache_dir: Path | None = CacheDir,
     concurrency: int = Concurrency,
+    video_input: opt.VideoInputMode = "frames",
     dry_run: bool = DryRun,
     overwrite: bool = Overwrite,
 ) -> None:
@@ -202,7 +206,7 @@ def ewb(
     if dry_run:
         typer.echo(dry_run_ewb(videos, settings, chat_captions=captioner == "llm"))
         return
-    cfg = _llm_config(llm, base_url, model, api_key, concurrency)
+    cfg = _llm_config(llm, base_url, model, api_key, concurrency, video_input)
     claim(out, "ewb", overwrite=overwrite)
     from ..build.ewb_captions import EncoderCaptioner, imagenet_vocabulary
     from ..encoders import load_encoder
