@@ -26,6 +26,7 @@ import numpy as np
 
 from ..errors import UserError
 from .base import ChatClient, Completion, Message, VideoClip
+from .timing import frame_label
 
 # (frames (N, H, W, 3) uint8, pts_s (N,), rows, cols, stamp times) -> one mosaic image
 # (H', W', 3) uint8: the signature of `longground.video.mosaic`.
@@ -65,10 +66,12 @@ class VideoInput:
 
 
 def _times_text(message: Message) -> list[str]:
-    """Each frame's time for a listing: seconds when known, else its label."""
-    if message.image_times_s is not None:
-        return [f"{t:.1f} s" for t in message.image_times_s]
-    labels = message.image_labels or [f"frame {i + 1}" for i in range(len(message.images))]
+    """Each frame for a listing: its label when it says more than the time ("event 3,
+    12.0 s", "40.5 s candidate"), else its time in seconds."""
+    times, labels = message.image_times_s, message.image_labels
+    if times is not None and (labels is None or labels == [frame_label(t) for t in times]):
+        return [f"{t:.1f} s" for t in times]
+    labels = labels or [f"frame {i + 1}" for i in range(len(message.images))]
     return [label.rstrip(":") for label in labels]
 
 
