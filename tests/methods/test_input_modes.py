@@ -68,8 +68,8 @@ def test_paper_preset_for_qwen_on_comet_is_128_frames_as_video(video, capsys):
 
 def test_an_option_wins_over_the_paper_preset(video, capsys):
     with openai_stub(Reply("From 100 to 120 s.")) as stub:
-        code = find(video, stub, "--model", "gpt-5.4", "--preset", "paper", "--single",
-                    "--video-input", "frames", "--parse", "lenient", "-p", "n_frames=4")  # fmt: skip
+        overrides = ["--video-input", "frames", "--parse", "lenient", "-p", "n_frames=4"]
+        code = find(video, stub, "--model", "gpt-5.4", "--preset", "paper", "--single", *overrides)
     assert code == 0
     assert len(stub.requests[0].images) == 4
 
