@@ -61,8 +61,9 @@ def _s(x: float) -> str:
 # 25 ways of stating one interval (start_s, end_s), as models phrase them.
 PHRASINGS = [
     lambda a, b: f"Starting time: {_s(a)} seconds\nEnding time: {_s(b)} seconds",
-    lambda a, b: f"The start time for this event is {_s(a)} seconds, and the end time is "
-    f"{_s(b)} seconds.",
+    lambda a, b: (
+        f"The start time for this event is {_s(a)} seconds, and the end time is {_s(b)} seconds."
+    ),
     lambda a, b: f"The person starts at {_s(a)} seconds. It ends at {_s(b)} seconds.",
     lambda a, b: f"The event happens in {_s(a)} - {_s(b)} seconds.",
     lambda a, b: f"{_s(a)}s - {_s(b)}s",
@@ -78,8 +79,9 @@ PHRASINGS = [
     lambda a, b: f"Answer: The query matches {_s(a)}-{_s(b)} s.",
     lambda a, b: f"The relevant segment is [{_s(a)}, {_s(b)}].",
     lambda a, b: f"Start: {_s(a)} s\nEnd: {_s(b)} s",
-    lambda a, b: f"The start timestamp is {_s(a)} seconds and the end timestamp is "
-    f"{_s(b)} seconds.",
+    lambda a, b: (
+        f"The start timestamp is {_s(a)} seconds and the end timestamp is {_s(b)} seconds."
+    ),
     lambda a, b: f"This occurs roughly {_s(a)} s to {_s(b)} s into the video.",
     lambda a, b: f"The event takes place from around {_s(a)} until {_s(b)} seconds.",
     lambda a, b: f'{{"intervals": [[{_s(a)}, {_s(b)}]]}}',

@@ -137,7 +137,7 @@ def parse_modes_note(m: dict) -> str:
     if "parse" not in m:
         return ""
     others = [
-        f"{key[len('parse_failures_'):]} {value}"
+        f"{key[len('parse_failures_') :]} {value}"
         for key, value in m.items()
         if key.startswith("parse_failures_") and key != f"parse_failures_{m['parse']}"
     ]
