@@ -81,8 +81,10 @@ def _load(path: Path, samples: Mapping[str, Sample], parse: str | None = None) -
 
 def _detect(peek: Peek) -> bool:
     first = peek.first
-    return first is not None and {"doc_id", "doc"} <= first.keys() and (
-        "filtered_resps" in first or "resps" in first
+    return (
+        first is not None
+        and {"doc_id", "doc"} <= first.keys()
+        and ("filtered_resps" in first or "resps" in first)
     )
 
 
