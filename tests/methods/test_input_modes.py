@@ -81,3 +81,14 @@ def test_bad_modes_stop_before_any_request(video, capsys):
         assert find(video, stub, "--model", "m", "--parse", "loose") == 2
         assert "unknown parse mode 'loose'" in capsys.readouterr().err
         assert stub.request_count == 0
+
+
+def test_default_modes_leave_old_fingerprints_alone():
+    from longground.methods import LLMConfig, MethodConfig
+
+    plain = MethodConfig(llm=LLMConfig(model="m")).fingerprint("monolithic")
+    assert "parse" not in plain and "video_input" not in plain["llm"]
+    strict = MethodConfig(llm=LLMConfig(model="m", video_input="grid"), parse="strict")
+    changed = strict.fingerprint("monolithic")
+    assert changed["parse"] == "strict" and changed["llm"]["video_input"] == "grid"
+    assert changed["llm"]["grid_side"] == 8

@@ -76,6 +76,7 @@ def _llm_config(llm, base_url, model, api_key, concurrency: int, video_input: st
 
     from ..llm.config import LLMConfig
     from ..llm.factory import resolve_model
+    from ..llm.video_input import VideoInput
 
     cfg = LLMConfig(
         backend=llm or "openai",
@@ -86,6 +87,7 @@ def _llm_config(llm, base_url, model, api_key, concurrency: int, video_input: st
         video_input=video_input,
     )
     resolve_model(cfg)
+    VideoInput(video_input)  # an unknown mode stops here, before the output folder is claimed
     return cfg
 
 
