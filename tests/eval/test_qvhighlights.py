@@ -53,13 +53,20 @@ def test_published_layout(qvh):
     assert list(out) == [
         "brief", "HL-min-Fair", "HL-min-Good", "HL-min-VeryGood", "full", "long", "middle", "short",
     ]  # fmt: skip
-    assert list(out["brief"])[:8] == sorted(list(out["brief"])[:8])
-    assert list(out["brief"])[8:] == [
+    # CG-DETR's layout (a superset of Moment-DETR's): its brief keys, in its order
+    assert list(out["brief"])[:10] == [
+        "MR-full-R1@0.3", "MR-full-R1@0.5", "MR-full-R1@0.7", "MR-full-mAP", "MR-full-mAP@0.5",
+        "MR-full-mAP@0.75", "MR-full-mIoU", "MR-long-mAP", "MR-middle-mAP", "MR-short-mAP",
+    ]  # fmt: skip
+    assert list(out["brief"])[10:] == [
         f"HL-min-{level}-{key}" for level in ("Fair", "Good", "VeryGood") for key in ("mAP", "Hit1")
     ]
     taus = ["0.5", "0.55", "0.6", "0.65", "0.7", "0.75", "0.8", "0.85", "0.9", "0.95"]
     assert list(out["short"]["MR-mAP"]) == [*taus, "average"]
-    assert list(out["long"]["MR-R1"]) == taus
+    r1_taus = ["0.3", "0.35", "0.4", "0.45", *taus]
+    for bucket in ("full", "long", "middle", "short"):
+        assert list(out[bucket]) == ["MR-mIoU", "MR-mAP", "MR-R1"]
+        assert list(out[bucket]["MR-R1"]) == r1_taus
     for value in out["brief"].values():
         assert value == round(value, 2) and 0 <= value <= 100
 
@@ -233,3 +240,23 @@ def test_cli_rejects_options_it_cannot_use(qvh, capsys):
     gt, pred = (str(p) for p in qvh)
     assert main(["eval", gt, pred, "--protocol", "qvhighlights", "--by", "domain"]) == 2
     assert "does not take --by" in capsys.readouterr().err
+
+
+def test_cg_detr_bucket_keys_hand_worked():
+    gt = [
+        {"qid": 1, "duration": 30, "relevant_windows": [[0, 4]], "relevant_clip_ids": [0],
+         "saliency_scores": [[4, 4, 4]]},
+        {"qid": 2, "duration": 30, "relevant_windows": [[0, 20]], "relevant_clip_ids": [0],
+         "saliency_scores": [[4, 4, 4]]},
+    ]  # fmt: skip
+    pred = [
+        {"qid": 1, "pred_relevant_windows": [[0, 2, 0.9]], "pred_saliency_scores": [1.0]},
+        {"qid": 2, "pred_relevant_windows": [[0, 7, 0.9]], "pred_saliency_scores": [1.0]},
+    ]
+    out = evaluate_qvhighlights(gt, pred)
+    # tIoU: 0.5 (a short window) and 0.35 (a middle one)
+    assert out["short"]["MR-mIoU"] == 50.0 and out["middle"]["MR-mIoU"] == 35.0
+    assert out["full"]["MR-mIoU"] == out["brief"]["MR-full-mIoU"] == 42.5
+    assert out["short"]["MR-R1"]["0.45"] == 100.0 and out["middle"]["MR-R1"]["0.35"] == 100.0
+    assert out["middle"]["MR-R1"]["0.4"] == 0.0 and out["full"]["MR-R1"]["0.4"] == 50.0
+    assert out["brief"]["MR-full-R1@0.3"] == 100.0 and out["long"]["MR-mIoU"] is None

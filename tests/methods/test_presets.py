@@ -76,3 +76,36 @@ def test_run_and_find_accept_preset(tmp_path, capsys):
     assert code == 2 and "method retrieval has no preset 'paper'" in capsys.readouterr().err
     code = main(["find", str(tmp_path / "v.mp4"), "q", "--method", "hybrid", "--preset", "nope"])
     assert code == 2 and "method hybrid has no preset 'nope'" in capsys.readouterr().err
+
+
+def test_paper_baselines_table_matches_the_registry():
+    from longground.methods.baselines import PAPER_SETTINGS
+
+    text = (DOCS / "llm.md").read_text()
+    section = text[text.index("### `--preset paper` for each baseline") :]
+    rows = [line for line in section.splitlines() if re.match(r"\| (ewb|comet) \|", line)]
+    assert len(rows) == len(PAPER_SETTINGS)
+    for row, setting in zip(rows, PAPER_SETTINGS, strict=True):
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        assert cells[0] == setting.paper and cells[1] == setting.family
+        assert cells[2].split()[0] == setting.video_input
+        assert int(cells[3]) == setting.n_frames and cells[4] == "strict"
+        assert cells[5] == setting.source
+
+
+@pytest.mark.parametrize(
+    ("method", "single", "model", "expected"),
+    [
+        ("monolithic", True, "gpt-5.4", ("grid", 64)),
+        ("monolithic", True, "Qwen/Qwen3.5-9B", ("video", 2048)),
+        ("monolithic", True, "OpenGVLab/InternVL3_5-8B", ("video", 128)),
+        ("monolithic", True, "gemini-2.5-flash", ("video", 1024)),
+        ("monolithic", False, "gpt-5", ("frames", 128)),
+        ("monolithic", False, "Qwen/Qwen3-VL-8B-Instruct", ("video", 128)),
+        ("hybrid", False, "Qwen/Qwen3.5-9B", ("video", 768)),  # the hybrid keeps its 768
+    ],
+)
+def test_paper_preset_picks_the_models_setting(method, single, model, expected):
+    config = _config(method=method, preset="paper", single=single, model=model)
+    assert (config.llm.video_input, config.params["n_frames"]) == expected
+    assert config.parse == "strict"

@@ -87,6 +87,7 @@ class SeenMessage:
     texts: list[str]
     images: list[np.ndarray]
     labels: list[str | None]
+    videos: list[np.ndarray] = field(default_factory=list)  # each (N, H, W, 3) uint8
 
 
 @dataclass
@@ -116,12 +117,22 @@ def decode_image(url: str) -> np.ndarray:
     return np.asarray(Image.open(io.BytesIO(base64.b64decode(data))).convert("RGB"))
 
 
+def decode_video(url: str) -> np.ndarray:
+    """A `data:video/jpeg;base64,F1,F2,...` URL (vLLM's list-of-frames form) back to
+    `(N, H, W, 3)` uint8 frames."""
+    head, _, data = url.partition("base64,")
+    if head != "data:video/jpeg;":
+        raise ValueError(f"not a JPEG-frames video URL: {head!r}")
+    frames = [Image.open(io.BytesIO(base64.b64decode(f))).convert("RGB") for f in data.split(",")]
+    return np.stack([np.asarray(f) for f in frames])
+
+
 def decode_messages(body: dict) -> list[SeenMessage]:
     seen = []
     for message in body.get("messages", []):
         content = message.get("content")
         parts = [{"type": "text", "text": content}] if isinstance(content, str) else content
-        texts, images, labels = [], [], []
+        texts, images, labels, videos = [], [], [], []
         previous_text = None
         for part in parts or []:
             if part.get("type") == "text":
@@ -131,7 +142,9 @@ def decode_messages(body: dict) -> list[SeenMessage]:
                 images.append(decode_image(part["image_url"]["url"]))
                 labels.append(previous_text)
                 previous_text = None
-        seen.append(SeenMessage(message.get("role", ""), texts, images, labels))
+            elif part.get("type") == "video_url":
+                videos.append(decode_video(part["video_url"]["url"]))
+        seen.append(SeenMessage(message.get("role", ""), texts, images, labels, videos))
     return seen
 
 

@@ -27,12 +27,24 @@ from __future__ import annotations
 import re
 
 from ..moments import Moments
+from .modes import DEFAULT_PARSE, PARSE_MODES, answer_parser
 from .ranges import text_ranges
 from .result import ParsedAnswer, failure, from_spans
+from .strict import parse_strict
 from .structured import json_answer, moments_from_json
 from .times import time_value
 
-__all__ = ["ParsedAnswer", "moments_from_json", "parse_answer", "text_ranges", "time_value"]
+__all__ = [
+    "DEFAULT_PARSE",
+    "PARSE_MODES",
+    "ParsedAnswer",
+    "answer_parser",
+    "moments_from_json",
+    "parse_answer",
+    "parse_strict",
+    "text_ranges",
+    "time_value",
+]
 
 _REFUSAL = re.compile(
     r"\b(?:unable\s+to|not\s+able\s+to|can(?:not|'t|\s+not)|could(?:n't|\s+not))\s+"

@@ -11,6 +11,11 @@ import re
 from ..timecode.grammar import last_unit_s
 from .times import ANSWER_TIME, HEDGE, is_explicit, token_value
 
+_START_LABEL = r"\b(?:start(?:s|ing|ed)?|begin(?:s|ning)?|onset|commence[sd]?)\b"
+_END_LABEL = (
+    r"\b(?:end(?:s|ing|ed)?|finish(?:es|ing|ed)?|stop(?:s|ping|ped)?|conclude[sd]?|"
+    r"terminate[sd]?)\b"
+)
 _SEP = r"\s*(?P<sep>-{1,2}>?|–|—|~|→|to|until|till|through|thru|and)\s*"
 _RANGES = (
     re.compile(
@@ -24,6 +29,15 @@ _RANGES = (
         rf"(?:(?:at|from|around|about|approximately)\s+)?{HEDGE}(?P<a>{ANSWER_TIME})[^.\n]{{0,60}}?"
         rf"\b(?:end(?:s|ing|ed)?|finish(?:es|ing|ed)?|stop(?:s|ping|ped)?|until)\b(?:\s*time)?"
         rf"\W{{0,4}}(?:(?:at|around|about|approximately|by)\s+)?{HEDGE}(?P<b>{ANSWER_TIME})",
+        re.I,
+    ),
+    # Start and end named apart, across a line or sentence break: "Starting time: 3.5 s\n
+    # Ending time: 11.9 s", "The start time for this event is 4 seconds, and the end time is
+    # 10 seconds", "... starts at 3.5 seconds. It ends at 11.9 seconds." No digit may come
+    # between a label and its time, nor between the two times, so each pair stays whole.
+    re.compile(
+        rf"{_START_LABEL}[^\d\n]{{0,40}}?{HEDGE}(?P<a>{ANSWER_TIME})"
+        rf"[^\d]{{0,80}}?{_END_LABEL}[^\d\n]{{0,40}}?{HEDGE}(?P<b>{ANSWER_TIME})",
         re.I,
     ),
 )

@@ -50,9 +50,9 @@ def agree(
     overwrite: bool = Overwrite,
 ) -> None:
     """Split queries into agreed (final.jsonl) and disputed (adjudicate.jsonl); print Table 3."""
+    from ..curate import adjudicate
     from ..curate.outdir import claim
     from ..curate.table3 import format_table
-    from ..curate import adjudicate
 
     a, b = adjudicate.load(first), adjudicate.load(second)
     proposals = adjudicate.load(candidates) if candidates is not None else None
@@ -70,12 +70,13 @@ def agree(
                f"{len(disputed)} to {out / 'adjudicate.jsonl'}")  # fmt: skip
 
 
-def _llm_config(llm, base_url, model, api_key, concurrency: int):
+def _llm_config(llm, base_url, model, api_key, concurrency: int, video_input: str = "frames"):
     """The model settings, checked (a model must be named) before anything is written."""
     import os
 
     from ..llm.config import LLMConfig
     from ..llm.factory import resolve_model
+    from ..llm.video_input import VideoInput
 
     cfg = LLMConfig(
         backend=llm or "openai",
@@ -83,8 +84,10 @@ def _llm_config(llm, base_url, model, api_key, concurrency: int):
         base_url=base_url,
         api_key=api_key,
         concurrency=concurrency,
+        video_input=video_input,
     )
     resolve_model(cfg)
+    VideoInput(video_input)  # an unknown mode stops here, before the output folder is claimed
     return cfg
 
 
@@ -92,8 +95,9 @@ def _client(cfg, out: Path, cache_dir: Path | None):
     """The cached chat client; answers are cached in `out` unless --cache-dir says."""
     from ..llm.cache import CACHE_FILE
     from ..llm.factory import make_chat_client
+    from ..video import mosaic
 
-    return make_chat_client(cfg, (cache_dir or out) / CACHE_FILE)
+    return make_chat_client(cfg, (cache_dir or out) / CACHE_FILE, tile=mosaic)
 
 
 CacheDir = typer.Option(
@@ -126,6 +130,7 @@ def comet(
     api_key: opt.ApiKey = None,
     cache_dir: Path | None = CacheDir,
     concurrency: int = Concurrency,
+    video_input: opt.VideoInputMode = "frames",
     dry_run: bool = DryRun,
     overwrite: bool = Overwrite,
 ) -> None:
@@ -141,7 +146,7 @@ def comet(
     if dry_run:
         typer.echo(dry_run_comet(videos, settings))
         return
-    cfg = _llm_config(llm, base_url, model, api_key, concurrency)
+    cfg = _llm_config(llm, base_url, model, api_key, concurrency, video_input)
     claim(out, "comet", overwrite=overwrite)
     client = _client(cfg, out, cache_dir)
     try:
@@ -183,6 +188,7 @@ def ewb(
     api_key: opt.ApiKey = None,
     cache_dir: Path | None = CacheDir,
     concurrency: int = Concurrency,
+    video_input: opt.VideoInputMode = "frames",
     dry_run: bool = DryRun,
     overwrite: bool = Overwrite,
 ) -> None:
@@ -202,7 +208,7 @@ def ewb(
     if dry_run:
         typer.echo(dry_run_ewb(videos, settings, chat_captions=captioner == "llm"))
         return
-    cfg = _llm_config(llm, base_url, model, api_key, concurrency)
+    cfg = _llm_config(llm, base_url, model, api_key, concurrency, video_input)
     claim(out, "ewb", overwrite=overwrite)
     from ..curate.ewb_captions import EncoderCaptioner, imagenet_vocabulary
     from ..encoders import load_encoder

@@ -76,6 +76,14 @@ def eval_command(
     iou: Annotated[
         str | None, typer.Option("--iou", help="single: tIoU thresholds (default 0.3,0.5,0.7).")
     ] = None,
+    parse: Annotated[
+        str | None,
+        typer.Option(
+            "--parse",
+            help="How raw answers in PRED are read: lenient (JSON, prose, clock times) or "
+            "strict (the papers' JSON-only rule). Prints parse failures under both.",
+        ),
+    ] = None,
     taxonomy: ao.Taxonomy = False,
     fail_iou: ao.FailIou = 0.05,
     offset_min: ao.OffsetMin = 5.0,
@@ -93,8 +101,9 @@ def eval_command(
         check_output_file(per_query, "--per-query", inputs=[gt, pred, durations, windows])
     if protocol == "qvhighlights":  # reads fields only its format has: its own path
         check_qvhighlights_options(
-            by, bootstrap, gt_format, pred_format, durations, top_k or iou, taxonomy or windows
-        )
+            by, bootstrap, gt_format, pred_format, durations, top_k or iou,
+            taxonomy or windows or parse,
+        )  # fmt: skip
         return qvhighlights_command(gt, pred, as_json, per_query)
     result = evaluate_files(
         gt,
@@ -109,6 +118,7 @@ def eval_command(
         seed=seed,
         top_k=numbers(top_k, int, "--top-k"),
         iou=numbers(iou, float, "--iou"),
+        parse=parse,
     )
     from ..eval.analysis import analysis_files, format_sections
 
@@ -143,7 +153,7 @@ def check_qvhighlights_options(
     formats = {gt_format, pred_format} - {None, "qvhighlights"}
     given = {"--by": by, "--bootstrap": bootstrap, "--durations": durations, "--*-format": formats}
     given["--top-k/--iou"] = k_iou
-    given["--taxonomy/--windows"] = analysis
+    given["--taxonomy/--windows/--parse"] = analysis
     unused = [name for name, value in given.items() if value]
     if unused:
         raise UserError(f"--protocol qvhighlights does not take {', '.join(unused)}")

@@ -90,6 +90,8 @@ def find(
     ] = False,
     params: opt.Params = None,
     preset: opt.Preset = None,
+    video_input: opt.VideoInputMode = None,
+    parse: opt.ParseMode = None,
     appearance: opt.Appearance = None,
     segment_encoder: opt.SegmentEncoder = None,
     llm: opt.Llm = None,
@@ -119,6 +121,7 @@ def find(
         encoder=encoder, fps=fps, single=single, params=params, llm=llm,
         base_url=base_url, model=model, api_key=api_key, cache_dir=cache_dir,
         method=method, preset=preset, appearance=appearance, segment_encoder=segment_encoder,
+        video_input=video_input, parse=parse,
     )  # fmt: skip
     grounder = build_method(method, config)
     prefix = len(videos) > 1

@@ -68,6 +68,23 @@ SegmentEncoder = Annotated[
         "the --encoder's). Same as -p segment_encoder=.",
     ),
 ]
+VideoInputMode = Annotated[
+    str | None,
+    typer.Option(
+        "--video-input",
+        help="How frames reach the Video-LLM: frames (one image each, after its time), video "
+        "(one video part with the sampling fps, for Qwen-VL / InternVL servers) or grid "
+        "(8x8 timestamped mosaics). Default: frames, or the paper's with --preset paper.",
+    ),
+]
+ParseMode = Annotated[
+    str | None,
+    typer.Option(
+        "--parse",
+        help="How the model's answer is read: lenient (JSON, prose, clock times) or strict "
+        "(JSON only, as the papers score). Default: lenient; strict with --preset paper.",
+    ),
+]
 Llm = Annotated[
     str | None, typer.Option("--llm", help="Video-LLM backend: openai (HTTP) or transformers.")
 ]
@@ -119,10 +136,16 @@ def method_config(
     preset: str | None = None,
     appearance: str | None = None,
     segment_encoder: str | None = None,
+    video_input: str | None = None,
+    parse: str | None = None,
 ) -> MethodConfig:
     """The `MethodConfig` that the shared options describe; `preset` (for `method`) gives
     parameter values that `params` then override; `appearance` and `segment_encoder` (the
-    agent's feature extractors) become the params of those names."""
+    agent's feature extractors) become the params of those names. `--preset paper` also
+    sets the paper's video input, frame count and strict parsing for the model
+    (`longground.methods.baselines`), each overridden by its own option."""
+    from ..answers import answer_parser
+    from ..llm.video_input import VideoInput
     from ..methods.presets import apply_preset
 
     extractors = {"appearance": appearance, "segment_encoder": segment_encoder}
@@ -131,19 +154,46 @@ def method_config(
         flags = ", ".join("--" + k.replace("_", "-") for k in extractors)
         raise UserError(f"{flags}: only --method agent takes feature extractors")
 
+    model_name = model or os.environ.get("LONGGROUND_LLM_MODEL", "")
+    paper, grid_side = paper_baseline(method, preset, single, model_name), 8
+    method_params = apply_preset(method, preset, parse_params(params))
+    if paper is not None:
+        method_params = {"n_frames": paper.n_frames, **method_params}
+        video_input, parse = video_input or paper.video_input, parse or "strict"
+        grid_side = paper.grid_side
+    answer_parser(parse)  # an unknown mode stops here, before any work
+    video_input = VideoInput(video_input or "frames", grid_side).mode
     llm_config = None
-    if llm or base_url or model or api_key:
+    if llm or base_url or model or api_key or video_input != "frames":
         llm_config = LLMConfig(
             backend=llm or "openai",
-            model=model or os.environ.get("LONGGROUND_LLM_MODEL", ""),
+            model=model_name,
             base_url=base_url or os.environ.get("LONGGROUND_LLM_BASE_URL"),
             api_key=api_key,
+            video_input=video_input,
+            grid_side=grid_side,
         )
     return MethodConfig(
         encoder=encoder,
         fps=fps,
         single=single,
-        params={**apply_preset(method, preset, parse_params(params)), **extractors},
+        params={**method_params, **extractors},
         llm=llm_config,
         cache_dir=cache_dir,
+        parse=parse or "lenient",
     )
+
+
+def paper_baseline(method: str, preset: str | None, single: bool, model: str):
+    """The `PaperSetting` `--preset paper` applies to a Video-LLM method, else None.
+
+    >>> paper_baseline("monolithic", "paper", True, "gpt-5.4").video_input
+    'grid'
+    >>> paper_baseline("agent", "paper", False, "m") is None
+    True
+    """
+    if preset != "paper" or method not in ("monolithic", "hybrid"):
+        return None
+    from ..methods.baselines import paper_setting
+
+    return paper_setting(method, single, model)

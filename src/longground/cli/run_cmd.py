@@ -34,6 +34,8 @@ def run(
     single: opt.Single = False,
     params: opt.Params = None,
     preset: opt.Preset = None,
+    video_input: opt.VideoInputMode = None,
+    parse: opt.ParseMode = None,
     appearance: opt.Appearance = None,
     segment_encoder: opt.SegmentEncoder = None,
     llm: opt.Llm = None,
@@ -136,6 +138,8 @@ def run(
         preset=preset,
         appearance=appearance,
         segment_encoder=segment_encoder,
+        video_input=video_input,
+        parse=parse,
     )
     spec = MethodSpec(method, config)
     backend = _backend(spec, workers, ray, gpus_per_worker, ray_runtime_env)

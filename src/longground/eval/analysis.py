@@ -68,7 +68,8 @@ def analysis_files(
     by_qid = {s.qid: s for s in samples}
     out = {}
     if taxonomy is not None:
-        predictions = load_predictions(pred_path, fmt=pred_format, samples=by_qid)
+        parse = result.metrics.get("parse")  # the mode `evaluate_files` scored
+        predictions = load_predictions(pred_path, fmt=pred_format, samples=by_qid, parse=parse)
         out["taxonomy"] = taxonomy_of(samples, predictions, result, **taxonomy)
     if windows is not None:
         out["window_recall"] = window_recall_of(samples, load_predictions(windows, samples=by_qid))

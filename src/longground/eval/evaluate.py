@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
+from ..answers import PARSE_MODES
 from ..errors import UserError
 from ..samples import Prediction, Sample
 from .bootstrap import MAX_BOOTSTRAP, bootstrap_ci
@@ -169,6 +170,7 @@ def evaluate_files(
     gt_format: str | None = None,
     pred_format: str | None = None,
     durations: str | Path | None = None,
+    parse: str | None = None,
     **options,
 ) -> EvalResult:
     """`evaluate` on files, as `longground eval GT PRED` does.
@@ -179,6 +181,9 @@ def evaluate_files(
         gt_format: a name from `longground.formats.SAMPLE_FORMATS`.
         pred_format: a name from `longground.formats.PREDICTION_FORMATS`.
         durations: a video-duration table, for benchmark formats without durations.
+        parse: "lenient" or "strict": how raw answers in PRED are read (None: as written,
+            lenient). When given, the metrics also hold `parse_failures_lenient` and
+            `parse_failures_strict`, and `metrics["parse"]` names the mode scored.
         **options: `evaluate`'s keyword arguments (protocol, theta, by, bootstrap, seed).
 
     Raises:
@@ -188,8 +193,32 @@ def evaluate_files(
 
     samples = load_samples(Path(gt_path), fmt=gt_format, durations=durations)
     by_qid = {s.qid: s for s in samples}
-    predictions = load_predictions(Path(pred_path), fmt=pred_format, samples=by_qid)
-    return evaluate(samples, predictions, **options)
+
+    def load(mode: str | None):
+        return load_predictions(Path(pred_path), fmt=pred_format, samples=by_qid, parse=mode)
+
+    result = evaluate(samples, load(parse), **options)
+    if parse is None:
+        return result
+    plain = {k: v for k, v in options.items() if k not in ("by", "bootstrap")}
+    counts = {
+        f"parse_failures_{mode}": result.metrics["parse_failures"]
+        if mode == parse
+        else evaluate(samples, load(mode), **plain).metrics["parse_failures"]
+        for mode in PARSE_MODES
+    }
+    return with_parse_counts(result, parse, counts)
+
+
+def with_parse_counts(result: EvalResult, parse: str, counts: dict[str, int]) -> EvalResult:
+    """`result` with the parse mode scored ("parse") and the parse failures under every mode
+    placed after "parse_failures"."""
+    metrics = {}
+    for key, value in result.metrics.items():
+        metrics[key] = value
+        if key == "parse_failures":
+            metrics.update(parse=parse, **counts)
+    return replace(result, metrics=metrics)
 
 
 def _all(n_queries: int) -> np.ndarray:

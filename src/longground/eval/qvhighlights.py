@@ -39,6 +39,9 @@ from .qvhighlights_io import (
 from .saliency import hit_at_one, saliency_ap
 
 THRESHOLDS = tuple(round(0.5 + 0.05 * i, 2) for i in range(10))
+# R1 goes down to 0.3 and each bucket has its mIoU, as CG-DETR's evaluator writes them (a
+# superset of Moment-DETR's layout).
+R1_THRESHOLDS = tuple(round(0.3 + 0.05 * i, 2) for i in range(14))
 # (name, lowest length excluded, highest included) in seconds; None: every window.
 BUCKETS = (
     ("short", 0.0, 10.0),
@@ -191,8 +194,9 @@ def _mean(values: np.ndarray) -> float | None:
 
 
 def nested_metrics(scores: QVHighlightsScores) -> dict:
-    """`{bucket: {"MR-mAP": {τ: ..., "average": ...}, "MR-R1": {τ: ...}},
-    "HL-min-<level>": {"HL-mAP": ..., "HL-Hit1": ...}}` as fractions."""
+    """`{bucket: {"MR-mIoU": ..., "MR-mAP": {τ: ..., "average": ...}, "MR-R1": {τ: ...}},
+    "HL-min-<level>": {"HL-mAP": ..., "HL-Hit1": ...}}` as fractions; R1 at τ = 0.3 ... 0.95
+    and the bucket's mIoU (of the first window) as CG-DETR's evaluator writes them."""
     out = {}
     for name, _, _ in BUCKETS:
         keep = ~np.isnan(scores.mr_iou[name])
@@ -200,8 +204,9 @@ def nested_metrics(scores: QVHighlightsScores) -> dict:
         per_threshold = [_mean(ap[:, t]) for t in range(len(THRESHOLDS))]
         average = None if not keep.any() else float(np.mean(per_threshold))
         out[name] = {
+            "MR-mIoU": _mean(iou),
             "MR-mAP": {**dict(zip(map(str, THRESHOLDS), per_threshold)), "average": average},
-            "MR-R1": {str(t): _mean(iou >= t) for t in THRESHOLDS},
+            "MR-R1": {str(t): _mean(iou >= t) for t in R1_THRESHOLDS},
         }
     for level, (label, _) in enumerate(LEVELS):
         out[f"HL-min-{label}"] = {
@@ -219,14 +224,16 @@ def published(metrics: dict) -> dict:
     """The nested fractions in the layout and rounding of the published metrics files:
     percentages with 2 decimals; "brief" first, then the groups in sorted order.
 
-    >>> m = {"full": {"MR-mAP": {"0.5": 0.5, "0.75": 0.25, "average": 0.3},
-    ...               "MR-R1": {"0.5": 0.6, "0.7": 0.4}},
+    >>> m = {"full": {"MR-mIoU": 0.55, "MR-mAP": {"0.5": 0.5, "0.75": 0.25, "average": 0.3},
+    ...               "MR-R1": {"0.3": 0.7, "0.5": 0.6, "0.7": 0.4}},
     ...      "short": {"MR-mAP": {"average": 0.1}}, "middle": {"MR-mAP": {"average": 0.2}},
     ...      "long": {"MR-mAP": {"average": 0.33333}},
     ...      "HL-min-Fair": {"HL-mAP": 0.7, "HL-Hit1": 0.66}}
     >>> out = published(m)
     >>> list(out)[:3], out["brief"]["MR-long-mAP"], out["brief"]["HL-min-Fair-Hit1"]
     (['brief', 'HL-min-Fair', 'full'], 33.33, 66.0)
+    >>> out["brief"]["MR-full-R1@0.3"], out["brief"]["MR-full-mIoU"]
+    (70.0, 55.0)
     """
     rounded = {
         group: {k: _round_tree(v) for k, v in inner.items()} for group, inner in metrics.items()
@@ -239,8 +246,10 @@ def published(metrics: dict) -> dict:
         "MR-short-mAP": rounded["short"]["MR-mAP"]["average"],
         "MR-middle-mAP": rounded["middle"]["MR-mAP"]["average"],
         "MR-long-mAP": rounded["long"]["MR-mAP"]["average"],
+        "MR-full-R1@0.3": full["MR-R1"]["0.3"],
         "MR-full-R1@0.5": full["MR-R1"]["0.5"],
         "MR-full-R1@0.7": full["MR-R1"]["0.7"],
+        "MR-full-mIoU": full["MR-mIoU"],
     }
     brief = dict(sorted(brief.items()))
     for group, inner in rounded.items():

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..errors import UserError
 from ..formats import fields
+from ..formats.qid_match import QidMatcher
 from ..formats.records import Where, qid_in_text, read_qid, records
 from .padded import SpanTable
 
@@ -37,12 +38,15 @@ class HighlightTruth:
             `relevant_clip_ids` and past a query's clips.
         n_clips: `(Q,)` clips per video: `int(duration_s / 2)` (more if a relevant clip id
             lies beyond that).
+        asked: `(Q,)` `(vid, query)` of each query ("" when absent), to find the qid of a
+            prediction line that names its query instead (lighthouse).
     """
 
     qids: tuple[str, ...]
     windows: SpanTable
     saliency: np.ndarray
     n_clips: np.ndarray
+    asked: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -156,9 +160,10 @@ def read_truth(source: str | Path | Iterable[dict]) -> HighlightTruth:
     >>> t.qids, t.n_clips.tolist(), t.saliency[0, 1:3].tolist()
     (('1',), [5], [[1, 2, 3], [4, 4, 4]])
     """
-    qids, windows, saliency, n_clips, lines = [], [], [], [], {}
+    qids, windows, saliency, n_clips, lines, asked = [], [], [], [], {}, []
     for record, where in _objects(source):
         qid, spans, clips, n = _truth_row(record, where)
+        asked.append(tuple(str(record.get(k) or "") for k in ("vid", "query")))
         if qid in lines:
             raise where.at(qid).error(f"duplicated qid (first on line {lines[qid]})")
         lines[qid] = where.line
@@ -170,8 +175,9 @@ def read_truth(source: str | Path | Iterable[dict]) -> HighlightTruth:
     for i, clips in enumerate(saliency):
         padded[i, : len(clips)] = clips
     return HighlightTruth(
-        tuple(qids), SpanTable.from_arrays(windows), padded, np.array(n_clips, dtype=np.int64)
-    )
+        tuple(qids), SpanTable.from_arrays(windows), padded, np.array(n_clips, dtype=np.int64),
+        tuple(asked),
+    )  # fmt: skip
 
 
 def _window(item: object, index: int, where: Where) -> tuple[float, float, float] | None:
@@ -224,8 +230,15 @@ def read_predictions(
     position = {qid: i for i, qid in enumerate(truth.qids)}
     rows: list = [None] * len(truth.qids)
     unknown, duplicates, invalid = [], [], 0
+    matcher = QidMatcher((q, v, t) for q, (v, t) in zip(truth.qids, truth.asked, strict=True))
     for record, where in _objects(source):
         qid = read_qid(record.get("qid"))
+        if qid is None and "qid" not in record:  # lighthouse: the query names itself
+            qid = matcher.match_record(record)
+            if qid is None:
+                raise where.error(
+                    "missing or unusable field 'qid', and no GT query has its vid and query"
+                )
         if qid is None:
             raise where.error("missing or unusable field 'qid'")
         i = position.get(qid)

@@ -142,6 +142,7 @@ def single(gts: list[Spans], preds: list[Spans], thresholds=(0.3, 0.5, 0.7), top
 # --- QVHighlights (moment retrieval mAP / R1, highlight mAP / HIT@1), on the files' dicts ---
 
 QVH_THRESHOLDS = tuple(round(0.5 + 0.05 * i, 2) for i in range(10))
+QVH_R1_THRESHOLDS = tuple(round(0.3 + 0.05 * i, 2) for i in range(14))  # CG-DETR's R1 range
 QVH_BUCKETS = {"short": (0.0, 10.0), "middle": (10.0, 30.0), "long": (30.0, 150.0), "full": None}
 QVH_LEVELS = {"Fair": 2, "Good": 3, "VeryGood": 4}
 
@@ -243,9 +244,10 @@ def qvhighlights(gt_records: list[dict], pred_records: list[dict]) -> dict:
         mr_map = {str(tau): per_tau[t] for t, tau in enumerate(QVH_THRESHOLDS)}
         mr_map["average"] = _mean(per_tau)
         recall = {
-            str(tau): _mean([float(iou >= tau) for _, iou in scored]) for tau in QVH_THRESHOLDS
+            str(tau): _mean([float(iou >= tau) for _, iou in scored]) for tau in QVH_R1_THRESHOLDS
         }
-        out[name] = {"MR-mAP": mr_map, "MR-R1": recall}
+        miou = _mean([iou for _, iou in scored])
+        out[name] = {"MR-mIoU": miou, "MR-mAP": mr_map, "MR-R1": recall}
     for label, level in QVH_LEVELS.items():
         rows = [_qvh_highlight(g, p, level) for g, p in pairs]
         out[f"HL-min-{label}"] = {

@@ -115,7 +115,7 @@ def counts_line(result: EvalResult) -> str:
     m = result.metrics
     parts = [
         f"missing {m['missing']}",
-        f"parse-failed {m['parse_failures']}",
+        f"parse-failed {m['parse_failures']}" + parse_modes_note(m),
         f"invalid intervals {m['invalid_intervals']}",
         f"unknown qids {m['unknown_qids']}",
     ]
@@ -124,6 +124,24 @@ def counts_line(result: EvalResult) -> str:
     if m["skipped_records"]:
         parts.append(f"skipped records {m['skipped_records']}")
     return ", ".join(parts)
+
+
+def parse_modes_note(m: dict) -> str:
+    """` (strict; lenient 0)` after the parse-failure count when `eval --parse` was given:
+    the mode scored, then the count under every other mode.
+
+    >>> parse_modes_note({"parse": "strict", "parse_failures_lenient": 0,
+    ...                   "parse_failures_strict": 2})
+    ' (strict; lenient 0)'
+    """
+    if "parse" not in m:
+        return ""
+    others = [
+        f"{key[len('parse_failures_') :]} {value}"
+        for key, value in m.items()
+        if key.startswith("parse_failures_") and key != f"parse_failures_{m['parse']}"
+    ]
+    return f" ({'; '.join([m['parse'], *others])})"
 
 
 def breakdown_lines(result: EvalResult, name: str, table: dict) -> list[str]:

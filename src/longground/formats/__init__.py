@@ -23,8 +23,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from ..answers import answer_parser
 from ..samples import Prediction, Sample
-from . import activitynet, canonical, charades, ewb, qvhighlights  # noqa: F401 (register)
+from . import activitynet, canonical, charades, ewb, lmms_eval, qvhighlights  # noqa: F401
 from .canonical import prediction_record, sample_record
 from .durations import read_durations
 from .prediction_file import PredictionList
@@ -90,6 +91,7 @@ def load_predictions(
     path: str | Path,
     fmt: str | None = None,
     samples: Mapping[str, Sample] | Iterable[Sample] | None = None,
+    parse: str | None = None,
 ) -> PredictionList:
     """Read a prediction file; its content never raises (see `PredictionList`).
 
@@ -98,6 +100,8 @@ def load_predictions(
         fmt: one of `PREDICTION_FORMATS` ("canonical", "qvhighlights"); None detects it.
         samples: the benchmark, by qid (or as a list); raw responses are parsed with their
             video's duration when it is known.
+        parse: "lenient" or "strict" (`longground.answers.PARSE_MODES`) for formats that
+            hold raw answers; None reads them as written (lenient).
 
     Returns:
         A `PredictionList` (a list of `Prediction`, first record per qid) whose `skipped`
@@ -113,6 +117,10 @@ def load_predictions(
     elif not isinstance(samples, Mapping):
         samples = {s.qid: s for s in samples}
     found = resolve(PREDICTION_FORMATS, "prediction", path, fmt, if_empty="canonical")
+    if parse is not None:
+        answer_parser(parse)  # an unknown mode is an error even for formats without text
+        if found.parses_text:
+            return found.load(path, samples, parse=parse)
     return found.load(path, samples)
 
 

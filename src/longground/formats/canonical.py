@@ -14,9 +14,10 @@ Benchmark, one JSON object per line::
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 
-from ..answers import ParsedAnswer, moments_from_json, parse_answer
+from ..answers import ParsedAnswer, answer_parser, moments_from_json, parse_answer
 from ..moments import Moments
 from ..samples import Prediction, Sample
 from . import fields
@@ -86,11 +87,18 @@ def _interval_answer(record: dict) -> ParsedAnswer:
     return moments_from_json(items)
 
 
-def prediction_from_record(record: dict, qid: str, duration_s: float | None) -> Prediction:
+def prediction_from_record(
+    record: dict, qid: str, duration_s: float | None, parse: str | None = None
+) -> Prediction:
     """One canonical prediction line. `intervals` wins over `response`; a line with neither
-    is a parse failure carrying its `parse_error` or `error` text."""
+    is a parse failure carrying its `parse_error` or `error` text.
+
+    With `parse="strict"` a line's `response` is read again under the JSON-only rule and
+    wins over its `intervals` (which a lenient reader may have recovered from prose)."""
     raw = record.get("response") if isinstance(record.get("response"), str) else None
-    if record.get("intervals") is not None:
+    if parse == "strict" and raw is not None:
+        parsed = answer_parser(parse)(raw, duration_s)
+    elif record.get("intervals") is not None:
         parsed = _interval_answer(record)
     elif raw is not None:
         parsed = parse_answer(raw, duration_s)
@@ -167,8 +175,10 @@ def _load_samples(path: Path, durations: Mapping[str, float] | None) -> list[Sam
     return fields.load_record_samples(path, sample_from_record)
 
 
-def _load_predictions(path: Path, samples: Mapping[str, Sample]) -> PredictionList:
-    return read_predictions(path, samples, prediction_from_record)
+def _load_predictions(
+    path: Path, samples: Mapping[str, Sample], parse: str | None = None
+) -> PredictionList:
+    return read_predictions(path, samples, partial(prediction_from_record, parse=parse))
 
 
 def _is_canonical_sample(peek: Peek) -> bool:
@@ -189,5 +199,6 @@ register_prediction_format(
         "longground predictions JSONL (intervals or raw response)",
         _is_canonical_prediction,
         _load_predictions,
+        parses_text=True,
     )
 )

@@ -42,7 +42,11 @@ def _salvaged(record: Record) -> Prediction | None:
 
 
 def read_predictions(
-    path: Path, samples: Mapping[str, Sample], from_record: FromRecord, qid_key: str = "qid"
+    path: Path,
+    samples: Mapping[str, Sample],
+    from_record: FromRecord,
+    qid_key: str = "qid",
+    resolve_qid: Callable[[dict], str | None] | None = None,
 ) -> PredictionList:
     """All predictions of `path`, each built by `from_record`.
 
@@ -51,11 +55,13 @@ def read_predictions(
         samples: benchmark samples by qid, for video durations (may be empty).
         from_record: the format's converter for one record.
         qid_key: the field that holds the qid.
+        resolve_qid: for a record without a usable qid, finds one (e.g. from its video and
+            query, `qid_match.QidMatcher`); None when it cannot.
     """
     out = PredictionList()
     seen: set[str] = set()
     for record in records(path):
-        pred = _prediction(record, samples, from_record, qid_key)
+        pred = _prediction(record, samples, from_record, qid_key, resolve_qid)
         if isinstance(pred, str):
             where = f"{path}:{record.line}" if record.line is not None else str(path)
             out.skipped.append(f"{where}: {pred}")
@@ -68,7 +74,11 @@ def read_predictions(
 
 
 def _prediction(
-    record: Record, samples: Mapping[str, Sample], from_record: FromRecord, qid_key: str
+    record: Record,
+    samples: Mapping[str, Sample],
+    from_record: FromRecord,
+    qid_key: str,
+    resolve_qid: Callable[[dict], str | None] | None = None,
 ) -> Prediction | str:
     """The prediction in `record`, or the reason it was skipped."""
     if record.error is not None:
@@ -76,6 +86,10 @@ def _prediction(
     if not isinstance(record.value, dict):
         return "not a JSON object, skipped"
     qid = read_qid(record.value.get(qid_key))
+    if qid is None and resolve_qid is not None:
+        qid = resolve_qid(record.value)
+        if qid is None:
+            return f"no usable {qid_key!r} and no benchmark query with its video and query, skipped"
     if qid is None:
         return f"no usable {qid_key!r}, skipped"
     sample = samples.get(qid)

@@ -3,6 +3,8 @@
 Ground truth: `{"qid", "vid", "query", "duration", "relevant_windows": [[s, e], ...]}`.
 Predictions: `{"qid", "pred_relevant_windows": [[s, e, score], ...]}`; the windows keep their
 order and their scores (Moment-DETR writes them sorted by score, so the first is the R1 window).
+Lines without a qid (lighthouse: `{"query", "vid", "pred_relevant_windows", ...}`) are matched
+to the benchmark query with the same video and text.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from ..moments import Moments
 from ..samples import Prediction, Sample
 from . import fields
 from .prediction_file import PredictionList, read_predictions
+from .qid_match import QidMatcher
 from .records import Where
 from .registry import (
     PredictionFormat,
@@ -53,7 +56,10 @@ def _load_samples(path: Path, durations: Mapping[str, float] | None) -> list[Sam
 
 
 def _load_predictions(path: Path, samples: Mapping[str, Sample]) -> PredictionList:
-    return read_predictions(path, samples, prediction_from_record)
+    """Lines without a qid (lighthouse's `predict` output) are matched to the benchmark by
+    their `vid` and `query` (`qid_match`)."""
+    matcher = QidMatcher.from_samples(samples.values())
+    return read_predictions(path, samples, prediction_from_record, resolve_qid=matcher.match_record)
 
 
 register_sample_format(

@@ -82,12 +82,15 @@ class PredictionFormat:
         description: one line for help texts.
         detect: True when a `Peek` looks like this format.
         load: `(path, samples by qid) -> PredictionList`.
+        parses_text: True when the format holds raw model answers; `load` then also takes
+            `parse=` (a mode of `longground.answers.PARSE_MODES`).
     """
 
     name: str
     description: str
     detect: Callable[[Peek], bool]
-    load: Callable[[Path, Mapping[str, Sample]], list[Prediction]]
+    load: Callable[..., list[Prediction]]
+    parses_text: bool = False
 
 
 SAMPLE_FORMATS: dict[str, SampleFormat] = {}

@@ -57,17 +57,24 @@ def cache_key(model: str, messages: list[Message], max_tokens: int, temperature:
         "model": model,
         "max_tokens": max_tokens,
         "temperature": temperature,
-        "messages": [
-            {
-                "role": m.role,
-                "text": m.text,
-                "labels": m.image_labels,
-                "images": [image_digest(f) for f in m.images],
-            }
-            for m in messages
-        ],
+        "messages": [_message_described(m) for m in messages],
     }
     return hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()
+
+
+def _message_described(m: Message) -> dict:
+    """What identifies one message; a video part only adds keys, so keys of requests
+    without one are as before."""
+    out = {
+        "role": m.role,
+        "text": m.text,
+        "labels": m.image_labels,
+        "images": [image_digest(f) for f in m.images],
+    }
+    if m.video is not None:
+        times = None if m.video.pts_s is None else np.asarray(m.video.pts_s).tolist()
+        out["video"] = {"frames": image_digest(m.video.frames), "pts_s": times}
+    return out
 
 
 class ResponseCache:

@@ -17,6 +17,9 @@ class LLMConfig:
         timeout_s: seconds one request may take.
         max_retries: retries after a failed request.
         concurrency: requests in flight at once.
+        video_input: how frames are sent: "frames", "video" or "grid"
+            (`longground.llm.video_input`).
+        grid_side: tiles per side of a grid mosaic (video_input "grid").
 
     >>> LLMConfig(model="m").backend
     'openai'
@@ -29,3 +32,5 @@ class LLMConfig:
     timeout_s: float = 120.0
     max_retries: int = 4
     concurrency: int = 4
+    video_input: str = "frames"
+    grid_side: int = 8

@@ -23,6 +23,7 @@ from .cache import CachedChatClient, ResponseCache, default_cache_path
 from .config import LLMConfig
 from .retry import RetryPolicy
 from .usage import Pricing
+from .video_input import Tiler, VideoInput, with_video_input
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
@@ -89,14 +90,20 @@ def _transformers_backend(cfg: LLMConfig) -> ChatClient:
 
 
 def make_chat_client(
-    cfg: LLMConfig, cache_path: str | Path | None = None, *, use_cache: bool = True
+    cfg: LLMConfig,
+    cache_path: str | Path | None = None,
+    *,
+    use_cache: bool = True,
+    tile: Tiler | None = None,
 ) -> ChatClient:
-    """The client for `cfg.backend`, wrapped in the persistent response cache.
+    """The client for `cfg.backend`, wrapped in the persistent response cache, and outside
+    it in a `VideoInputClient` when `cfg.video_input` is not "frames".
 
     Args:
-        cfg: backend, model, URL, key, timeout, retries, concurrency.
+        cfg: backend, model, URL, key, timeout, retries, concurrency, video input.
         cache_path: SQLite file; default `default_cache_path()`.
         use_cache: False returns the bare client.
+        tile: the mosaic function for `video_input="grid"` (`longground.video.mosaic`).
 
     Raises:
         UserError: unknown backend, or no model given.
@@ -113,7 +120,10 @@ def make_chat_client(
         raise UserError(
             f"unknown Video-LLM backend {cfg.backend!r}; choose one of: {', '.join(CHAT_BACKENDS)}"
         )
+    video_input = VideoInput(cfg.video_input, cfg.grid_side)
+    if video_input.mode == "grid" and tile is None:
+        raise UserError("--video-input grid: no mosaic function was handed to the client")
     client = factory(cfg)
-    if not use_cache:
-        return client
-    return CachedChatClient(client, ResponseCache(cache_path or default_cache_path()))
+    if use_cache:
+        client = CachedChatClient(client, ResponseCache(cache_path or default_cache_path()))
+    return with_video_input(client, video_input, tile)

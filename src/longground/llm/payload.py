@@ -10,6 +10,7 @@ import numpy as np
 
 from ..errors import require
 from .base import Message
+from .video_input import video_processor_kwargs
 
 IMAGE_FORMATS = {"jpeg": ("JPEG", "image/jpeg"), "png": ("PNG", "image/png")}
 
@@ -32,22 +33,40 @@ def image_data_url(frame: np.ndarray, image_format: str = "jpeg", quality: int =
     return f"data:{mime};base64,{base64.b64encode(buffer.getvalue()).decode('ascii')}"
 
 
+def video_data_url(frames: np.ndarray, quality: int = 85) -> str:
+    """`(N, H, W, 3)` uint8 frames as one `data:video/jpeg;base64,` URL: each frame a base64
+    JPEG, joined by commas, the form vLLM's video loader reads as a list of frames.
+
+    >>> url = video_data_url(np.zeros((2, 4, 4, 3), np.uint8))
+    >>> url.startswith("data:video/jpeg;base64,"), url.count(",")
+    (True, 2)
+    """
+    encoded = [image_data_url(f, "jpeg", quality).partition("base64,")[2] for f in frames]
+    return "data:video/jpeg;base64," + ",".join(encoded)
+
+
 def message_json(message: Message, image_format: str = "jpeg") -> dict[str, Any]:
     """One message in the chat-completions shape.
 
     Text only: `content` is a string. With images: a list of parts, the message text first,
-    then for each image its label (when given) as a text part and the image itself.
+    then for each image its label (when given) as a text part and the image itself. With a
+    video (`Message.video`): the text, then one `video_url` part.
 
     >>> m = Message("user", "Where?", [np.zeros((2, 2, 3), np.uint8)], ["t=1.0 s"])
     >>> [part["type"] for part in message_json(m)["content"]]
     ['text', 'text', 'image_url']
     """
+    if message.video is not None:
+        parts: list[dict[str, Any]] = [{"type": "text", "text": message.text}]
+        url = video_data_url(message.video.frames)
+        parts.append({"type": "video_url", "video_url": {"url": url}})
+        return {"role": message.role, "content": parts}
     if not message.images:
         return {"role": message.role, "content": message.text}
     labels = message.image_labels
     if labels is not None and len(labels) != len(message.images):
         raise ValueError(f"{len(labels)} image labels for {len(message.images)} images")
-    parts: list[dict[str, Any]] = []
+    parts = []
     if message.text:
         parts.append({"type": "text", "text": message.text})
     for i, frame in enumerate(message.images):
@@ -65,13 +84,22 @@ def request_json(
     temperature: float,
     image_format: str = "jpeg",
 ) -> dict[str, Any]:
-    """The full `/chat/completions` request body."""
-    return {
+    """The full `/chat/completions` request body.
+
+    A conversation with a video part also carries `mm_processor_kwargs`: the frames' sampling
+    rate (`fps`, when their times are known) and `do_sample_frames: false`, so the server's
+    video processor keeps every frame sent and dates them at that rate.
+    """
+    body = {
         "model": model,
         "messages": [message_json(m, image_format) for m in messages],
         "max_tokens": max_tokens,
         "temperature": temperature,
     }
+    kwargs = video_processor_kwargs(messages)
+    if kwargs:
+        body["mm_processor_kwargs"] = kwargs
+    return body
 
 
 class BadResponse(ValueError):

@@ -55,4 +55,5 @@ def timed_frames_message(text: str, frames: np.ndarray, pts_s: np.ndarray) -> Me
         text=text,
         images=[np.asarray(f) for f in frames],
         image_labels=[frame_label(float(t)) for t in pts_s],
+        image_times_s=[float(t) for t in pts_s],
     )

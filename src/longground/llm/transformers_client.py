@@ -13,6 +13,7 @@ from typing import Any
 from ..errors import UserError, require
 from .base import ChatClient, Completion, Message
 from .usage import UsageMeter
+from .video_input import video_processor_kwargs
 
 
 def hf_conversation(messages: list[Message]) -> list[dict[str, Any]]:
@@ -30,6 +31,8 @@ def hf_conversation(messages: list[Message]) -> list[dict[str, Any]]:
         content: list[dict[str, Any]] = []
         if message.text:
             content.append({"type": "text", "text": message.text})
+        if message.video is not None:  # the model's own video processor reads the frames
+            content.append({"type": "video", "video": message.video.frames})
         labels = message.image_labels or [None] * len(message.images)
         for label, frame in zip(labels, message.images, strict=True):
             if label is not None:
@@ -109,6 +112,7 @@ class TransformersChatClient(ChatClient):
             tokenize=True,
             return_dict=True,
             return_tensors="pt",
+            **video_processor_kwargs(messages),
         ).to(self.network.device)
         sampling = {"do_sample": True, "temperature": temperature} if temperature > 0 else {}
         with self._lock, self._torch.inference_mode():

@@ -3,7 +3,7 @@ method-side use of `longground.llm` (the cached client a method builds, and one 
 
 from __future__ import annotations
 
-from ..answers import parse_answer
+from ..answers import answer_parser
 from ..cache.kinds import llm_path
 from ..llm.base import ChatClient, Message
 from ..llm.config import LLMConfig
@@ -16,8 +16,10 @@ from .base import Grounding, MethodConfig
 def method_chat_client(config: MethodConfig) -> ChatClient:
     """The cached chat client a method uses: `config.llm` (or the environment's model), with
     the cache under `config.cache_dir` when set (`~` expanded)."""
+    from ..video import mosaic
+
     cfg = config.llm if config.llm is not None else LLMConfig()
-    return make_chat_client(cfg, llm_path(config.cache_dir))
+    return make_chat_client(cfg, llm_path(config.cache_dir), tile=mosaic)
 
 
 def ask_for_moments(
@@ -27,6 +29,7 @@ def ask_for_moments(
     *,
     max_tokens: int = 2048,
     temperature: float = 0.0,
+    parse: str = "lenient",
 ) -> Grounding:
     """Send one message and parse the answer into moments.
 
@@ -38,6 +41,8 @@ def ask_for_moments(
         message: the prompt with its timestamped frames.
         duration_s: the video's length, used to read the answer.
         max_tokens, temperature: generation settings.
+        parse: "lenient" or "strict" (the papers' JSON-only rule), see
+            `longground.answers.PARSE_MODES`.
 
     Returns:
         `Grounding` with `raw` = the model text, `parse_error` when parsing failed, and
@@ -52,7 +57,7 @@ def ask_for_moments(
     [[10.0, 20.0]]
     """
     completion = client.complete([message], max_tokens=max_tokens, temperature=temperature)
-    parsed = parse_answer(completion.text, duration_s=duration_s)
+    parsed = answer_parser(parse)(completion.text, duration_s)
     trace: dict = {
         "usage": completion_usage(completion),
         "invalid_intervals": parsed.invalid_intervals,

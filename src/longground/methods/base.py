@@ -30,15 +30,23 @@ class MethodConfig:
     params: dict[str, Any] = field(default_factory=dict)
     llm: LLMConfig | None = None
     cache_dir: Path | None = None
+    parse: str = "lenient"
 
     def fingerprint(self, method: str) -> dict[str, Any]:
         """What identifies the answers this configuration produces (for resuming runs).
-        The API key and the cache location never change answers, so they are left out."""
+        The API key and the cache location never change answers, so they are left out;
+        settings at their defaults (lenient parsing, frames input) are left out too, so
+        runs started before those settings existed still resume."""
         out = {"method": method, **asdict(self)}
         out.pop("cache_dir")
+        if out["parse"] == "lenient":
+            out.pop("parse")
         if out["llm"] is not None:
             out["llm"].pop("api_key")
             out["llm"].pop("concurrency")
+            if out["llm"]["video_input"] == "frames":
+                out["llm"].pop("video_input")
+                out["llm"].pop("grid_side")
         return out
 
 

@@ -171,6 +171,7 @@ class HybridMethod(Grounder):
             duration_s,
             max_tokens=p.max_tokens,
             temperature=p.temperature,
+            parse=self.config.parse,
         )
         answered = len(grounding.moments)
         grounding.moments = keep_inside(grounding.moments, union)

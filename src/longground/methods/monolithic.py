@@ -22,6 +22,7 @@ from ..llm.prompts import render_prompt
 from ..llm.timing import duration_fields, timed_frames_message
 from .ask import ask_for_moments, method_chat_client
 from .base import Grounder, Grounding, MethodConfig, parse_params, register_method
+from .presets import Preset, register_preset
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,19 @@ class MonolithicParams:
 
     def __post_init__(self) -> None:
         check_positive(self, ("n_frames", "short_side", "max_tokens"))
+
+
+# The papers' monolithic baselines (`--preset paper`): the frame count, video input and strict
+# parsing depend on the model, so the CLI takes them from `methods.baselines` by model name.
+PAPER = register_preset(
+    Preset(
+        "monolithic",
+        "paper",
+        values={},
+        summary="the paper's setting for the model (methods.baselines): frame count, video "
+        "input, strict JSON parsing",
+    )
+)
 
 
 def check_positive(params: Any, names: tuple[str, ...]) -> None:
@@ -141,6 +155,7 @@ class MonolithicMethod(Grounder):
             duration_s,
             max_tokens=self.params.max_tokens,
             temperature=self.params.temperature,
+            parse=self.config.parse,
         )
         grounding.trace.update(n_frames=len(frames), duration_s=duration_s)
         return grounding

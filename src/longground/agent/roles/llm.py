@@ -149,7 +149,7 @@ class LLMFilter(FilterRole):
             n_events=len(ids),
             event_list=event_listing(ev.events.spans_s, ids),
         )
-        message = Message("user", prompt, list(frames), labels)
+        message = Message("user", prompt, list(frames), labels, times.reshape(-1).tolist())
         reply = ask_json(self.client, message, lambda data: read_keep(data, ids))
         return reply.value if reply.ok else None
 
@@ -202,7 +202,8 @@ class LLMVerifier(VerifierRole):
                 raise BadReply('"end_s" must be after "start_s" inside the shown frames')
             return MemoryEntry(str(data.get("summary", "")), start, end, conf, candidate, z)
 
-        reply = ask_json(self.client, Message("user", prompt, list(frames), labels), validate)
+        message = Message("user", prompt, list(frames), labels, times.tolist())
+        reply = ask_json(self.client, message, validate)
         details = {"replies": reply.texts}
         if reply.malformed:
             return Verdict(None, "model reply unreadable: " + reply.errors[-1], True, details)
