@@ -17,6 +17,8 @@ class LLMConfig:
         timeout_s: seconds one request may take.
         max_retries: retries after a failed request.
         concurrency: requests in flight at once.
+        reasoning_effort: OpenAI-style `reasoning_effort` sent with every request ("low",
+            "medium", "high", ...), for servers that take it; None sends none.
 
     >>> LLMConfig(model="m").backend
     'openai'
@@ -29,3 +31,4 @@ class LLMConfig:
     timeout_s: float = 120.0
     max_retries: int = 4
     concurrency: int = 4
+    reasoning_effort: str | None = None

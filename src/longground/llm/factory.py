@@ -78,6 +78,7 @@ def _openai_backend(cfg: LLMConfig) -> ChatClient:
         retry=RetryPolicy(max_retries=cfg.max_retries),
         concurrency=cfg.concurrency,
         pricing=Pricing.from_env(),
+        extra_body={"reasoning_effort": cfg.reasoning_effort} if cfg.reasoning_effort else None,
     )
 
 
@@ -116,4 +117,6 @@ def make_chat_client(
     client = factory(cfg)
     if not use_cache:
         return client
-    return CachedChatClient(client, ResponseCache(cache_path or default_cache_path()))
+    # answers at another reasoning effort are other answers
+    tag = f"|reasoning_effort={cfg.reasoning_effort}" if cfg.reasoning_effort else ""
+    return CachedChatClient(client, ResponseCache(cache_path or default_cache_path()), tag)
