@@ -13,7 +13,7 @@ import pytest
 from longground.cli.main import main
 from longground.reproduce import TABLES
 from tests.support.curate_videos import make_colour_video, register_colour_encoder
-from tests.support.openai_stub import Reply, openai_stub
+from tests.support.openai_stub import OpenAIStub, Reply, openai_stub
 
 # The column headers as the papers print them (ExtremeWhenBench App. C and §3; CoMET §5, E.2-E.4).
 PAPER_HEADERS = {
@@ -139,6 +139,29 @@ def test_unknown_table_and_foreign_folder(bench, tmp_path, capsys):
     assert "choose from" in capsys.readouterr().err
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "notes.md").write_text("keep me")
-    argv = ["reproduce", "ewb-table1", str(bench), "--out", str(tmp_path / "mine")]
+    argv = ["reproduce", "ewb-table1", str(bench), "--out", str(tmp_path / "mine"), "--model", "m"]
     assert main(argv) == 2 and "not a reproduce run" in capsys.readouterr().err
     assert (tmp_path / "mine" / "notes.md").read_text() == "keep me"
+
+
+def test_a_model_must_be_named_before_any_work(bench, tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("LONGGROUND_LLM_MODEL", raising=False)
+    argv = ["reproduce", "ewb-table1", str(bench), "--out", str(tmp_path / "o")]
+    assert main(argv) == 2 and "no Video-LLM model" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+def test_queries_that_failed_are_tried_again(bench, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("LONGGROUND_CACHE", str(tmp_path / "cache"))
+    out = tmp_path / "o"
+    refused = [Reply.error(401)] * 3  # the server refuses the three monolithic requests
+    with OpenAIStub(refused, default=Reply("[[4, 10]]")) as stub:
+        assert main(args("ewb-table1", bench, out, stub.url)) == 0
+        (run,) = (out / "runs").glob("monolithic-*.jsonl")
+        assert all("error" in json.loads(x) for x in run.read_text().splitlines())
+        assert main(args("ewb-table1", bench, out, stub.url)) == 0
+        assert stub.request_count == 6  # the failed queries asked again, once each
+    assert not any("error" in json.loads(x) for x in run.read_text().splitlines())
+    record = json.loads((out / "ewb-table1.json").read_text())
+    # q1: [4, 10] is its GT; q2: [4, 10] against [0, 8] is 4 / 10
+    assert record["values"]["monolithic"] == pytest.approx((1.0 + 4 / 10) / 2)

@@ -98,19 +98,24 @@ def sweep_args(bench, out, url, *extra) -> list[str]:
             "--base-url", url, "--model", "stub-vlm", *extra]  # fmt: skip
 
 
-def test_frame_count_sweep_resumes_and_reuses_cached_answers(video, tmp_path, capsys):
+@pytest.fixture(scope="module")
+def short_video(tmp_path_factory) -> str:
+    return write_video(tmp_path_factory.mktemp("video") / "half_min.mp4", 30)
+
+
+def test_frame_count_sweep_resumes_and_reuses_cached_answers(short_video, tmp_path, capsys):
     bench = tmp_path / "bench.jsonl"
-    rows = [{"qid": q, "video": video, "duration": 300, "query": q, "intervals": [[100, 120]]}
-            for q in ("a", "b")]  # fmt: skip
+    rows = [{"qid": q, "video": short_video, "duration": 30, "query": q,
+             "intervals": [[10, 20]]} for q in ("a", "b")]  # fmt: skip
     bench.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    with openai_stub(default=Reply("[[100, 120]]")) as stub:
+    with openai_stub(default=Reply("[[10, 20]]")) as stub:
         args = sweep_args(bench, tmp_path / "s", stub.url, "--frames", "4,8")
         assert main(args) == 0, capsys.readouterr().err
         table = capsys.readouterr().out
         assert stub.request_count == 4  # 2 queries x 2 frame counts
         assert sorted(len(r.images) for r in stub.requests) == [4, 4, 8, 8]
-        assert main(args) == 0 and stub.request_count == 4  # resumed: nothing to redo
-        assert main([*args, "--overwrite"]) == 0 and stub.request_count == 4  # cached answers
+        # answers removed, asked again: every reply comes from the response cache
+        assert main([*args, "--overwrite"]) == 0 and stub.request_count == 4
     assert "| Model | N=4 | N=8 | best |" in table
     assert "| monolithic | **1.000** | **1.000** | N=4 |" not in table  # bold is per window row
     assert "| monolithic | 1.000 | 1.000 | N=4 |" in table

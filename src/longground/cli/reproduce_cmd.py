@@ -92,6 +92,8 @@ def reproduce_command(
     """
     from ..formats import SAMPLE_FORMATS, load_samples
     from ..formats.registry import resolve
+    from ..llm.config import LLMConfig
+    from ..llm.factory import resolve_model
     from ..methods.presets import preset_names
     from ..reproduce import HOME_FORMATS, TABLES, Context, to_markdown, write_result
     from ..sweep import parse_frames
@@ -106,7 +108,6 @@ def reproduce_command(
     bench_format = resolve(SAMPLE_FORMATS, "benchmark", bench, fmt).name
     if bench_format == "canonical" and any(s.attributes for s in samples):
         bench_format = "comet"
-    _prepare(out)
 
     def config_for(method: str, row: dict[str, str], single: bool):
         chosen = preset if preset in preset_names(method) else None
@@ -119,6 +120,8 @@ def reproduce_command(
         )  # fmt: skip
 
     llm_config = config_for("monolithic", {}, True).llm
+    resolve_model(llm_config or LLMConfig())  # every table asks a Video-LLM: one must be named
+    _prepare(out)
     show = published == "always" or (published == "auto" and bench_format in HOME_FORMATS[table])
     ctx = Context(
         samples, bench, bench_format, out, config_for, [*(videos or []), bench.parent],

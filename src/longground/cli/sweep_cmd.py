@@ -72,12 +72,15 @@ def sweep_command(
     chosen = parse_windows(windows or ("full" if counts else "15s,30s,2.5m,5m,10m,20m,full"))
     names = list(dict.fromkeys(methods or ["retrieval"]))
 
+    from ..methods.presets import preset_names
+
     def config_for(name: str, extra: dict):
+        chosen = preset if preset in preset_names(name) else None  # only where a method has it
         return opt.method_config(
             encoder=encoder, fps=fps, single=True,
             params=[*(params or []), *(f"{k}={v}" for k, v in extra.items())],
             llm=llm, base_url=base_url, model=model, api_key=api_key, cache_dir=cache_dir,
-            method=name, preset=preset,
+            method=name, preset=chosen,
         )  # fmt: skip
 
     built, variants = build_sweep_methods(names, counts, config_for)
@@ -93,6 +96,11 @@ def sweep_command(
     settings.update({"frames": counts} if counts else {})
     settings.update({"preset": preset} if preset else {})
     llm_config = config_for(names[0], {}).llm
+    if {"monolithic", "hybrid"} & set(names):  # they ask a Video-LLM: one must be named
+        from ..llm.config import LLMConfig
+        from ..llm.factory import resolve_model
+
+        resolve_model(llm_config or LLMConfig())
     if llm_config is not None:
         settings["llm"] = {k: getattr(llm_config, k) for k in ("backend", "model", "base_url")}
     prepare_out(out, settings, overwrite)

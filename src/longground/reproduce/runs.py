@@ -2,9 +2,11 @@
 
 Answers go to `DIR/runs/<method>-<hash>.jsonl`, named by the method's full settings and the
 benchmark, so tables that need the same run (CoMET Tables 2 and 6 both run the agent) share
-it, and a second `reproduce` only answers what is missing. Each line is a canonical prediction
-plus the parts of the method's trace a table reads (`"trace"`). The Video-LLM's replies are also
-kept in the response cache, so even a run started afresh sends no request twice.
+it, and a second `reproduce` only answers what is missing (queries that failed with an error,
+such as an unreachable server, are tried again; parse failures are answers and stay). Each
+line is a canonical prediction plus the parts of the method's trace a table reads
+(`"trace"`). The Video-LLM's replies are also kept in the response cache, so even a run
+started afresh sends no request twice.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 from ..errors import UserError
 from ..methods import MethodConfig, build_method
 from ..run.execute import error_record, grounding_record
+from ..run.journal import write_atomic
 from ..run.scheduler import resolve_video
 from ..samples import Sample
 from ..sweep.run import answered_qids
@@ -70,7 +73,7 @@ class Context:
         meta = path.with_suffix(".meta.json")
         if not meta.exists():
             meta.write_text(json.dumps(ident, indent=1, default=str), encoding="utf-8")
-        done = answered_qids(path)
+        done = answered_qids(_drop_errors(path))
         todo = sorted((s for s in self.samples if str(s.qid) not in done), key=lambda s: s.video)
         if todo:
             grounder = build_method(method, config)
@@ -89,6 +92,25 @@ class Context:
         by_qid = {s.qid: s for s in self.samples}
         predictions = load_predictions(path, samples=by_qid)
         return evaluate(self.samples, predictions, protocol=protocol).metrics
+
+
+def _drop_errors(path: Path) -> Path:
+    """Remove the lines of queries that could not be answered (server down, video missing),
+    so that a second run tries them again; answers and parse failures stay."""
+    if not path.exists():
+        return path
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    kept = [line for line in lines if not _is_error(line)]
+    if len(kept) != len(lines):
+        write_atomic(path, "".join(kept))
+    return path
+
+
+def _is_error(line: str) -> bool:
+    try:
+        return "error" in json.loads(line)
+    except ValueError:
+        return False  # a torn last line: answered_qids cuts it
 
 
 def _answer(grounder, name: str, sample: Sample, roots, keep: Sequence[str]) -> dict:
