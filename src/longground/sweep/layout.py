@@ -13,10 +13,10 @@ from .windows import Window
 def clip_text(seconds: float) -> str:
     """A crop length as the paper prints it.
 
-    >>> clip_text(30.0), clip_text(600.0), clip_text(4560.0)
-    ('30 s', '10 min', '76 min')
+    >>> clip_text(30.0), clip_text(60.0), clip_text(150.0), clip_text(4560.0)
+    ('30 s', '1 min', '2.5 min', '76 min')
     """
-    if seconds < 120:
+    if seconds < 60:
         return f"{seconds:.0f} s"
     return f"{seconds / 60:.1f} min".replace(".0 min", " min")
 
