@@ -164,4 +164,19 @@ def test_queries_that_failed_are_tried_again(bench, tmp_path, capsys, monkeypatc
     assert not any("error" in json.loads(x) for x in run.read_text().splitlines())
     record = json.loads((out / "ewb-table1.json").read_text())
     # q1: [4, 10] is its GT; q2: [4, 10] against [0, 8] is 4 / 10
-    assert record["values"]["monolithic"] == pytest.approx((1.0 + 4 / 10) / 2)
+    assert record["values"]["ours"]["monolithic"] == pytest.approx((1.0 + 4 / 10) / 2)
+
+
+def test_table1_with_a_charades_reference_fills_both_columns_and_the_ratio(bench, tmp_path,
+                                                                          monkeypatch):  # fmt: skip
+    monkeypatch.setenv("LONGGROUND_CACHE", str(tmp_path / "cache"))
+    charades = bench.parent / "charades.txt"
+    charades.write_text("a 4 10##every blue screen\nb 0 8##the green screen\n")
+    with openai_stub(default=Reply("[[4, 10]]")) as stub:
+        argv = args("ewb-table1", bench, tmp_path / "o", stub.url, "--reference", str(charades))
+        assert main(argv) == 0
+    record = json.loads((tmp_path / "o" / "ewb-table1.json").read_text())
+    # the same two answers on both: Charades-STA [1.0, 0.4] -> 0.7; ours also 0.7 over positives
+    assert record["values"]["charades"]["monolithic"] == pytest.approx(0.7)
+    model_row = record["parts"][0]["rows"][0]
+    assert model_row == ["stub-vlm", "0.700", "0.700", "1.0×"] and record["notes"] == []

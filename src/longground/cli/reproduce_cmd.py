@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -82,6 +83,14 @@ def reproduce_command(
     videos: Annotated[
         list[Path] | None, typer.Option("--videos", help="Folder holding the videos; repeat.")
     ] = None,
+    reference: Annotated[
+        Path | None,
+        typer.Option(
+            "--reference",
+            help="ewb-table1: a second benchmark for the other column "
+            "(Charades-STA beside yours) and the Ratio.",
+        ),
+    ] = None,  # fmt: skip
 ) -> None:
     """Run what one table of the papers needs (ExtremeWhenBench Tables 1, 5, 6, 7; CoMET
     Tables 2, 5, 6, 7) over BENCH with the given server and model, score it, and write
@@ -119,6 +128,11 @@ def reproduce_command(
             method=method, preset=chosen,
         )  # fmt: skip
 
+    if reference is not None and table != "ewb-table1":
+        raise UserError("--reference is only for ewb-table1")
+    if reference is not None:
+        ref_samples = load_samples(reference, None)
+        ref_format = resolve(SAMPLE_FORMATS, "benchmark", reference, None).name
     llm_config = config_for("monolithic", {}, True).llm
     resolve_model(llm_config or LLMConfig())  # every table asks a Video-LLM: one must be named
     _prepare(out)
@@ -128,6 +142,9 @@ def reproduce_command(
         model=(llm_config.model if llm_config is not None and llm_config.model else "Video-LLM"),
         encoder_label=encoder, published=show, frames=parse_frames(frames),
     )  # fmt: skip
+    if reference is not None:
+        ctx.reference = replace(ctx, samples=ref_samples, bench=reference, bench_format=ref_format,
+                                roots=[*(videos or []), reference.parent])  # fmt: skip
     result = TABLES[table].build(ctx)
     about = {"benchmark": str(bench), "format": bench_format, "model": ctx.model,
              "encoder": encoder, "preset": preset}  # fmt: skip

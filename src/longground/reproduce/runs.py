@@ -44,6 +44,7 @@ class Context:
         model: the Video-LLM's name for row labels; `encoder_label` the retrieval's.
         published: show the paper's numbers (the benchmark is the paper's).
         frames: frame counts for EWB Table 5 (empty: the paper's).
+        reference: the same settings on a second benchmark (EWB Table 1's other column).
     """
 
     samples: list[Sample]
@@ -56,6 +57,7 @@ class Context:
     encoder_label: str = "retrieval"
     published: bool = False
     frames: list[int] = field(default_factory=list)
+    reference: Context | None = None
 
     def answers(
         self, method: str, params: dict[str, str], single: bool, keep: Sequence[str] = ()
