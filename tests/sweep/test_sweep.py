@@ -184,7 +184,12 @@ def test_cli_end_to_end_with_an_index_reused(tmp_path, monkeypatch, capsys):
 
 @pytest.mark.parametrize(
     "extra, message",
-    [(["--windows", "1x"], "--windows"), (["--method", "monolithic"], "cannot run on crops")],
+    [
+        (["--windows", "1x"], "--windows"),
+        (["--method", "find"], "cannot run on crops"),
+        (["--frames", "8"], "sends no frames"),
+        (["--frames", "8,x"], "--frames"),
+    ],
 )
 def test_cli_bad_options(tmp_path, capsys, extra, message):
     bench = tmp_path / "b.jsonl"

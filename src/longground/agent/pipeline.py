@@ -3,6 +3,7 @@ aggregate (Step 4), recording everything in a `Trace`."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, replace
 
 import numpy as np
@@ -10,6 +11,7 @@ import numpy as np
 from ..cache.kinds import agent_rate_key, agent_regions_name
 from ..moments import Moments
 from .graph.cache import GraphCache
+from .graph.flat import flat_candidates, flat_nodes
 from .graph.levels import action_nodes, event_nodes
 from .perception.presence import pooled
 from .perception.regions import RegionIndex
@@ -29,6 +31,7 @@ from .source import VideoSource, segment_features
 from .trace import Trace
 from .verify.coverage import coverage_order, uniform_order
 from .verify.loop import Verdict, verification_loop
+from .verify.memory import MemoryBank
 
 # Used when neither the settings nor the encoder say what raw score means "visible".
 FALLBACK_THRESHOLD = 0.5
@@ -159,10 +162,15 @@ class CometAgent:
         with trace.timed("graph.timeline"):
             times_s, feats = clip_timeline(*source.timeline(fps), plan.window_s)
         with trace.timed("graph.events"):
-            events, cached = event_nodes(
-                self.cache, video_key, times_s, feats, plan.window_s, profile, fps,
-                self.settings.hops, self.settings.full_rate_events,
-            )  # fmt: skip
+            if self.settings.graph:
+                events, cached = event_nodes(
+                    self.cache, video_key, times_s, feats, plan.window_s, profile, fps,
+                    self.settings.hops, self.settings.full_rate_events,
+                )  # fmt: skip
+            else:  # CoMET Table 6, "w/o Temporal Graph"
+                segment_s = self.settings.flat_segment_s
+                flat = flat_nodes(times_s, segment_features(feats), plan.window_s, segment_s)
+                events, cached = flat, False
         with trace.timed("graph.scores"):
             scores = {t: np.asarray(source.score(feats, t), np.float64) for t in plan.texts}
         evidence = Evidence(
@@ -173,10 +181,13 @@ class CometAgent:
         with trace.timed("graph.filter"):
             kept = self.roles(source).filter.select(evidence)
         trace.count("malformed.filter", kept.malformed)
-        evidence.actions = action_nodes(
-            source, self.cache, video_key, events, kept.keep, times_s, segment_features(feats),
-            profile, self.settings, trace, margin_s=0.5 / fps,
-        )  # fmt: skip
+        if self.settings.graph:
+            evidence.actions = action_nodes(
+                source, self.cache, video_key, events, kept.keep, times_s,
+                segment_features(feats), profile, self.settings, trace, margin_s=0.5 / fps,
+            )  # fmt: skip
+        else:
+            evidence.actions = flat_candidates(events, kept.keep, times_s, segment_features(feats))
         trace.put("graph", graph_record(fps, times_s, cached, events, kept, evidence.actions))
         return evidence
 
@@ -208,16 +219,19 @@ class CometAgent:
             if record["commit"] in ("appended", "replaced"):
                 states.append({"iteration": record["iteration"], "entries": bank.state()})
 
+        s = self.settings
+        # The Table 6 ablations: one pass verifies each candidate once, alone (no context
+        # expansion, no early end); without the memory bank nothing is deduplicated.
         loop = verification_loop(
             acts.weights,
             order,
             lambda v, c: self._verdict(roles.verifier.verify(evidence, v, c), acts.spans_s[v]),
-            hops=self.settings.hops,
+            hops=s.hops if s.iterative else 0,
             tau=profile.tau,
             max_action_nodes=profile.max_action_nodes,
-            max_iterations=self.settings.max_iterations or None,
-            gamma=self.settings.gamma,
-            early_stop=self.settings.early_stop,
+            max_iterations=(s.max_iterations or None) if s.iterative else None,
+            gamma=s.gamma if s.memory_bank else math.inf,
+            early_stop=s.early_stop and s.iterative,
             on_step=remember,
         )
         trace.put("verifications", loop.steps)
@@ -253,7 +267,16 @@ class CometAgent:
         return replace(verdict, entry=entry, details={**verdict.details, **moved})
 
     def _aggregate(self, evidence: Evidence, roles: Roles, entries, trace: Trace) -> Moments:
-        """Step 4: the memory bank's entries consolidated into the final moments."""
+        """Step 4: the memory bank's entries consolidated into the final moments (without
+        the memory bank, every verified entry is an answer of its own)."""
+        if not self.settings.memory_bank:
+            bank = MemoryBank(math.inf)
+            for entry in entries:
+                bank.commit(entry)
+            moments = bank.moments()
+            trace.put("aggregate", {"groups": [[i] for i in range(len(entries))],
+                                    "reason": "no memory bank", "count": len(moments)})  # fmt: skip
+            return moments
         with trace.timed("aggregator"):
             result = roles.aggregator.aggregate(evidence, entries)
         trace.count("malformed.aggregator", int(result.malformed))

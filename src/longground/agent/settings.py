@@ -55,6 +55,13 @@ class AgentSettings:
             (None: the main encoder's "appearance"); `hf:PATH` may name a DINOv2 checkpoint.
         segment_encoder: encoder spec of the segment embeddings z in the edge weights (None:
             the main encoder's "embedding").
+        graph: build the two-level temporal graph (False: CoMET Table 6's "w/o Temporal
+            Graph": flat uniform segments of `flat_segment_s` seconds, no edges).
+        flat_segment_s: segment length of the flat segmentation, in seconds.
+        memory_bank: keep the global memory bank (False: "w/o Global Memory Bank": no online
+            deduplication, and every verified entry is its own answer, unaggregated).
+        iterative: iterative verification (False: "w/o Iterative Verification": one pass,
+            each candidate verified once on its own, with no context expansion).
         overrides: profile fields given by the user.
     """
 
@@ -92,6 +99,10 @@ class AgentSettings:
     filter_batch: int = 8
     appearance: str | None = None
     segment_encoder: str | None = None
+    graph: bool = True
+    flat_segment_s: float = 10.0
+    memory_bank: bool = True
+    iterative: bool = True
     overrides: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -102,6 +113,10 @@ class AgentSettings:
         if self.max_iterations < 0:
             raise UserError(
                 f"agent: parameter max_iterations must be >= 0, got {self.max_iterations}"
+            )
+        if not self.flat_segment_s > 0:
+            raise UserError(
+                f"agent: parameter flat_segment_s must be > 0, got {self.flat_segment_s}"
             )
 
     @classmethod

@@ -31,3 +31,8 @@ Windows = Annotated[
     typer.Option("--windows", help="Top-K window recall (K = 1, 3, 10) of this windows "
                  "file (written by run --topk-windows)."),
 ]  # fmt: skip
+Classifier = Annotated[
+    str,
+    typer.Option("--classifier", help="Taxonomy: rules (distance rules) or llm (a model sorts "
+                 "each failure into EWB's five categories, beside the rules; needs --model)."),
+]  # fmt: skip

@@ -91,14 +91,34 @@ def _llm_config(llm, base_url, model, api_key, concurrency: int, video_input: st
     return cfg
 
 
-def _client(cfg, out: Path, cache_dir: Path | None):
-    """The cached chat client; answers are cached in `out` unless --cache-dir says."""
+def _stage_clients(cfg, out: Path, cache_dir: Path | None, stages, models, effort, efforts,
+                   batch: bool, poll_s: float):  # fmt: skip
+    """A client per stage (`--stage-model`, `--reasoning-effort`, `--stage-effort`), optionally
+    submitting batches (`--batch`); all checked before anything is written."""
+    from dataclasses import replace
+
+    from ..curate.stage_models import BatchSettings, StageClients, parse_assignments
     from ..llm.cache import CACHE_FILE
     from ..llm.factory import make_chat_client
     from ..video import mosaic
 
-    return make_chat_client(cfg, (cache_dir or out) / CACHE_FILE, tile=mosaic)
+    return StageClients(
+        replace(cfg, reasoning_effort=effort),
+        lambda c: make_chat_client(c, (cache_dir or out) / CACHE_FILE, tile=mosaic),
+        parse_assignments(models, "--stage-model", stages),
+        parse_assignments(efforts, "--stage-effort", stages),
+        BatchSettings(poll_s=poll_s) if batch else None,
+    )
 
+
+StageModel = typer.Option(None, "--stage-model", help="STAGE=MODEL for one stage (p0..p5, or "
+                          "a stage name); repeat. Other stages use --model.")  # fmt: skip
+ReasoningEffort = typer.Option(None, "--reasoning-effort", help="reasoning_effort sent with "
+                               "every request (minimal, low, medium, high).")  # fmt: skip
+StageEffort = typer.Option(None, "--stage-effort", help="STAGE=EFFORT for one stage; repeat.")
+Batch = typer.Option(False, "--batch", help="Submit each stage's requests as one batch "
+                     "(files + batches API) and wait for it; resumable.")  # fmt: skip
+BatchPoll = typer.Option(30.0, "--batch-poll-s", min=0.0, help="Seconds between batch checks.")
 
 CacheDir = typer.Option(
     None, "--cache-dir", help="Where model answers are cached (default: the --out folder)."
@@ -133,6 +153,11 @@ def comet(
     video_input: opt.VideoInputMode = "frames",
     dry_run: bool = DryRun,
     overwrite: bool = Overwrite,
+    stage_model: list[str] | None = StageModel,
+    reasoning_effort: str | None = ReasoningEffort,
+    stage_effort: list[str] | None = StageEffort,
+    batch: bool = Batch,
+    batch_poll_s: float = BatchPoll,
 ) -> None:
     """CoMET-Bench construction: candidate queries, then their intervals, as benchmark JSONL."""
     from ..curate.comet import CometSettings
@@ -146,9 +171,12 @@ def comet(
     if dry_run:
         typer.echo(dry_run_comet(videos, settings))
         return
+    from ..curate.stage_models import COMET_STAGES
+
     cfg = _llm_config(llm, base_url, model, api_key, concurrency, video_input)
+    client = _stage_clients(cfg, out, cache_dir, COMET_STAGES, stage_model, reasoning_effort,
+                            stage_effort, batch, batch_poll_s)  # fmt: skip
     claim(out, "comet", overwrite=overwrite)
-    client = _client(cfg, out, cache_dir)
     try:
         summary = run_comet(videos, out, client, settings, overwrite=overwrite,
                             concurrency=concurrency)  # fmt: skip
@@ -191,6 +219,11 @@ def ewb(
     video_input: opt.VideoInputMode = "frames",
     dry_run: bool = DryRun,
     overwrite: bool = Overwrite,
+    stage_model: list[str] | None = StageModel,
+    reasoning_effort: str | None = ReasoningEffort,
+    stage_effort: list[str] | None = StageEffort,
+    batch: bool = Batch,
+    batch_poll_s: float = BatchPoll,
 ) -> None:
     """ExtremeWhenBench construction P0-P6: benchmark.jsonl plus review.jsonl for a person."""
     from ..curate.ewb_rules import CINEMATIC_WORDS
@@ -208,7 +241,11 @@ def ewb(
     if dry_run:
         typer.echo(dry_run_ewb(videos, settings, chat_captions=captioner == "llm"))
         return
+    from ..curate.stage_models import EWB_STAGES
+
     cfg = _llm_config(llm, base_url, model, api_key, concurrency, video_input)
+    client = _stage_clients(cfg, out, cache_dir, EWB_STAGES, stage_model, reasoning_effort,
+                            stage_effort, batch, batch_poll_s)  # fmt: skip
     claim(out, "ewb", overwrite=overwrite)
     from ..curate.ewb_captions import EncoderCaptioner, imagenet_vocabulary
     from ..encoders import load_encoder
@@ -217,7 +254,6 @@ def ewb(
     if captioner != "llm":
         encoder = load_encoder(captioner)
         words = EncoderCaptioner(encoder, imagenet_vocabulary(), top=caption_words)
-    client = _client(cfg, out, cache_dir)
     try:
         summary = run_ewb(videos, out, client, words, settings, overwrite=overwrite,
                           concurrency=concurrency)  # fmt: skip

@@ -12,6 +12,7 @@ from ..atomic import atomic_open
 from ..errors import UserError
 from . import analysis_options as ao
 from . import file_options as fo
+from . import options as opt
 from .checks import check_output_file
 from .main import app
 
@@ -89,6 +90,12 @@ def eval_command(
     offset_min: ao.OffsetMin = 5.0,
     sample: ao.SampleN = 0,
     windows: ao.Windows = None,
+    classifier: ao.Classifier = "rules",
+    llm: opt.Llm = None,
+    base_url: opt.BaseUrl = None,
+    model: opt.Model = None,
+    api_key: opt.ApiKey = None,
+    cache_dir: opt.CacheDir = None,
 ) -> None:
     """Score PRED against GT and print the papers' metrics.
 
@@ -126,10 +133,39 @@ def eval_command(
     sections = analysis_files(gt, pred, result, taxonomy=options if taxonomy else None,
                               windows=windows, gt_format=gt_format, pred_format=pred_format,
                               durations=durations)  # fmt: skip
+    if classifier != "rules":
+        sections = llm_taxonomy_section(
+            classifier, taxonomy, sections, gt, pred, result, options,
+            dict(gt_format=gt_format, pred_format=pred_format, durations=durations),
+            opt.method_config(encoder="", fps=1.0, single=True, params=None, llm=llm,
+                              base_url=base_url, model=model, api_key=api_key,
+                              cache_dir=cache_dir),
+        )  # fmt: skip
     text = format_result(result) + format_sections(sections)
+    if "llm" in sections.get("taxonomy", {}):
+        from ..judge.files import format_llm_section
+
+        text += format_llm_section(sections["taxonomy"]["llm"])
     typer.echo(json.dumps({**result.to_dict(), **sections}) if as_json else text)
     if per_query is not None:
         write_rows(per_query, result.rows())
+
+
+def llm_taxonomy_section(classifier, taxonomy, sections, gt, pred, result, options, files,
+                         config) -> dict:  # fmt: skip
+    """`sections` with the LLM classifier's taxonomy added under "taxonomy"/"llm"."""
+    from ..cache.kinds import llm_path
+    from ..judge.files import llm_taxonomy_of_files
+    from ..llm.config import LLMConfig
+    from ..llm.factory import make_chat_client
+
+    if classifier != "llm":
+        raise UserError(f"--classifier {classifier!r}: choose rules or llm")
+    if not taxonomy:
+        raise UserError("--classifier llm needs --taxonomy")
+    client = make_chat_client(config.llm or LLMConfig(), llm_path(config.cache_dir))
+    llm = llm_taxonomy_of_files(gt, pred, result, client, **options, **files)
+    return {**sections, "taxonomy": {**sections["taxonomy"], "llm": llm}}
 
 
 def numbers(text: str | None, kind: type, option: str) -> list | None:

@@ -39,6 +39,7 @@ COMMAND_MODULES: list[str] = [
     "stats_cmd",
     "report_cmd",
     "sweep_cmd",
+    "reproduce_cmd",
     "annotate_cmd",
 ]
 

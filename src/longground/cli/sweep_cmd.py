@@ -19,11 +19,26 @@ def sweep_command(
         list[str] | None, typer.Option("--method", "-m", help="Method; repeat for more.")
     ] = None,
     windows: Annotated[
-        str, typer.Option("--windows", help="Half-widths w of the crops [c-w, c+w], and full.")
-    ] = "15s,30s,2.5m,5m,10m,20m,full",
+        str | None,
+        typer.Option(
+            "--windows",
+            help="Half-widths w of the crops [c-w, c+w], and full (default "
+            "15s,30s,2.5m,5m,10m,20m,full; with --frames: full).",
+        ),
+    ] = None,
+    frames: Annotated[
+        str | None,
+        typer.Option("--frames", help="Frame counts N to sweep, e.g. 32,64,128,256,768 "
+                     "(monolithic, hybrid: EWB Table 5)."),
+    ] = None,  # fmt: skip
     encoder: opt.Encoder = "label-bridge",
     fps: opt.Fps = 1.0,
     params: opt.Params = None,
+    preset: opt.Preset = None,
+    llm: opt.Llm = None,
+    base_url: opt.BaseUrl = None,
+    model: opt.Model = None,
+    api_key: opt.ApiKey = None,
     cache_dir: opt.CacheDir = None,
     fmt: Annotated[str | None, typer.Option("--format", help="Benchmark format.")] = None,
     videos: Annotated[
@@ -33,16 +48,19 @@ def sweep_command(
         bool, typer.Option("--overwrite", help="Start over, discarding what DIR holds.")
     ] = False,
 ) -> None:
-    """Run each method on GT-centred crops [c-w, c+w] (c: the GT midpoint, clipped to the
-    video) for every window w, map the answers back to video time and score them with the
-    single protocol. Writes DIR/<method>/<window>.jsonl, DIR/results.json, DIR/table.md and
-    DIR/miou_vs_window.png/.pdf, and prints the table. Running it again resumes.
+    """Run each method (retrieval, monolithic, hybrid, agent) on GT-centred crops [c-w, c+w]
+    (c: the GT midpoint, clipped to the video) for every window w, and with --frames at every
+    frame count N; map the answers back to video time and score them with the single
+    protocol. Writes DIR/<method>[@N]/<window>.jsonl, DIR/results.json, DIR/table.md and the
+    plots, and prints the table in the paper's layout. Running it again resumes; the
+    Video-LLM's answers are cached, so a request seen before is not sent again.
 
     Exit code 0, or 2 when an input, an option or DIR is unusable.
     """
     from ..formats import load_samples
     from ..sweep import (
-        build_crop_method,
+        build_sweep_methods,
+        parse_frames,
         parse_windows,
         prepare_out,
         run_sweep,
@@ -50,20 +68,22 @@ def sweep_command(
         write_results,
     )
 
-    chosen = parse_windows(windows)
+    counts = parse_frames(frames)
+    chosen = parse_windows(windows or ("full" if counts else "15s,30s,2.5m,5m,10m,20m,full"))
     names = list(dict.fromkeys(methods or ["retrieval"]))
-    config = opt.method_config(
-        encoder=encoder,
-        fps=fps,
-        single=True,
-        params=params,
-        llm=None,
-        base_url=None,
-        model=None,
-        api_key=None,
-        cache_dir=cache_dir,
-    )
-    built = {name: build_crop_method(name, config) for name in names}
+
+    from ..methods.presets import preset_names
+
+    def config_for(name: str, extra: dict):
+        chosen = preset if preset in preset_names(name) else None  # only where a method has it
+        return opt.method_config(
+            encoder=encoder, fps=fps, single=True,
+            params=[*(params or []), *(f"{k}={v}" for k, v in extra.items())],
+            llm=llm, base_url=base_url, model=model, api_key=api_key, cache_dir=cache_dir,
+            method=name, preset=chosen,
+        )  # fmt: skip
+
+    built, variants = build_sweep_methods(names, counts, config_for)
     samples = load_samples(bench, fmt)
     settings = {
         "benchmark": str(bench.resolve()),
@@ -73,6 +93,16 @@ def sweep_command(
         "params": sorted(params or []),
         "windows": [w.label for w in chosen],
     }
+    settings.update({"frames": counts} if counts else {})
+    settings.update({"preset": preset} if preset else {})
+    llm_config = config_for(names[0], {}).llm
+    if {"monolithic", "hybrid"} & set(names):  # they ask a Video-LLM: one must be named
+        from ..llm.config import LLMConfig
+        from ..llm.factory import resolve_model
+
+        resolve_model(llm_config or LLMConfig())
+    if llm_config is not None:
+        settings["llm"] = {k: getattr(llm_config, k) for k in ("backend", "model", "base_url")}
     prepare_out(out, settings, overwrite)
     files = run_sweep(samples, built, chosen, out, [*(videos or []), bench.parent])
-    typer.echo(write_results(score_sweep(samples, files, chosen), chosen, out))
+    typer.echo(write_results(score_sweep(samples, files, chosen, variants), chosen, out))

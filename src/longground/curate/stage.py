@@ -127,7 +127,8 @@ def run_stage(
 
     Args:
         stage: the calls and the answer reader.
-        client: the chat client (normally a `CachedChatClient`).
+        client: the chat client (normally a `CachedChatClient`), or `StageClients` (a model
+            per stage, and optionally batch submission).
         out: the pipeline's folder.
         overwrite: start the stage's file afresh whatever it holds.
         concurrency: calls in flight at once; records are still written in plan order.
@@ -136,6 +137,9 @@ def run_stage(
         UserError: the client failed (server, model) or the file was made with other
             settings; records already written stay.
     """
+    from .stage_models import stage_client
+
+    client, batch = stage_client(client, stage.name)  # a model per stage (--stage-model)
     path = Path(out) / f"{stage.name}.jsonl"
     session = {"requests": 0, "cache_hits": 0, "resumed": 0}
     order: list[str] = []
@@ -148,6 +152,10 @@ def run_stage(
                 todo.append(call)
         if len(set(order)) != len(order):
             raise ValueError(f"stage {stage.name} repeats a call key")
+        if batch is not None and todo:  # answers fill the cache; the calls below then hit it
+            from .batch import answer_by_batch
+
+            session["batched"] = answer_by_batch(stage.name, todo, client, Path(out), batch)
         for record, cached in _in_order(todo, lambda c: _answer(stage, client, c), concurrency):
             if cached is not None:
                 session["cache_hits" if cached else "requests"] += 1

@@ -154,16 +154,21 @@ class CachedChatClient(ChatClient):
     ([False, True], 1)
     """
 
-    def __init__(self, inner: ChatClient, cache: ResponseCache):
+    def __init__(self, inner: ChatClient, cache: ResponseCache, key_tag: str = ""):
         self.inner = inner
         self.cache = cache
         self.model = inner.model
+        self.key_tag = key_tag  # what else, besides the model, sets the answers
         self.usage = UsageMeter()
+
+    def key(self, messages: list[Message], max_tokens: int, temperature: float) -> str:
+        """The cache key of a request."""
+        return cache_key(self.model + self.key_tag, messages, max_tokens, temperature)
 
     def complete(
         self, messages: list[Message], *, max_tokens: int = 1024, temperature: float = 0.0
     ) -> Completion:
-        key = cache_key(self.model, messages, max_tokens, temperature)
+        key = self.key(messages, max_tokens, temperature)
         completion = self.cache.get(key)
         if completion is None:
             completion = self.inner.complete(

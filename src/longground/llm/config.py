@@ -20,6 +20,8 @@ class LLMConfig:
         video_input: how frames are sent: "frames", "video" or "grid"
             (`longground.llm.video_input`).
         grid_side: tiles per side of a grid mosaic (video_input "grid").
+        reasoning_effort: OpenAI-style `reasoning_effort` sent with every request ("low",
+            "medium", "high", ...), for servers that take it; None sends none.
 
     >>> LLMConfig(model="m").backend
     'openai'
@@ -34,3 +36,4 @@ class LLMConfig:
     concurrency: int = 4
     video_input: str = "frames"
     grid_side: int = 8
+    reasoning_effort: str | None = None

@@ -79,6 +79,7 @@ def _openai_backend(cfg: LLMConfig) -> ChatClient:
         retry=RetryPolicy(max_retries=cfg.max_retries),
         concurrency=cfg.concurrency,
         pricing=Pricing.from_env(),
+        extra_body={"reasoning_effort": cfg.reasoning_effort} if cfg.reasoning_effort else None,
     )
 
 
@@ -125,5 +126,7 @@ def make_chat_client(
         raise UserError("--video-input grid: no mosaic function was handed to the client")
     client = factory(cfg)
     if use_cache:
-        client = CachedChatClient(client, ResponseCache(cache_path or default_cache_path()))
+        # answers at another reasoning effort are other answers
+        tag = f"|reasoning_effort={cfg.reasoning_effort}" if cfg.reasoning_effort else ""
+        client = CachedChatClient(client, ResponseCache(cache_path or default_cache_path()), tag)
     return with_video_input(client, video_input, tile)

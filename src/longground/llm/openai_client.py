@@ -73,6 +73,7 @@ class OpenAIChatClient(ChatClient):
         image_format: str = "jpeg",
         transport=None,
         sleep: Callable[[float], None] = time.sleep,
+        extra_body: dict | None = None,
     ):
         httpx = require("httpx", "llm")
         if image_format not in IMAGE_FORMATS:
@@ -80,7 +81,9 @@ class OpenAIChatClient(ChatClient):
         if concurrency < 1:
             raise UserError(f"LLM concurrency must be at least 1, got {concurrency}")
         self.model = model
-        self.endpoint = base_url.rstrip("/") + "/chat/completions"
+        self.base_url = base_url.rstrip("/")
+        self.endpoint = self.base_url + "/chat/completions"
+        self.extra_body = dict(extra_body or {})  # e.g. reasoning_effort, sent with every request
         self.retry = retry or RetryPolicy()
         self.pricing = pricing or Pricing()
         self.image_format = image_format
@@ -101,7 +104,7 @@ class OpenAIChatClient(ChatClient):
         self, messages: list[Message], *, max_tokens: int = 1024, temperature: float = 0.0
     ) -> Completion:
         """Send `messages`; retry transient failures; return the first choice's text."""
-        body = request_json(self.model, messages, max_tokens, temperature, self.image_format)
+        body = self.request_body(messages, max_tokens, temperature)
         payload = json.dumps(body).encode("utf-8")  # encoded once, reused by every retry
         attempt = 0
         while True:
@@ -114,6 +117,16 @@ class OpenAIChatClient(ChatClient):
             self.usage.record_retry()
             self._sleep(self.retry.delay_s(attempt, outcome.retry_after_s))
             attempt += 1
+
+    def request_body(self, messages: list[Message], max_tokens: int, temperature: float) -> dict:
+        """The JSON body of a chat-completions request (also what a batch line carries)."""
+        body = request_json(self.model, messages, max_tokens, temperature, self.image_format)
+        return {**body, **self.extra_body}
+
+    @property
+    def http(self):
+        """The httpx client (authorised), for the other endpoints of the same server."""
+        return self._http
 
     def _attempt(self, payload: bytes) -> Completion | _Transient:
         """One HTTP request: a completion, a transient failure, or a raised `UserError`."""

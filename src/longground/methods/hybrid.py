@@ -145,9 +145,13 @@ class HybridMethod(Grounder):
         )  # fmt: skip
         return windows, float(duration_s)
 
-    def ground(self, video: Path, query: str) -> Grounding:
+    def frames_at(self, video: Path, times_s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`(frames (N, H, W, 3) uint8, pts_s (N,))` shown at `times_s` (seconds)."""
         from ..video import probe
 
+        return video_frames(video, probe(video), times_s, self.params.short_side)
+
+    def ground(self, video: Path, query: str) -> Grounding:
         if not query.strip():
             raise UserError("the query is empty")
         windows, duration_s = self.windows(video, query)
@@ -157,7 +161,7 @@ class HybridMethod(Grounder):
             return Grounding(moments=Moments.empty(), raw=None, trace={**trace, "n_frames": 0})
         p = self.params
         times_s = times_in_windows(union, p.n_frames)
-        frames, pts_s = video_frames(video, probe(video), times_s, p.short_side)
+        frames, pts_s = self.frames_at(video, times_s)
         prompt = render_prompt(
             "hybrid_single" if self.config.single else "hybrid",
             query=query.strip(),

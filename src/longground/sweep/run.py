@@ -58,9 +58,23 @@ def prepare_out(out: Path, settings: dict, overwrite: bool) -> None:
         raise UserError(f"{path}: not a sweep settings file; use --overwrite") from None
 
 
+def variant_label(method: str, n_frames: int | None) -> str:
+    """The name (and answer folder) of a method at one frame count of a `--frames` sweep.
+
+    >>> variant_label("monolithic", 64), variant_label("retrieval", None)
+    ('monolithic@64', 'retrieval')
+    """
+    return method if n_frames is None else f"{method}@{int(n_frames)}"
+
+
 def _answer_files(folder: Path, settings: list[dict]) -> set[Path]:
     """The `<method>/<window>.jsonl` files that sweeps with these settings write."""
-    methods = {str(m) for s in settings for m in s.get("methods", [])}
+    methods = {
+        variant_label(str(m), n)
+        for s in settings
+        for m in s.get("methods", [])
+        for n in (s.get("frames") or [None])
+    }
     windows = {str(w) for s in settings for w in s.get("windows", [])}
     return {folder / method / f"{window}.jsonl" for method in methods for window in windows}
 

@@ -17,14 +17,21 @@ KEYS = ("miou", "recall@0.3", "recall@0.5", "recall@0.7")
 
 
 def score_sweep(
-    samples: Sequence[Sample], files: Mapping[str, Mapping[str, Path]], windows: Sequence[Window]
+    samples: Sequence[Sample],
+    files: Mapping[str, Mapping[str, Path]],
+    windows: Sequence[Window],
+    variants: Mapping[str, tuple[str, int | None]] | None = None,
 ) -> list[dict]:
     """One row per (method, window): the single protocol's metrics over the positive queries,
     plus the mean crop length in seconds.
 
+    Args:
+        variants: for a `--frames` sweep, each answer set's `(method, n_frames)` by its name.
+
     Returns:
-        Rows `{"method", "window", "half_width_s", "mean_crop_s", "n_queries", "miou",
-        "recall@0.3", "recall@0.5", "recall@0.7", "missing", "parse_failures"}`.
+        Rows `{"method", "base_method", "n_frames", "window", "half_width_s", "mean_crop_s",
+        "n_queries", "miou", "recall@0.3", "recall@0.5", "recall@0.7", "missing",
+        "parse_failures"}`.
     """
     from ..formats import load_predictions
 
@@ -36,8 +43,11 @@ def score_sweep(
             predictions = load_predictions(paths[window.label], samples=by_qid)
             metrics = evaluate(positives, predictions, protocol="single").metrics
             crops = [window.crop(s.gt.spans, s.duration_s) for s in positives]
+            base, n_frames = (variants or {}).get(name, (name, None))
             row = {
                 "method": name,
+                "base_method": base,
+                "n_frames": n_frames,
                 "window": window.label,
                 "half_width_s": window.half_width_s,
                 "mean_crop_s": float(np.mean([e - s for s, e in crops])),
@@ -81,11 +91,27 @@ def plot_sweep(rows: Sequence[dict], windows: Sequence[Window], out: Path) -> No
 
 
 def write_results(rows: Sequence[dict], windows: Sequence[Window], out: Path) -> str:
-    """Write `results.json`, `table.md` and the plot into `out`; returns the table."""
-    table = format_table(rows)
+    """Write `results.json`, `table.md` (the paper's layout, then every metric) and the plots
+    into `out`; returns the tables.
+
+    A frame-count sweep gets EWB Table 5's layout and `miou_vs_frames.png/.pdf`; a sweep of
+    several windows gets Table 7's layout and `miou_vs_window.png/.pdf`.
+    """
+    from .layout import frames_table, plot_frames, window_table
+
+    swept_frames = any(r["n_frames"] is not None for r in rows)
+    parts = []
+    if swept_frames:
+        parts.append(frames_table(rows, windows))
+    if len(windows) > 1 or not swept_frames:
+        parts.append(window_table(rows, windows))
+    table = "\n\n".join([*parts, format_table(rows)])
     with atomic_open(Path(out) / "results.json") as handle:
         json.dump({"rows": list(rows)}, handle, indent=1)
     with atomic_open(Path(out) / "table.md") as handle:
         handle.write(table + "\n")
-    plot_sweep(rows, windows, out)
+    if len(windows) > 1 or not swept_frames:
+        plot_sweep(rows, windows, out)
+    if swept_frames:
+        plot_frames(rows, windows, out)
     return table
