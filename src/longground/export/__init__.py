@@ -42,7 +42,8 @@ def exporter(path: Path, option: str = "--export") -> Writer:
     writer = EXPORTERS.get(Path(path).suffix.lower())
     if writer is None:
         known = ", ".join(EXPORTERS)
-        raise UserError(f"{option} {path}: unknown format {Path(path).suffix!r}; use one of {known}")
+        suffix = Path(path).suffix
+        raise UserError(f"{option} {path}: unknown format {suffix!r}; use one of {known}")
     return writer
 
 

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from ..samples import Prediction, Sample
-from . import activitynet, canonical, charades, ewb, qvhighlights  # noqa: F401 (register)
+from . import activitynet, canonical, charades, ewb, queries, qvhighlights  # noqa: F401 (register)
 from .canonical import prediction_record, sample_record
 from .durations import read_durations
 from .prediction_file import PredictionList
