@@ -88,6 +88,11 @@ def build_report(
     """
     if not preds:
         raise UserError("give at least one prediction file")
+    if protocol == "qvhighlights":  # QVHighlights files and metrics: their own report
+        from .qvhighlights import qvhighlights_report
+
+        title = title or f"longground report: {Path(gt).name}"
+        return qvhighlights_report(gt, preds, method_names(preds, names), out, title, overwrite)
     get_protocol(protocol)  # option errors before any folder is made
     if not 0.0 <= theta <= 1.0:
         raise UserError(f"theta must be in [0, 1], got {theta}")

@@ -40,7 +40,8 @@ figcaption { color: #444; font-size: 0.92em; margin-top: 0.4em; }
 <body>
 <h1>{{ title }}</h1>
 <p class="small">Benchmark <code>{{ gt }}</code> ({{ n_queries }} queries), protocol
-<code>{{ protocol }}</code>, θ = {{ theta }}. Metrics in percent except MAE.</p>
+<code>{{ protocol }}</code>{% if theta %}, θ = {{ theta }}{% endif %}. Metrics in percent
+except MAE.</p>
 <h2>Methods</h2>
 <table id="methods">
 <thead>
