@@ -89,9 +89,8 @@ def timeline_strip(found: Sequence[Found], path: Path) -> None:
         strip.set_title(f"{item.video.name}: {item.query!r}, {item.moments.count} moment"
                         f"{'s' if item.moments.count != 1 else ''}", fontsize=11, loc="left")
         _mark_moments(bar, item, duration_s)
-        for span_ax in (strip,):
-            for start_s, end_s in item.moments.spans:
-                span_ax.axvspan(start_s, end_s, color="tab:orange", alpha=0.25, lw=0)
+        for start_s, end_s in item.moments.spans:  # tint the frames inside a moment too
+            strip.axvspan(start_s, end_s, color="tab:orange", alpha=0.25, lw=0)
     _save(fig, path)
 
 
