@@ -3,6 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+DEMO_STAMP := $(VENV)/.demo-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
 .PHONY: demo test lint bench clean sysdeps
 
@@ -17,7 +18,14 @@ $(STAMP): $(BIN)/python pyproject.toml
 	rm -f $(VENV)/.installed-*
 	touch $@
 
-demo: $(STAMP)
+# The demo installs only what it runs (the `demo` extra): no Ray, Playwright or transformers.
+$(DEMO_STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e '.[demo]'
+	rm -f $(VENV)/.demo-*
+	touch $@
+
+demo: $(DEMO_STAMP)
 	$(BIN)/python -m longground.demo
 
 # System packages the tests use: Debian's chromium (browser tests) and espeak-ng (speech for the

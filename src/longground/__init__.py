@@ -18,6 +18,8 @@ __all__ = [
     "Sample",
     "UserError",
     "evaluate",
+    "find",
+    "find_many",
     "format_time",
     "parse_time",
     "tiou_matrix",
@@ -26,8 +28,15 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str):
-    """`evaluate` and `EvalResult` load the scoring code on first use, so `find` starts faster."""
-    if name in ("evaluate", "EvalResult"):
+    """`find`, `find_many`, `evaluate` and `EvalResult` load their code on first use, so
+    `import longground` stays light."""
+    if name in ("find", "find_many", "evaluate"):
+        # By name: the API sits on top of every layer, and this package's own modules
+        # (longground.cli, longground.run) import `longground` for its version.
+        import importlib
+
+        return getattr(importlib.import_module("longground.api"), name)
+    if name == "EvalResult":
         from . import eval as scoring
 
         return getattr(scoring, name)

@@ -97,9 +97,9 @@ def built_benchmark() -> None:
         "\n== 4. `build ewb` offline: the ExtremeWhenBench pipeline's plumbing, not a benchmark =="
     )
     # The scripted chat model and its local server ship with the tests.
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
-    from ewb_script import ewb_reply
-    from openai_stub import OpenAIStub
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from tests.support.ewb_script import ewb_reply
+    from tests.support.openai_stub import OpenAIStub
 
     with OpenAIStub(responder=ewb_reply) as stub:
         args = ["--out", str(OUT / "ewb"), "--base-url", stub.url, "--model", "scripted"]

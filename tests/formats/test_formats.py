@@ -45,7 +45,9 @@ def _jsonl(*rows: dict) -> str:
 
 
 def test_names_of_formats():
-    assert set(SAMPLE_FORMATS) == {"canonical", "qvhighlights", "ewb", "charades", "activitynet"}
+    assert set(SAMPLE_FORMATS) == {
+        "canonical", "qvhighlights", "ewb", "charades", "activitynet", "queries"
+    }
     assert set(PREDICTION_FORMATS) == {"canonical", "lmms-eval", "qvhighlights"}
     assert FORMATS == {"samples": SAMPLE_FORMATS, "predictions": PREDICTION_FORMATS}
 

@@ -197,3 +197,21 @@ def test_unwritable_out_folder(bench, tmp_path, capsys):
         assert "cannot write" in capsys.readouterr().err
     finally:
         locked.chmod(0o700)
+
+
+def test_qvhighlights_report_charts_map_by_length_and_highlights(shared_data, tmp_path, capsys):
+    from longground.eval.qvhighlights import evaluate_qvhighlights
+
+    folder = shared_data / "qvhighlights"
+    gt, pred = folder / "highlight_val_release.jsonl", folder / "moment_detr_sample_val_preds.jsonl"
+    out = tmp_path / "rep"
+    argv = ["report", str(gt), str(pred), "--protocol", "qvhighlights", "--out", str(out)]
+    assert main(argv) == 0
+    names = {os.path.basename(img["src"])[:-4] for img in parse(out / "index.html").images}
+    assert names == {"mr_by_length", "mr_by_threshold", "highlights"}
+    report = json.loads((out / "report.json").read_text())
+    brief = report["methods"][pred.stem]["brief"]
+    assert brief == evaluate_qvhighlights(gt, pred)["brief"]
+    assert brief["MR-full-mAP"] == 32.2  # Moment-DETR's published figure
+    cells = parse(out / "index.html").cells
+    assert cells[("methods", pred.stem)] == brief

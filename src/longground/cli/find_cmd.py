@@ -12,6 +12,7 @@ from ..atomic import atomic_open
 from ..errors import UserError
 from ..methods import Grounding, build_method
 from ..timecode import format_time
+from . import export_options as xo
 from . import options as opt
 from .checks import check_cache_root, check_output_file
 from .main import app, print_error
@@ -102,6 +103,11 @@ def find(
     trace: Annotated[
         Path | None, typer.Option("--trace", help="Write a JSON record of the search here.")
     ] = None,
+    export: xo.Export = None,
+    clips: xo.Clips = None,
+    exact: xo.Exact = False,
+    thumbs: xo.Thumbs = None,
+    timeline: xo.Timeline = None,
 ) -> None:
     """Find every moment of each VIDEO that matches QUERY.
 
@@ -116,6 +122,8 @@ def find(
         raise UserError("--trace takes one video")
     if trace is not None:
         check_output_file(trace, "--trace", inputs=videos)
+    targets = xo.ExportTargets(tuple(export or ()), clips, exact, thumbs, timeline)
+    targets.check(inputs=[*videos, trace])
     check_cache_root(cache_dir)
     config = opt.method_config(
         encoder=encoder, fps=fps, single=single, params=params, llm=llm,
@@ -126,6 +134,7 @@ def find(
     grounder = build_method(method, config)
     prefix = len(videos) > 1
     matched = failed = 0
+    found_sets = []
     for video in videos:
         try:
             grounding, found = _ground(grounder, video, query, max_moments)
@@ -137,6 +146,8 @@ def find(
             continue
         matched += grounding.moments.count > 0
         failed += grounding.failed
+        if not grounding.failed:
+            found_sets.append(xo.found(video, query, grounding.moments))
         if trace is not None:
             with atomic_open(trace) as handle:
                 handle.write(json.dumps(grounding.trace, indent=1, default=float))
@@ -144,6 +155,8 @@ def find(
             typer.echo(f"{video}: {parse_failure_line(grounding)}", err=True)
         if as_json or not grounding.failed:
             _print(video, prefix, query, method, grounding, found, count, as_json)
+    for line in targets.write(found_sets) if targets.wanted else ():
+        typer.echo(f"longground: {line}", err=True)
     raise typer.Exit(2 if failed else 0 if matched else 1)
 
 

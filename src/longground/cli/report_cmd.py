@@ -23,7 +23,12 @@ def report_command(
         typer.Option("--name", help="Label of each method, in PRED order (default: file stem)."),
     ] = None,
     protocol: Annotated[
-        str, typer.Option("--protocol", help="comet (CoMET-Bench) or single (first interval).")
+        str,
+        typer.Option(
+            "--protocol",
+            help="comet (CoMET-Bench), single (first interval) or qvhighlights (QVHighlights "
+            "files: MR mAP by length, highlight detection).",
+        ),
     ] = "comet",
     theta: Annotated[float, typer.Option("--theta", help="tIoU threshold for R@ and F1@.")] = 0.5,
     windows: Annotated[

@@ -9,7 +9,9 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import UserError
+from ..formats.queries import has_ground_truth
 from ..run import Backend, MethodSpec, RunInterrupted, RunSummary, make_backend, run_benchmark
+from . import export_options as xo
 from . import options as opt
 from .checks import at_least, check_cache_root, check_output_file
 from .main import app
@@ -100,6 +102,11 @@ def run(
             "NMS 60 s; -p overrides) for eval --windows, instead of answers.",
         ),
     ] = False,
+    export: xo.Export = None,
+    clips: xo.Clips = None,
+    exact: xo.Exact = False,
+    thumbs: xo.Thumbs = None,
+    timeline: xo.Timeline = None,
 ) -> None:
     """Run a method over every query of BENCHMARK, appending predictions to OUT.
 
@@ -110,10 +117,13 @@ def run(
     """
     from ..formats import load_samples
     from ..run.journal import meta_path
+    from .export_options import run_found
 
     inputs = [benchmark, _runtime_env_file(ray_runtime_env)]
     check_output_file(out, "--out", inputs=inputs)
     check_output_file(meta_path(out), "--out", inputs=inputs)  # the run's sidecar
+    targets = xo.ExportTargets(tuple(export or ()), clips, exact, thumbs, timeline)
+    targets.check(inputs=[*inputs, out])
     check_cache_root(cache_dir)
     if evaluate:
         from ..eval import get_protocol
@@ -143,9 +153,10 @@ def run(
     )
     spec = MethodSpec(method, config)
     backend = _backend(spec, workers, ray, gpus_per_worker, ray_runtime_env)
+    samples = load_samples(benchmark, fmt)
     try:
         summary = run_benchmark(
-            load_samples(benchmark, fmt),
+            samples,
             spec,
             out,
             backend=backend,
@@ -159,7 +170,13 @@ def run(
         typer.echo("longground: run the same command again to resume", err=True)
         raise typer.Exit(130) from None
     typer.echo(f"longground: {_describe(summary)}", err=True)
-    if evaluate:
+    if targets.wanted:
+        for line in targets.write(run_found(samples, out, [*(videos or []), benchmark.parent])):
+            typer.echo(f"longground: {line}", err=True)
+    if evaluate and not has_ground_truth(samples):
+        typer.echo(f"longground: {benchmark} holds queries without ground truth; "
+                   "nothing to score, --eval skipped", err=True)  # fmt: skip
+    elif evaluate:
         _print_scores(benchmark, fmt, out, protocol)
     if not summary.all_answered:
         raise UserError(_unanswered(summary))

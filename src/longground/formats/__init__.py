@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ..answers import answer_parser
 from ..samples import Prediction, Sample
-from . import activitynet, canonical, charades, ewb, lmms_eval, qvhighlights  # noqa: F401
+from . import activitynet, canonical, charades, ewb, lmms_eval, queries, qvhighlights  # noqa: F401
 from .canonical import prediction_record, sample_record
 from .durations import read_durations
 from .prediction_file import PredictionList

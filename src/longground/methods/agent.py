@@ -25,6 +25,8 @@ from .base import Grounding, IndexedGrounder, MethodConfig, register_method
 from .presets import Preset, register_preset
 
 FRAME_SIDE = 224
+# Region features are computed this many frames at a time (the progress bar's step).
+REGION_BATCH = 32
 
 # CoMET's own choices where the agent's defaults differ (docs/agent.md, "Presets"). Table 4's
 # profiles (rho_E, tau_e, rho_A, PELT beta, sigma, tau, budgets) are used as published by both
@@ -77,10 +79,10 @@ class FileSource(VideoSource):
 
     def timeline(self, fps: float) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         if fps not in self._timelines:
-            tl = self.store.get_or_build(self.video, self.encoder, fps, progress=False)
+            tl = self.store.get_or_build(self.video, self.encoder, fps)
             times_s, features = np.asarray(tl.times_s), dict(tl.features)
             for name, (encoder, feature) in self.extractors.items():
-                other = self.store.get_or_build(self.video, encoder, fps, progress=False)
+                other = self.store.get_or_build(self.video, encoder, fps)
                 features[name] = nearest_rows(
                     np.asarray(other.times_s), np.asarray(other.features[feature]), times_s
                 )
@@ -110,8 +112,19 @@ class FileSource(VideoSource):
     has_regions = True
 
     def region_features(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
-        parts = [self.encoder.image_features(half) for half in halves(self.frames_at(times_s))]
-        return {k: np.stack([p[k] for p in parts], axis=1) for k in parts[0]}
+        """Features of the two halves of each frame at `times_s`, `REGION_BATCH` frames at a
+        time under a progress bar (silent off a terminal)."""
+        from ..progress import progress_bar
+
+        chunks = []
+        desc = f"{self.video.name} regions"
+        with progress_bar(len(times_s), desc=desc, unit="frame") as bar:
+            for at in range(0, len(times_s), REGION_BATCH):
+                frames = self.frames_at(times_s[at : at + REGION_BATCH])
+                parts = [self.encoder.image_features(half) for half in halves(frames)]
+                chunks.append({k: np.stack([p[k] for p in parts], axis=1) for k in parts[0]})
+                bar.update(len(frames))
+        return {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
 
 
 def nearest_rows(times_s: np.ndarray, rows: np.ndarray, at_s: np.ndarray) -> np.ndarray:

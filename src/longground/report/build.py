@@ -10,6 +10,7 @@ from ..atomic import atomic_open
 from ..errors import UserError
 from ..eval import get_protocol
 from . import summary_figures as sf
+from .figure import LeftOut
 from .inputs import FIGURES_DIR, ReportInput, check_out_dir, load_inputs, method_names
 from .page import render_page
 from .timelines import pick_queries, query_scores, timeline_figure
@@ -26,14 +27,19 @@ def figures_for(report: ReportInput) -> list:
     if report.protocol == "comet":
         makers += [lambda: sf.count_scatter(report), lambda: sf.negative_plane(report)]
     worst, best = pick_queries(query_scores(report))
-    makers += [
-        lambda: timeline_figure(report, worst, "worst"),
-        lambda: timeline_figure(report, best, "best"),
-        lambda: sf.taxonomy_bars(report),
-    ]
+    makers += [lambda: _timelines(report, worst, "worst"), lambda: _timelines(report, best, "best")]
+    makers.append(lambda: sf.taxonomy_bars(report))
     if report.window_recall is not None:
         makers.append(lambda: sf.window_recall_bars(report))
     return makers
+
+
+def _timelines(report: ReportInput, picked, which: str):
+    """The timelines of the picked queries, or why there are none."""
+    if not len(picked):
+        return LeftOut(f"timelines_{which}", f"The {which} queries",
+                       "fewer than two positive queries to rank")  # fmt: skip
+    return timeline_figure(report, picked, which)
 
 
 def report_json(report: ReportInput) -> dict:
@@ -82,6 +88,11 @@ def build_report(
     """
     if not preds:
         raise UserError("give at least one prediction file")
+    if protocol == "qvhighlights":  # QVHighlights files and metrics: their own report
+        from .qvhighlights import qvhighlights_report
+
+        title = title or f"longground report: {Path(gt).name}"
+        return qvhighlights_report(gt, preds, method_names(preds, names), out, title, overwrite)
     get_protocol(protocol)  # option errors before any folder is made
     if not 0.0 <= theta <= 1.0:
         raise UserError(f"theta must be in [0, 1], got {theta}")
@@ -90,10 +101,13 @@ def build_report(
     report = load_inputs(gt, preds, labels, protocol, theta, windows, **formats)
     check_out_dir(out, inputs, overwrite)  # before the figures, the long part
     folder = Path(out) / FIGURES_DIR
-    figures = [make().save(folder) for make in figures_for(report)]
+    made = [make().save(folder) for make in figures_for(report)]
+    figures = [f for f in made if "reason" not in f]
+    left_out = [f for f in made if "reason" in f]
     with atomic_open(Path(out) / "report.json") as handle:
         json.dump(report_json(report), handle)
     page = Path(out) / "index.html"
     with atomic_open(page) as handle:
-        handle.write(render_page(report, figures, title or f"longground report: {Path(gt).name}"))
+        title = title or f"longground report: {Path(gt).name}"
+        handle.write(render_page(report, figures, title, left_out))
     return page

@@ -58,3 +58,16 @@ def new_figure(
     fig = Figure(figsize=(width_in, height_in), layout=layout)
     axes = fig.subplots(nrows, ncols, squeeze=False)
     return fig, axes
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A figure the report leaves out, and why in one line (shown on the page instead)."""
+
+    name: str
+    title: str
+    reason: str
+
+    def save(self, folder: Path) -> dict:
+        """What the page needs: the figure's name and title, and the reason."""
+        return {"name": self.name, "title": self.title, "reason": self.reason}

@@ -34,12 +34,14 @@ figure { margin: 2em 0; }
 figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
 figcaption { color: #444; font-size: 0.92em; margin-top: 0.4em; }
 .small { color: #666; font-size: 0.9em; }
+.how { background: #f6f6f6; padding: 0.6em 0.9em; font-size: 0.95em; }
 </style>
 </head>
 <body>
 <h1>{{ title }}</h1>
 <p class="small">Benchmark <code>{{ gt }}</code> ({{ n_queries }} queries), protocol
-<code>{{ protocol }}</code>, θ = {{ theta }}. Metrics in percent except MAE.</p>
+<code>{{ protocol }}</code>{% if theta %}, θ = {{ theta }}{% endif %}. Metrics in percent
+except MAE.</p>
 <h2>Methods</h2>
 <table id="methods">
 <thead>
@@ -52,6 +54,14 @@ figcaption { color: #444; font-size: 0.92em; margin-top: 0.4em; }
 {% endfor %}</tr>
 {% endfor %}</tbody>
 </table>
+<p class="how" id="how-methods"><b>How to read this.</b> {{ how_methods }}</p>
+<h2>Figures</h2>
+<p class="how" id="how-figures"><b>How to read this.</b> Every number drawn is one of the
+table's, in percent. Panels that are compared side by side share their axes. Each caption says
+what one figure shows.</p>
+{% if left_out %}<ul id="left-out">
+{% for f in left_out %}<li data-name="{{ f.name }}">{{ f.title }}: left out, {{ f.reason }}.</li>
+{% endfor %}</ul>{% endif %}
 {% for fig in figures %}<figure id="fig-{{ fig.name }}">
 <h2>{{ fig.title }}</h2>
 <img src="{{ fig.png }}" alt="{{ fig.alt }}">
@@ -122,8 +132,25 @@ def taxonomy_rows(report: ReportInput) -> list[dict]:
     return rows
 
 
-def render_page(report: ReportInput, figures: list[dict], title: str) -> str:
-    """The whole `index.html`."""
+HOW_METHODS = {
+    "comet": "mIoU and R@θ are computed over the positive queries only, each GT interval "
+    "against its best-matching prediction: extra predicted intervals and answers to negative "
+    "queries cost them nothing, so a method that predicts many long intervals can lead on "
+    "them. F1@θ also counts every extra interval against precision, and Rej.-F1 scores "
+    "whether negative queries are rejected; a method that over-predicts loses there. When "
+    "the two groups disagree, the method is trading precision and rejection for coverage. "
+    "MAE and Pearson compare the predicted count of moments with the true count.",
+    "single": "Only each method's first interval is scored, against the best-matching GT "
+    "interval of the query: IoU averaged over the positive queries (mIoU) and the share of "
+    "queries whose first interval reaches each IoU threshold (R1@τ). Further intervals are "
+    "ignored, and negative queries are not scored.",
+}
+
+
+def render_page(
+    report: ReportInput, figures: list[dict], title: str, left_out: list[dict] = ()
+) -> str:
+    """The whole `index.html`; `left_out` lists the figures without data and why."""
     jinja2 = require("jinja2", "report")
     groups, headers, rows = method_rows(report)
     recall = [_cell(k, v) for k, v in (report.window_recall or {}).items() if "@" in k]
@@ -141,4 +168,6 @@ def render_page(report: ReportInput, figures: list[dict], title: str) -> str:
         classes=CLASSES,
         taxonomy=taxonomy_rows(report),
         recall=recall,
+        left_out=list(left_out),
+        how_methods=HOW_METHODS.get(report.protocol, ""),
     )

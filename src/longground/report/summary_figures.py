@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..eval.breakdown import NO_LABEL
 from ..eval.buckets import DURATION_LABELS, POSITION_LABELS, UNKNOWN
 from ..eval.protocol import threshold_key
 from ..eval.taxonomy import CLASSES
-from .figure import ReportFigure, new_figure
+from .figure import LeftOut, ReportFigure, new_figure
 from .inputs import ReportInput
 
 LABELS = {"miou": "mIoU", "rej_f1": "Rej.-F1", "recall@0.5": "R@0.5"}
@@ -36,10 +37,14 @@ def _value(row: dict, key: str) -> float:
     return np.nan if value is None else float(value)
 
 
-def breakdown_bars(report: ReportInput, by: str) -> ReportFigure:
-    """Grouped bars: one group per attribute (or domain), one bar per method, two panels."""
+def breakdown_bars(report: ReportInput, by: str) -> ReportFigure | LeftOut:
+    """Grouped bars: one group per attribute (or domain), one bar per method, two panels
+    sharing one percent axis; left out when no query has a label to group by."""
     groups = list(report.methods[0].result.by[by])
     keys = breakdown_keys(report)
+    if not [g for g in groups if g != NO_LABEL]:
+        return LeftOut(f"by_{by}", f"Metrics per {by}",
+                       f"no query of the benchmark has a{'n' if by[0] in 'aeiou' else ''} {by}")
     fig, axes = new_figure(max(6.0, 0.9 * len(groups) * len(keys) + 2), 3.6, ncols=len(keys))
     width = 0.8 / len(report.methods)
     x = np.arange(len(groups))
@@ -94,7 +99,7 @@ def heatmap(report: ReportInput) -> ReportFigure:
                     f"{v:.1f}",
                     ha="center",
                     va="center",
-                    fontsize=8,
+                    fontsize=9,
                     color="white" if v < 50 else "black",
                 )
         ax.set_xticks(range(len(POSITION_LABELS)), POSITION_LABELS, rotation=30)
@@ -115,15 +120,20 @@ def heatmap(report: ReportInput) -> ReportFigure:
 
 
 def count_scatter(report: ReportInput) -> ReportFigure:
-    """Predicted against GT count per query (bubble area = number of queries), Pearson r."""
+    """Predicted against GT count per query (bubble area = number of queries), Pearson r;
+    every panel has the same axes, so the methods compare at a glance."""
     n = len(report.methods)
     fig, axes = new_figure(3.8 * n, 3.8, ncols=n)
+    top = max(1, *(int(max(np.max(r.result.queries["n_gt"], initial=0),
+                           np.max(r.result.queries["n_pred"], initial=0)))
+                   for r in report.methods))  # fmt: skip
     for ax, run in zip(axes[0], report.methods, strict=True):
         q = run.result.queries
         pairs, counts = np.unique(np.stack([q["n_gt"], q["n_pred"]], 1), axis=0, return_counts=True)
         ax.scatter(pairs[:, 0], pairs[:, 1], s=12 + 60 * np.sqrt(counts / counts.max()), alpha=0.6)
-        top = max(1, int(pairs.max()))
         ax.plot([0, top], [0, top], color="grey", linewidth=0.8, linestyle="--")
+        ax.set_xlim(-0.5, top + 0.5)
+        ax.set_ylim(-0.5, top + 0.5)
         ax.set_xlabel("GT count")
         ax.set_ylabel("predicted count")
         for axis in (ax.xaxis, ax.yaxis):
@@ -169,8 +179,11 @@ def negative_plane(report: ReportInput) -> ReportFigure:
     )
 
 
-def taxonomy_bars(report: ReportInput) -> ReportFigure:
-    """Stacked bars: each method's failures split into the four classes."""
+def taxonomy_bars(report: ReportInput) -> ReportFigure | LeftOut:
+    """Stacked bars: each method's failures split into the four classes; left out when no
+    method failed a query."""
+    if not any(run.taxonomy["n_failures"] for run in report.methods):
+        return LeftOut("taxonomy", "Why queries fail", "no method failed a query")
     fig, axes = new_figure(7.0, 0.5 * len(report.methods) + 1.6)
     ax, left = axes[0][0], np.zeros(len(report.methods))
     for c, name in enumerate(CLASSES):

@@ -21,7 +21,9 @@ def query_scores(report: ReportInput) -> np.ndarray:
 
 
 def pick_queries(scores: np.ndarray, n: int = N_SHOWN) -> tuple[np.ndarray, np.ndarray]:
-    """The `n` positive queries with the lowest and the highest mean score over methods.
+    """The positive queries with the lowest and the highest mean score over methods: `n` of
+    each, or half of the positives each when there are fewer than `2n`, so that no query is
+    in both lists.
 
     Args:
         scores: `(M, Q)`, NaN for negatives.
@@ -30,20 +32,27 @@ def pick_queries(scores: np.ndarray, n: int = N_SHOWN) -> tuple[np.ndarray, np.n
         `(worst, best)` query indices, worst first / best first; ties keep benchmark order.
 
     >>> pick_queries(np.array([[0.5, np.nan, 0.1, 0.9]]), n=2)
-    (array([2, 0]), array([3, 0]))
+    (array([2]), array([3]))
     """
     mean = scores.mean(axis=0)
     positive = np.flatnonzero(np.isfinite(mean))
     ascending = positive[np.argsort(mean[positive], kind="stable")]
-    descending = positive[np.argsort(-mean[positive], kind="stable")]
-    return ascending[:n], descending[:n]
+    shown = min(n, len(positive) // 2)
+    worst = ascending[:shown]
+    rest = positive[~np.isin(positive, worst)]
+    best = rest[np.argsort(-mean[rest], kind="stable")][:shown]
+    return worst, best
 
 
 def timeline_figure(report: ReportInput, picked: np.ndarray, which: str) -> ReportFigure:
-    """One panel per picked query: GT lane on top, one lane per method below."""
+    """One panel per picked query: GT lane on top, one lane per method below. Under the
+    `single` protocol only a method's first interval is scored: it is drawn solid, the
+    others faint."""
     scores = query_scores(report)
+    mean = scores.mean(axis=0)
+    first_only = report.protocol == "single"
     lanes = ["GT", *(run.name for run in report.methods)]
-    panel_in = 0.32 * len(lanes) + 0.6
+    panel_in = 0.36 * len(lanes) + 0.7
     height_in = max(1, len(picked)) * panel_in + 0.5
     fig, axes = new_figure(10.0, height_in, nrows=max(1, len(picked)), layout=None)
     # fixed margins: a regular stack of panels needs no layout solver (the slow part)
@@ -59,28 +68,45 @@ def timeline_figure(report: ReportInput, picked: np.ndarray, which: str) -> Repo
         _lane(ax, 0, sample.gt.spans, GT_COLOUR)
         for m, run in enumerate(report.methods, start=1):
             if run.status[q] == PARSE_FAILURE:
-                ax.text(0.0, -m, " parse failure", va="center", fontsize=7, color="red")
-            _lane(ax, m, run.spans[q], f"C{m - 1}")
+                ax.text(0.0, -m, " parse failure", va="center", fontsize=9, color="red")
+            spans = np.asarray(run.spans[q], dtype=float).reshape(-1, 2)
+            if first_only:
+                _lane(ax, m, spans[1:], f"C{m - 1}", alpha=0.2)
+                spans = spans[:1]
+            _lane(ax, m, spans, f"C{m - 1}")
         ax.set_xlim(0, sample.duration_s)
-        ax.set_yticks(-np.arange(len(lanes)), lanes, fontsize=7)
-        ious = ", ".join(f"{run.name} {scores[m, q]:.2f}" for m, run in enumerate(report.methods))
-        ax.set_title(f"{sample.qid}: {_short(sample.query)}  [{ious}]", fontsize=8, loc="left")
-        ax.tick_params(axis="x", labelsize=7)
-    axes[-1, 0].set_xlabel("video time (s)")
+        ax.set_yticks(-np.arange(len(lanes)), lanes, fontsize=9)
+        ax.set_title(f"{sample.qid}: {_short(sample.query)}  "
+                     f"[{_scores_text(report, scores, mean, q)}]", fontsize=10, loc="left")
+        ax.tick_params(axis="x", labelsize=9)
+    axes[-1, 0].set_xlabel("video time (s)", fontsize=10)
     qids = ", ".join(report.samples[q].qid for q in picked)
+    metric = "mIoU" if report.protocol == "comet" else "IoU"
+    scored = ("only each method's first interval is scored (single protocol): it is solid, "
+              "the others are faint" if first_only else "every interval is scored")  # fmt: skip
     return ReportFigure(
         f"timelines_{which}",
         f"The {len(picked)} {which} queries",
         f"Timelines of {len(picked)} queries ({qids}): ground-truth intervals on the top lane "
-        "and each method's predicted intervals on its own lane, along the whole video.",
-        f"The {which} queries by the methods' mean per-query score (in brackets per method: "
-        f"{'mIoU' if report.protocol == 'comet' else 'IoU'}); each bar is an interval drawn "
-        "to scale on the video's time axis.",
+        f"and each method's predicted intervals on its own lane, along the whole video; "
+        f"{scored}.",
+        f"The {which} positive queries, ranked by the mean {metric} over the methods (the first "
+        f"number in brackets, in percent; then each method's). No query is in both lists. "
+        f"Bars are drawn to scale on the video's time axis; {scored}.",
         fig,
     )
 
 
-def _lane(ax, lane: int, spans: np.ndarray, colour: str) -> None:
+def _scores_text(report: ReportInput, scores: np.ndarray, mean: np.ndarray, q: int) -> str:
+    """`mean 42.0%: a 50.0%, b 34.0%` (just `42.0%` for one method)."""
+    if len(report.methods) == 1:
+        return f"{100 * mean[q]:.1f}%"
+    each = ", ".join(f"{run.name} {100 * scores[m, q]:.1f}%"
+                     for m, run in enumerate(report.methods))  # fmt: skip
+    return f"mean {100 * mean[q]:.1f}%: {each}"
+
+
+def _lane(ax, lane: int, spans: np.ndarray, colour: str, alpha: float = 1.0) -> None:
     spans = np.asarray(spans, dtype=float).reshape(-1, 2)
     if len(spans):
         ax.broken_barh(
@@ -89,6 +115,7 @@ def _lane(ax, lane: int, spans: np.ndarray, colour: str) -> None:
             facecolors=colour,
             edgecolors=colour,
             linewidth=0.8,
+            alpha=alpha,
         )
 
 

@@ -65,11 +65,12 @@ class RunningMetrics:
         }
 
     def postfix(self) -> str:
-        """A short text for the progress bar, e.g. `mIoU=0.412 MAE=1.30 err=2`."""
+        """A short text for the progress bar, e.g. `mIoU(1st)=41.2% MAE=1.30 err=2`: the first
+        interval's mIoU (single protocol), in percent as `eval` prints metrics."""
         parts = []
         if self.has_gt:
             s = self.summary()
-            parts += [f"mIoU={s['mIoU']:.3f}", f"MAE={s['count_MAE']:.2f}"]
+            parts += [f"mIoU(1st)={100 * s['mIoU']:.1f}%", f"MAE={s['count_MAE']:.2f}"]
         if self.errors:
             parts.append(f"err={self.errors}")
         if self.parse_failed:

@@ -7,6 +7,7 @@ import time
 
 import numpy as np
 
+from ...progress import progress_bar
 from ..profiles import Profile
 from ..settings import AgentSettings
 from ..source import VideoSource, segment_features
@@ -116,16 +117,21 @@ def action_nodes(
     known = cache.splits(video_key, key)
     splits, fresh, built = {}, {}, 0
     last_save = time.monotonic()
-    for e in np.flatnonzero(kept):
-        span = (float(events.spans_s[e, 0]), float(events.spans_s[e, 1]))
-        if span not in known:
-            with trace.timed("graph.flow"):
-                known[span] = fresh[span] = split_event(source, span, profile, settings, margin_s)
-            built += 1
-            if time.monotonic() - last_save > SAVE_EVERY_S:  # never lose much finished work
-                cache.put_splits(video_key, key, fresh)
-                fresh, last_save = {}, time.monotonic()
-        splits[int(e)] = known[span]
+    spans = {int(e): (float(events.spans_s[e, 0]), float(events.spans_s[e, 1]))
+             for e in np.flatnonzero(kept)}  # fmt: skip
+    todo = len({span for span in spans.values() if span not in known})
+    with progress_bar(todo, desc="motion", unit="event", enabled=todo > 0) as bar:
+        for e, span in spans.items():
+            if span not in known:
+                with trace.timed("graph.flow"):
+                    split = split_event(source, span, profile, settings, margin_s)
+                    known[span] = fresh[span] = split
+                built += 1
+                bar.update(1)
+                if time.monotonic() - last_save > SAVE_EVERY_S:  # never lose much finished work
+                    cache.put_splits(video_key, key, fresh)
+                    fresh, last_save = {}, time.monotonic()
+            splits[e] = known[span]
     cache.put_splits(video_key, key, fresh)
     trace.count("graph.splits_built", built)
     trace.count("graph.splits_reused", len(splits) - built)

@@ -1,0 +1,119 @@
+"""Pictures of found moments: a contact sheet (a frame per moment, with its timecode and
+score) and a timeline strip of each whole video with its moments marked. PNG, matplotlib."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ..atomic import atomic_open
+from ..errors import require
+from ..timecode import format_time
+from .found import Found
+
+THUMB_SIDE = 180  # short side of each frame, in pixels
+SHEET_COLUMNS = 4
+STRIP_FRAMES = 12  # frames shown along each video's strip
+DPI = 100
+
+
+def moment_label(start_s: float, end_s: float, score: float | None) -> str:
+    """`00:00:01.2-00:00:04.8  0.90`: the moment's timecodes and its score.
+
+    >>> moment_label(1.2, 4.8, 0.9)
+    '00:00:01.2-00:00:04.8  0.90'
+    """
+    text = f"{format_time(start_s)}-{format_time(end_s)}"
+    return text if score is None else f"{text}  {score:.2f}"
+
+
+def contact_sheet(found: Sequence[Found], path: Path) -> int:
+    """Write a grid of the middle frame of every moment to `path`; returns the frame count.
+
+    With no moment at all the sheet says so in words.
+    """
+    from ..video import frames_at
+
+    cells = []
+    named = len({item.video for item in found}) > 1
+    for item in found:
+        if not item.moments.count:
+            continue
+        middles = item.moments.spans.mean(axis=1)
+        frames = frames_at(item.video, middles, short_side=THUMB_SIDE).frames
+        scores = item.moments.scores
+        for k, ((start_s, end_s), frame) in enumerate(zip(item.moments.spans, frames)):
+            label = moment_label(start_s, end_s, None if scores is None else scores[k])
+            cells.append((frame, f"{item.video.name}  {label}" if named else label))
+    fig = _sheet(cells, found)
+    _save(fig, path)
+    return len(cells)
+
+
+def _sheet(cells: list[tuple[np.ndarray, str]], found: Sequence[Found]):
+    columns = max(1, min(SHEET_COLUMNS, len(cells)))
+    rows = max(1, -(-len(cells) // columns))
+    aspect = cells[0][0].shape[1] / cells[0][0].shape[0] if cells else 16 / 9
+    fig = _figure(width_in=3.0 * columns * aspect / (16 / 9), height_in=2.0 * rows + 0.5)
+    queries = "; ".join(sorted({item.query for item in found}))
+    fig.suptitle(f"{queries!r}: {len(cells)} moment{'s' if len(cells) != 1 else ''}",
+                 fontsize=12)  # fmt: skip
+    axes = fig.subplots(rows, columns, squeeze=False)
+    for ax in axes.flat:
+        ax.set_axis_off()
+    for ax, (frame, label) in zip(axes.flat, cells):
+        ax.imshow(frame)
+        ax.set_title(label, fontsize=10, family="monospace")
+    if not cells:
+        axes[0, 0].text(0.5, 0.5, "no moment found", ha="center", va="center", fontsize=12)
+    return fig
+
+
+def timeline_strip(found: Sequence[Found], path: Path) -> None:
+    """Write, per video, a strip of frames across the whole video with the moments drawn as
+    bars beneath it (time ticks in HH:MM:SS) to `path`."""
+    from ..video import frames_at, probe
+
+    fig = _figure(width_in=12, height_in=2.2 * len(found) + 0.3)
+    axes = fig.subplots(2 * len(found), 1, squeeze=False, height_ratios=[3, 1] * len(found))
+    for n, item in enumerate(found):
+        duration_s = float(probe(item.video).duration_s)
+        edges_s = np.linspace(0.0, duration_s, STRIP_FRAMES + 1)
+        frames = frames_at(item.video, (edges_s[:-1] + edges_s[1:]) / 2, short_side=96).frames
+        strip, bar = axes[2 * n, 0], axes[2 * n + 1, 0]
+        strip.imshow(np.concatenate(list(frames), axis=1), extent=(0, duration_s, 0, 1),
+                     aspect="auto")  # fmt: skip
+        strip.set_axis_off()
+        strip.set_title(f"{item.video.name}: {item.query!r}, {item.moments.count} moment"
+                        f"{'s' if item.moments.count != 1 else ''}", fontsize=11, loc="left")
+        _mark_moments(bar, item, duration_s)
+        for start_s, end_s in item.moments.spans:  # tint the frames inside a moment too
+            strip.axvspan(start_s, end_s, color="tab:orange", alpha=0.25, lw=0)
+    _save(fig, path)
+
+
+def _mark_moments(ax, item: Found, duration_s: float) -> None:
+    """Moments as orange bars on a 0..duration axis, ticks as HH:MM:SS."""
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+    for start_s, end_s in item.moments.spans:
+        ax.axvspan(start_s, max(end_s, start_s + duration_s / 500), color="tab:orange")
+    ax.set_xlim(0, duration_s)
+    ax.set_yticks([])
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=10, steps=[1, 2, 3, 5, 6, 10]))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda t, _: format_time(t, decimals=0)))
+    ax.tick_params(labelsize=9)
+
+
+def _figure(width_in: float, height_in: float):
+    require("matplotlib", "report")
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width_in, height_in), layout="constrained")
+
+
+def _save(fig, path: Path) -> None:
+    with atomic_open(path, "wb") as handle:
+        fig.savefig(handle, format="png", dpi=DPI)
