@@ -55,6 +55,14 @@ class AgentSettings:
             (None: the main encoder's "appearance"); `hf:PATH` may name a DINOv2 checkpoint.
         segment_encoder: encoder spec of the segment embeddings z in the edge weights (None:
             the main encoder's "embedding").
+        relative: decide "visible" per text relative to its own score distribution over the
+            video (`perception.relative`); False: the absolute threshold only.
+        k_mad, max_drop, min_spread: the relative rule's parameters (`RelativeRule`).
+        scale_budget: with a budget (`max_iterations` > 0), add one verification per
+            candidate that stands out and one per 10 minutes searched (`verify.budget`).
+        confidence_a, confidence_b: the logistic map from a moment's separation (robust
+            standard deviations above its text's threshold) to its confidence
+            (`agent.confidence`), fitted on the tuning rendering.
         overrides: profile fields given by the user.
     """
 
@@ -92,6 +100,13 @@ class AgentSettings:
     filter_batch: int = 8
     appearance: str | None = None
     segment_encoder: str | None = None
+    relative: bool = True
+    k_mad: float = 4.0
+    max_drop: float = 1.0
+    min_spread: float = 0.1
+    scale_budget: bool = True
+    confidence_a: float = 1.0
+    confidence_b: float = 0.0
     overrides: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
