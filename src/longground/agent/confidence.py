@@ -2,25 +2,41 @@
 
 The offline verifier's part probabilities saturate (a clearly visible object scores 1.000
 whatever else is true), so they cannot rank moments for `find --max N`. A moment's score is
-instead a logistic map of its *separation*: how far the target's scores inside the moment rise
-above the threshold decided for that text on this video (`perception.relative`), in the
-video's own robust standard deviations,
+instead a logistic model of two things measured on it:
 
-    z = (q90(raw scores of the text inside the moment) - threshold) / spread
-    confidence = 1 / (1 + exp(-(a * z + b)))
+- its *separation* z: how far the target's scores inside the moment rise above the threshold
+  decided for that text on this video (`perception.relative`), in the video's own robust
+  standard deviations, `z = (q90(raw scores inside) - threshold) / spread` (for "while"
+  plans the weaker of target and condition);
+- its length: short pieces are the usual wrong answers (a motion burst taken for a crossing,
+  a fragment of a causal scene),
 
-For "while" plans the weaker of target and condition counts. `a` and `b` are fitted by
-logistic regression of "this moment overlaps a true interval with tIoU >= 0.5" on z, on the
-rendering the defaults were chosen on (docs/agent.md, "Calibrated scores").
+    confidence = 1 / (1 + exp(-(w_z * z + w_len * ln(duration_s) + bias)))
+
+The weights are a logistic regression of "this moment overlaps a true interval with tIoU >=
+0.5", fitted on the rendering the defaults were chosen on (docs/agent.md, "Calibrated
+scores"), and are settings (`confidence_z`, `confidence_log_s`, `confidence_bias`).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..moments import Moments
 from .perception.presence import span_frames
 from .perception.relative import Decision
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Weights of the confidence model: per unit of separation z, per unit of ln(seconds),
+    and the bias."""
+
+    z: float
+    log_s: float
+    bias: float
 
 
 def separation(
@@ -45,13 +61,15 @@ def separation(
     return out
 
 
-def confidence(z: np.ndarray, a: float, b: float) -> np.ndarray:
-    """The logistic map `1 / (1 + exp(-(a z + b)))`, `(K,)` in [0, 1].
+def confidence(z: np.ndarray, duration_s: np.ndarray, weights: Weights) -> np.ndarray:
+    """The logistic model of the module docstring, `(K,)` in [0, 1].
 
-    >>> confidence(np.array([-1.0, 0.0, 3.0]), 1.0, 0.0).round(3).tolist()
-    [0.269, 0.5, 0.953]
+    >>> confidence(np.array([-1.0, 0.0, 3.0]), np.ones(3), Weights(1.0, 0.0, 0.0)).round(3)
+    array([0.269, 0.5  , 0.953])
     """
-    return 1.0 / (1.0 + np.exp(-np.clip(a * np.asarray(z, np.float64) + b, -50, 50)))
+    log_s = np.log(np.maximum(np.asarray(duration_s, np.float64), 0.1))
+    t = weights.z * np.asarray(z, np.float64) + weights.log_s * log_s + weights.bias
+    return 1.0 / (1.0 + np.exp(-np.clip(t, -50, 50)))
 
 
 def rescored(
@@ -60,12 +78,12 @@ def rescored(
     scores: dict[str, np.ndarray],
     decisions: dict[str, Decision],
     texts: tuple[str, ...],
-    a: float,
-    b: float,
+    weights: Weights,
 ) -> tuple[Moments, np.ndarray]:
     """`moments` with calibrated scores, and the separations `(K,)` they came from; the
     weakest of `texts` counts."""
     if moments.count == 0:
         return moments, np.zeros(0)
     z = np.min([separation(moments.spans, times_s, scores[t], decisions[t]) for t in texts], axis=0)
-    return Moments(moments.spans, confidence(z, a, b)), z
+    duration_s = moments.spans[:, 1] - moments.spans[:, 0]
+    return Moments(moments.spans, confidence(z, duration_s, weights)), z

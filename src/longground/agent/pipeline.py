@@ -9,7 +9,7 @@ import numpy as np
 
 from ..cache.kinds import agent_rate_key, agent_regions_name
 from ..moments import Moments
-from .confidence import rescored
+from .confidence import Weights, rescored
 from .graph.cache import GraphCache
 from .graph.levels import action_nodes, event_nodes
 from .perception.presence import pooled
@@ -224,11 +224,13 @@ class CometAgent:
             return moments
         plan = ev.plan
         texts = plan.texts if plan.relation is Relation.WHILE else (plan.target,)
-        moments, z = rescored(
-            moments, ev.times_s, ev.scores, ev.memo["decisions"], texts,
-            self.settings.confidence_a, self.settings.confidence_b,
-        )  # fmt: skip
-        trace.put("confidence", {"texts": list(texts), "separation": z.tolist()})
+        verifier = [] if moments.scores is None else moments.scores.tolist()
+        s = self.settings
+        weights = Weights(s.confidence_z, s.confidence_log_s, s.confidence_bias)
+        moments, z = rescored(moments, ev.times_s, ev.scores, ev.memo["decisions"], texts, weights)
+        trace.put(
+            "confidence", {"texts": list(texts), "separation": z.tolist(), "verifier": verifier}
+        )
         return moments
 
     def _region_index(self, source: VideoSource, video_key: str):

@@ -60,8 +60,8 @@ class AgentSettings:
         k_mad, max_drop, min_spread: the relative rule's parameters (`RelativeRule`).
         scale_budget: with a budget (`max_iterations` > 0), add one verification per
             candidate that stands out and one per 10 minutes searched (`verify.budget`).
-        confidence_a, confidence_b: the logistic map from a moment's separation (robust
-            standard deviations above its text's threshold) to its confidence
+        confidence_z, confidence_log_s, confidence_bias: weights of the logistic model of a
+            moment's confidence on its separation and ln(duration in seconds)
             (`agent.confidence`), fitted on the tuning rendering.
         overrides: profile fields given by the user.
     """
@@ -105,8 +105,9 @@ class AgentSettings:
     max_drop: float = 1.0
     min_spread: float = 0.1
     scale_budget: bool = True
-    confidence_a: float = 1.0
-    confidence_b: float = 0.0
+    confidence_z: float = 0.05
+    confidence_log_s: float = 1.45
+    confidence_bias: float = -3.1
     overrides: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
