@@ -296,7 +296,9 @@ class CometAgent:
             return n_max
         target = evidence.plan.target
         decision = evidence.memo["decisions"][target]
-        stand_out = standing_out(evidence.scores[target], evidence.actions.frames, decision)
+        stand_out = standing_out(
+            evidence.scores[target], evidence.actions.frames, decision.threshold
+        )
         start_s, end_s = evidence.plan.window_s
         budget = scaled_budget(n_max, stand_out, end_s - start_s)
         trace.put(

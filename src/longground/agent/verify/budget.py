@@ -15,23 +15,21 @@ import math
 import numpy as np
 
 from ..evidence import Evidence
-from ..perception.relative import Decision
 
 #: Searched minutes that earn one more verification.
 MINUTES_PER_EXTRA = 10.0
 
 
-def standing_out(scores: np.ndarray, frames: np.ndarray, decision: Decision) -> int:
+def standing_out(scores: np.ndarray, frames: np.ndarray, threshold: float) -> int:
     """How many nodes' median raw score (over their samples `frames` `(K, 2)`) reaches the
-    threshold.
+    text's `threshold` (`perception.relative.Decision.threshold`).
 
-    >>> standing_out(np.array([0.0, 3.0, 3.0, 0.0]), np.array([[0, 2], [1, 3], [3, 4]]),
-    ...              Decision(2.4, 0.0, 0.1, 0.4, 2.0))
+    >>> standing_out(np.array([0.0, 3.0, 3.0, 0.0]), np.array([[0, 2], [1, 3], [3, 4]]), 2.0)
     2
     """
     scores = np.asarray(scores)
     medians = [np.median(scores[a:b]) if b > a else -np.inf for a, b in frames]
-    return int(np.sum(np.asarray(medians) >= decision.threshold))
+    return int(np.sum(np.asarray(medians) >= threshold))
 
 
 def scaled_budget(n_max: int, stand_out: int, searched_s: float) -> int:
