@@ -26,7 +26,7 @@ from pathlib import Path
 from longground.methods import MethodConfig, build_method
 
 QUERIES = (
-    "Find every moment showing the motorcycle.",
+    "Find every moment showing the tabby cat.",
     "Give all the intervals showing the cat on a green background.",
     "Show me every part of the video with a rocket sliding across the frame.",
 )
