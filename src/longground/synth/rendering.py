@@ -38,7 +38,7 @@ def scale_staging(staging: Staging, kind: str, scale: float) -> Staging:
     >>> app = Appearance(Instance("cat"), Path.still(1.0, 0.5, 0.8), aspect=1.0)
     >>> out = scale_staging(Staging((app,)), "still", 0.5)
     >>> out.appearances[0].path.heights, out.appearances[0].path.ys
-    ((0.4, ...), (0.7,))
+    ((0.4,), (0.7,))
     """
     if scale == 1.0 or kind not in SCALED_KINDS:
         return staging

@@ -24,7 +24,7 @@ def standing_out(scores: np.ndarray, frames: np.ndarray, threshold: float) -> in
     """How many nodes' median raw score (over their samples `frames` `(K, 2)`) reaches the
     text's `threshold` (`perception.relative.Decision.threshold`).
 
-    >>> standing_out(np.array([0.0, 3.0, 3.0, 0.0]), np.array([[0, 2], [1, 3], [3, 4]]), 2.0)
+    >>> standing_out(np.array([0.0, 3.0, 3.0, 0.0]), np.array([[1, 3], [1, 2], [3, 4]]), 2.0)
     2
     """
     scores = np.asarray(scores)
