@@ -81,10 +81,18 @@ def test_events_at_rho_e_use_every_stride_th_sample():
 
 
 def test_n_max_caps_the_loop_and_order_is_checked():
-    trace = _trace(max_iterations=1)
+    trace = _trace(max_iterations=1, scale_budget=False)
     assert trace["loop"]["iterations"] == 1 and trace["loop"]["stop_reason"] == "max_iterations"
     with pytest.raises(UserError, match="order='random'"):
         AgentSettings(order="random")
+
+
+def test_a_scaled_budget_grows_with_the_candidates_that_stand_out():
+    trace = _trace(max_iterations=1)
+    budget = trace["budget"]
+    assert budget["scaled"] and budget["stand_out"] >= 1
+    assert budget["max_iterations"] == 1 + budget["stand_out"] + 1  # one per 10 min searched
+    assert trace["loop"]["iterations"] > 1
 
 
 def test_paper_preset_sets_every_switch():

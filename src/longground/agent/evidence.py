@@ -36,6 +36,8 @@ class Evidence:
         regions: region features `(N, R, ...)` at given times (see `regions.RegionIndex`),
             or None when the source has none.
         profile: the graph profile in use (its budgets bound what roles look at).
+        calibrations: per plan text, the calibration decided relative to the video
+            (`perception.relative`); None: the roles' shared calibration.
         memo: per-query results a role may keep between calls (e.g. per-node scores).
     """
 
@@ -50,4 +52,5 @@ class Evidence:
     score_features: Callable[[dict[str, np.ndarray], str], np.ndarray] | None = None
     regions: Callable[[np.ndarray], dict[str, np.ndarray]] | None = None
     profile: Profile | None = None
+    calibrations: dict[str, Any] | None = None
     memo: dict[str, Any] = field(default_factory=dict)

@@ -10,11 +10,14 @@ import numpy as np
 
 from ..cache.kinds import agent_rate_key, agent_regions_name
 from ..moments import Moments
+from .confidence import Weights, rescored
 from .graph.cache import GraphCache
 from .graph.flat import flat_candidates, flat_nodes
 from .graph.levels import action_nodes, event_nodes
 from .perception.presence import pooled
 from .perception.regions import RegionIndex
+from .perception.relative import RelativeRule, calibrations, decide
+from .plan.planner import Relation
 from .profiles import PROFILES, SHORT_MAX_S, Profile
 from .roles import (
     ROLE_NAMES,
@@ -29,6 +32,7 @@ from .roles import (
 from .settings import AgentSettings
 from .source import VideoSource, segment_features
 from .trace import Trace
+from .verify.budget import scaled_budget, standing_out, unexamined
 from .verify.coverage import coverage_order, uniform_order
 from .verify.loop import Verdict, verification_loop
 from .verify.memory import MemoryBank
@@ -104,11 +108,15 @@ class CometAgent:
         self._regions: dict[str, RegionIndex] = {}
         self._trace = Trace()  # the query in progress (region features report their cost here)
 
-    def roles(self, source: VideoSource) -> Roles:
+    def absolute_threshold(self, source: VideoSource) -> float:
+        """The raw score meaning "visible" before any decision relative to the video."""
         threshold = self.settings.presence_threshold
         if threshold is None:
             threshold = source.default_threshold
-        threshold = FALLBACK_THRESHOLD if threshold is None else threshold
+        return FALLBACK_THRESHOLD if threshold is None else threshold
+
+    def roles(self, source: VideoSource) -> Roles:
+        threshold = self.absolute_threshold(source)
         if threshold not in self._roles:
             self._roles[threshold] = make_roles(self.settings, threshold, self.client)
         return self._roles[threshold]
@@ -129,13 +137,16 @@ class CometAgent:
         evidence = self._graph(source, plan, profile, trace)
         if evidence.actions is None or len(evidence.actions) == 0:
             trace.put("loop", {"iterations": 0, "stop_reason": "no candidates", "order": []})
+            trace.put("unexamined", unexamined(evidence, []))
             trace.put("verifications", [])
             trace.put("memory", [])
             return Moments.empty(), trace
         with trace.timed("verification"):
             loop = self._verify(evidence, roles, profile, trace)
+        trace.put("unexamined", unexamined(evidence, loop.steps))
         moments = self._aggregate(evidence, roles, loop.bank.entries, trace)
-        return moments.clip(start_s, end_s), trace
+        moments = self._rescore(evidence, moments.clip(start_s, end_s), source, trace)
+        return moments, trace
 
     def _plan(self, source: VideoSource, query: str, roles: Roles, trace: Trace):
         """Step 1: the query's plan and the graph profile it asks for."""
@@ -173,11 +184,14 @@ class CometAgent:
                 events, cached = flat, False
         with trace.timed("graph.scores"):
             scores = {t: np.asarray(source.score(feats, t), np.float64) for t in plan.texts}
+            decisions = self._decide(source, fps, plan.texts, trace)
         evidence = Evidence(
             plan, times_s, feats["embedding"], feats["appearance"], scores, events,
             frames_at=source.frames_at, score_features=source.score,
             regions=self._region_index(source, video_key), profile=profile,
+            calibrations=calibrations(decisions, self._width(source)),
         )  # fmt: skip
+        evidence.memo["decisions"] = decisions
         with trace.timed("graph.filter"):
             kept = self.roles(source).filter.select(evidence)
         trace.count("malformed.filter", kept.malformed)
@@ -190,6 +204,45 @@ class CometAgent:
             evidence.actions = flat_candidates(events, kept.keep, times_s, segment_features(feats))
         trace.put("graph", graph_record(fps, times_s, cached, events, kept, evidence.actions))
         return evidence
+
+    def _width(self, source: VideoSource) -> float:
+        """Width of the presence logistic (the same for every text)."""
+        return ScorerSettings.from_agent(
+            self.settings, self.absolute_threshold(source)
+        ).calibration.width
+
+    def _decide(self, source: VideoSource, fps: float, texts, trace: Trace) -> dict:
+        """Step 2: each text's "visible" threshold from its scores over the whole video
+        (`perception.relative`), recorded in the trace under "decision"."""
+        s = self.settings
+        rule = RelativeRule(s.k_mad, s.max_drop, s.min_spread) if s.relative else None
+        _, feats = source.timeline(fps)
+        absolute = self.absolute_threshold(source)
+        decisions = {t: decide(source.score(feats, t), absolute, rule) for t in texts}
+        trace.put(
+            "decision",
+            {
+                "rule": None if rule is None else asdict(rule),
+                "texts": {t: d.to_record() for t, d in decisions.items()},
+            },
+        )
+        return decisions
+
+    def _rescore(self, ev: Evidence, moments: Moments, source, trace: Trace) -> Moments:
+        """Calibrated confidences (`agent.confidence`) for the offline verifier's moments; a
+        Video-LLM verifier's own confidences are kept."""
+        if self.settings.backend("verifier", self.client is not None) != "offline":
+            return moments
+        plan = ev.plan
+        texts = plan.texts if plan.relation is Relation.WHILE else (plan.target,)
+        verifier = [] if moments.scores is None else moments.scores.tolist()
+        s = self.settings
+        weights = Weights(s.confidence_z, s.confidence_log_s, s.confidence_bias)
+        moments, z = rescored(moments, ev.times_s, ev.scores, ev.memo["decisions"], texts, weights)
+        trace.put(
+            "confidence", {"texts": list(texts), "separation": z.tolist(), "verifier": verifier}
+        )
+        return moments
 
     def _region_index(self, source: VideoSource, video_key: str):
         """Region features of this video. Their cost falls inside the step that asks for them
@@ -222,6 +275,7 @@ class CometAgent:
         s = self.settings
         # The Table 6 ablations: one pass verifies each candidate once, alone (no context
         # expansion, no early end); without the memory bank nothing is deduplicated.
+        budget = self._budget(evidence, trace)
         loop = verification_loop(
             acts.weights,
             order,
@@ -229,7 +283,7 @@ class CometAgent:
             hops=s.hops if s.iterative else 0,
             tau=profile.tau,
             max_action_nodes=profile.max_action_nodes,
-            max_iterations=(s.max_iterations or None) if s.iterative else None,
+            max_iterations=budget if s.iterative else None,
             gamma=s.gamma if s.memory_bank else math.inf,
             early_stop=s.early_stop and s.iterative,
             on_step=remember,
@@ -246,6 +300,26 @@ class CometAgent:
         )
         trace.count("malformed.verifier", loop.malformed)
         return loop
+
+    def _budget(self, evidence: Evidence, trace: Trace) -> int | None:
+        """N_max for this query: the setting, grown by `verify.budget.scaled_budget` when
+        `scale_budget` is on; None (no limit) when the setting is 0."""
+        n_max = self.settings.max_iterations or None
+        if n_max is None or not self.settings.scale_budget:
+            trace.put("budget", {"max_iterations": n_max, "scaled": False})
+            return n_max
+        target = evidence.plan.target
+        decision = evidence.memo["decisions"][target]
+        stand_out = standing_out(
+            evidence.scores[target], evidence.actions.frames, decision.threshold
+        )
+        start_s, end_s = evidence.plan.window_s
+        budget = scaled_budget(n_max, stand_out, end_s - start_s)
+        trace.put(
+            "budget",
+            {"max_iterations": budget, "scaled": True, "base": n_max, "stand_out": stand_out},
+        )
+        return budget
 
     def _order(self, evidence: Evidence) -> np.ndarray:
         """The loop's candidate order: coverage-aware, or Algorithm 1's uniform draw."""

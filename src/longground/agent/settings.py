@@ -62,6 +62,14 @@ class AgentSettings:
             deduplication, and every verified entry is its own answer, unaggregated).
         iterative: iterative verification (False: "w/o Iterative Verification": one pass,
             each candidate verified once on its own, with no context expansion).
+        relative: decide "visible" per text relative to its own score distribution over the
+            video (`perception.relative`); False: the absolute threshold only.
+        k_mad, max_drop, min_spread: the relative rule's parameters (`RelativeRule`).
+        scale_budget: with a budget (`max_iterations` > 0), add one verification per
+            candidate that stands out and one per 10 minutes searched (`verify.budget`).
+        confidence_z, confidence_log_s, confidence_bias: weights of the logistic model of a
+            moment's confidence on its separation and ln(duration in seconds)
+            (`agent.confidence`), fitted on the tuning rendering.
         overrides: profile fields given by the user.
     """
 
@@ -103,6 +111,14 @@ class AgentSettings:
     flat_segment_s: float = 10.0
     memory_bank: bool = True
     iterative: bool = True
+    relative: bool = True
+    k_mad: float = 4.0
+    max_drop: float = 1.0
+    min_spread: float = 0.1
+    scale_budget: bool = True
+    confidence_z: float = 0.05
+    confidence_log_s: float = 1.45
+    confidence_bias: float = -3.1
     overrides: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -59,13 +59,32 @@ def synth(
     overwrite: bool = typer.Option(
         False, "--overwrite", help="Replace a benchmark that OUT already holds."
     ),
+    size: str = typer.Option(
+        None, "--size", help="Frame size WIDTHxHEIGHT, e.g. 320x180 (default 480x270)."
+    ),
+    fps: float = typer.Option(None, "--fps", help="Frame rate, 1 to 60 (default 5)."),
+    object_scale: float = typer.Option(
+        None, "--object-scale", help="Photo objects' size relative to the default, 0.25 to 1.25."
+    ),
+    composition: str = typer.Option(
+        None, "--composition", help="How photos sit on the backdrop: opaque (default), feathered."
+    ),
 ) -> None:
     """Generate a synthetic long-video benchmark with exact ground truth for every query type."""
-    from ..synth import JSONL_NAME, generate, plan, summarize
+    from fractions import Fraction
+
+    from ..synth import JSONL_NAME, generate, plan, rendering_preset, summarize
+    from ..synth.rendering import parse_size
 
     lengths = parse_minutes(minutes)
+    if fps is not None and not 1 <= fps <= 60:
+        raise UserError(f"--fps {fps:g} is out of range: use 1 to 60")
+    rate = None if fps is None else Fraction(fps).limit_denominator(1001)
+    preset = rendering_preset(
+        tiny, parse_size(size) if size else None, rate, object_scale, composition
+    )
     if dry_run:
-        samples = [s for v in plan(videos, lengths, seed, tiny) for s in v.samples]
+        samples = [s for v in plan(videos, lengths, seed, tiny, preset) for s in v.samples]
         typer.echo(summarize(samples))
         return
     if out is None:
@@ -73,7 +92,9 @@ def synth(
     check_output_folder(out, "--out")
     if not overwrite and _holds_benchmark(out):
         raise UserError(f"--out {out}: already holds a benchmark; pass --overwrite to replace it")
-    samples = generate(out, videos, lengths, seed, tiny, progress=sys.stderr.isatty())
+    samples = generate(
+        out, videos, lengths, seed, tiny, progress=sys.stderr.isatty(), preset=preset
+    )
     typer.echo(f"wrote {videos} videos and {len(samples)} queries to {out / JSONL_NAME}")
     if stats:
         typer.echo(summarize(samples))

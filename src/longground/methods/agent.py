@@ -41,6 +41,7 @@ PAPER = register_preset(
             "early_stop": True,
             "inherit_bounds": True,
             "full_rate_events": False,
+            "scale_budget": False,
         },
         sources={
             "order": "CoMET Algorithm 1 line 3 (sample v_i ~ U); App. C.3 (1)",
@@ -48,6 +49,7 @@ PAPER = register_preset(
             "early_stop": "CoMET App. D (early termination when no new candidates are accepted)",
             "inherit_bounds": "CoMET §4.3 and App. C.3 (2), C.4 (timestamps inherited from v_i)",
             "full_rate_events": "CoMET App. C.2 and Table 4 (event features sampled at rho_E)",
+            "scale_budget": "CoMET App. D (a fixed N_max = 3 whatever the video's length)",
         },
         summary="CoMET's Algorithm 1 as published: uniform draws from U, N_max = 3, early stop, "
         "inherited timestamps, events segmented at rho_E",

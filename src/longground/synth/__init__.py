@@ -5,7 +5,24 @@
 True
 """
 
-from .generate import JSONL_NAME, PRESETS, PlannedVideo, Preset, generate, plan
+from .generate import (
+    JSONL_NAME,
+    PRESETS,
+    PlannedVideo,
+    Preset,
+    generate,
+    plan,
+    rendering_preset,
+)
 from .stats import summarize
 
-__all__ = ["JSONL_NAME", "PRESETS", "PlannedVideo", "Preset", "generate", "plan", "summarize"]
+__all__ = [
+    "JSONL_NAME",
+    "PRESETS",
+    "PlannedVideo",
+    "Preset",
+    "generate",
+    "plan",
+    "rendering_preset",
+    "summarize",
+]

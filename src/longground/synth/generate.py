@@ -19,6 +19,7 @@ from ..errors import UserError
 from ..formats.records import write_jsonl
 from ..samples import Sample
 from .queries import Query, select_queries
+from .rendering import check_composition, check_scale
 from .script import VideoScript
 from .storyboard import plan_script
 from .truth import Truth
@@ -37,7 +38,8 @@ MAX_VIDEOS = 1000
 
 @dataclass(frozen=True)
 class Preset:
-    """Frame size, frame rate, shot lengths, default video lengths and x264 settings."""
+    """Frame size, frame rate, shot lengths, default video lengths, x264 settings, and how
+    objects are drawn (`object_scale`, `composition`: see `rendering`)."""
 
     width: int
     height: int
@@ -46,6 +48,8 @@ class Preset:
     minutes: tuple[float, ...]
     crf: int = 28
     x264_preset: str = "ultrafast"
+    object_scale: float = 1.0
+    composition: str = "opaque"
 
 
 PRESETS = {
@@ -104,6 +108,8 @@ def plan_video(index: int, minutes: float, seed: int, preset: Preset, video: str
         preset.fps,
         preset.width / preset.height,
         preset.shot_range_s,
+        preset.object_scale,
+        preset.composition,
     )
     truth = Truth(script)
     queries = select_queries(
@@ -124,10 +130,45 @@ def plan_video(index: int, minutes: float, seed: int, preset: Preset, video: str
     return PlannedVideo(script, samples, queries)
 
 
+def rendering_preset(
+    tiny: bool = False,
+    size: tuple[int, int] | None = None,
+    fps: Fraction | None = None,
+    object_scale: float | None = None,
+    composition: str | None = None,
+) -> Preset:
+    """The default or tiny preset with any of frame size, frame rate, object scale and
+    composition replaced (the robustness renderings of docs/synthetic-benchmark.md).
+
+    >>> p = rendering_preset(size=(320, 180), fps=Fraction(10), object_scale=0.5)
+    >>> (p.width, p.height, p.fps, p.object_scale, p.composition)
+    (320, 180, Fraction(10, 1), 0.5, 'opaque')
+    """
+    preset = PRESETS["tiny" if tiny else "default"]
+    changes = {}
+    if size is not None:
+        changes["width"], changes["height"] = size
+    if fps is not None:
+        if not 1 <= fps <= 60:
+            raise UserError(f"--fps {float(fps):g} is out of range: use 1 to 60")
+        changes["fps"] = Fraction(fps)
+    if object_scale is not None:
+        changes["object_scale"] = check_scale(object_scale)
+    if composition is not None:
+        changes["composition"] = check_composition(composition)
+    return replace(preset, **changes)
+
+
 def plan(
-    n_videos: int, minutes: Sequence[float] | float | None, seed: int, tiny: bool = False
+    n_videos: int,
+    minutes: Sequence[float] | float | None,
+    seed: int,
+    tiny: bool = False,
+    preset: Preset | None = None,
 ) -> list[PlannedVideo]:
     """Plan a benchmark without rendering it (fast: for statistics and tests).
+
+    `preset` (from `rendering_preset`) replaces the default or tiny one.
 
     >>> planned = plan(1, 1.0, seed=0, tiny=True)
     >>> planned[0].script.duration_s, planned[0].samples[0].qid
@@ -137,7 +178,7 @@ def plan(
         raise UserError(f"--videos must be in [1, {MAX_VIDEOS}], got {n_videos}")
     if seed < 0:
         raise UserError(f"--seed must be >= 0, got {seed}")
-    preset = PRESETS["tiny" if tiny else "default"]
+    preset = preset or PRESETS["tiny" if tiny else "default"]
     lengths = _lengths(minutes, preset)
     for length in lengths:  # all of them before planning any
         check_length(length)
@@ -163,6 +204,7 @@ def generate(
     seed: int = 0,
     tiny: bool = False,
     progress: bool = False,
+    preset: Preset | None = None,
 ) -> list[Sample]:
     """Write a synthetic benchmark: `videos/synth_NNN.mp4`, a shot list next to each, and
     `benchmark.jsonl` in `out_dir`.
@@ -175,6 +217,8 @@ def generate(
         seed: fixes everything: scripts, queries, ground truth.
         tiny: 160x90 frames and shots of at most 8 s, for fast tests.
         progress: show a progress bar per video.
+        preset: replaces the default or tiny preset (frame size, frame rate, object scale,
+            composition; see `rendering_preset`).
 
     Returns:
         The samples, with `video` an absolute path (the JSONL holds it relative to `out_dir`).
@@ -184,10 +228,10 @@ def generate(
     >>> samples[0].duration_s, Path(samples[0].video).exists()
     (30.0, True)
     """
-    planned_videos = plan(n_videos, minutes, seed, tiny)  # checks the options first
+    planned_videos = plan(n_videos, minutes, seed, tiny, preset)  # checks the options first
     out = Path(out_dir)
     (out / VIDEO_DIR).mkdir(parents=True, exist_ok=True)
-    preset = PRESETS["tiny" if tiny else "default"]
+    preset = preset or PRESETS["tiny" if tiny else "default"]
     records, samples = [], []
     for planned in planned_videos:
         path = render(planned, out, preset, progress)

@@ -16,6 +16,7 @@ import numpy as np
 from ..errors import require
 from .assets import CLIP_FPS, CLIP_RANGES, ball, clip, sprite
 from .backgrounds import paint
+from .rendering import COMPOSITIONS
 from .script import Appearance, Shot, VideoScript, boxes_at, pixel_box
 
 
@@ -24,11 +25,15 @@ def _image_mod():
 
 
 @lru_cache(maxsize=512)
-def photo_sprite(source: str, variant: str, width: int, height: int) -> np.ndarray:
-    """A photo in one look resized to `(height, width, 4)` uint8 RGBA (bilinear)."""
+def photo_sprite(
+    source: str, variant: str, width: int, height: int, composition: str = "opaque"
+) -> np.ndarray:
+    """A photo in one look resized to `(height, width, 4)` uint8 RGBA (bilinear), laid out
+    as `composition` says (`rendering.COMPOSITIONS`)."""
     image_mod = _image_mod()
     image = image_mod.fromarray(sprite(source, variant), "RGBA")
-    return np.asarray(image.resize((width, height), image_mod.Resampling.BILINEAR))
+    rgba = np.asarray(image.resize((width, height), image_mod.Resampling.BILINEAR))
+    return COMPOSITIONS[composition](rgba)
 
 
 @lru_cache(maxsize=256)
@@ -86,7 +91,7 @@ class ShotRenderer:
 
     def __init__(self, script: VideoScript, shot: Shot, width: int, height: int):
         self.shot, self.width, self.height = shot, width, height
-        self.aspect = script.aspect
+        self.aspect, self.composition = script.aspect, script.composition
         self.t_s = script.local_times(shot)
         zoom, cam_x, cam_y = shot.camera.at(self.t_s, script.aspect)
         self.view = np.stack(
@@ -149,7 +154,7 @@ class ShotRenderer:
             return clip_sprite(inst.source, clip_index(inst.source, float(self.t_s[k])), w, h)
         if inst.kind == "ball":
             return ball(max(w, h))
-        return photo_sprite(inst.source, inst.variant, w, h)
+        return photo_sprite(inst.source, inst.variant, w, h, self.composition)
 
     def _draw_list(self, k: int) -> list[tuple[Appearance, tuple[int, int, int, int], float]]:
         items = []

@@ -193,12 +193,16 @@ class Shot:
 
 @dataclass(frozen=True)
 class VideoScript:
-    """A whole synthetic video: consecutive shots at a constant frame rate."""
+    """A whole synthetic video: consecutive shots at a constant frame rate.
+
+    `composition` names how photos are laid on their backdrops (`rendering.COMPOSITIONS`).
+    """
 
     name: str
     fps: Fraction
     aspect: float
     shots: tuple[Shot, ...]
+    composition: str = "opaque"
 
     @property
     def n_frames(self) -> int:

@@ -13,6 +13,7 @@ from fractions import Fraction
 import numpy as np
 
 from .catalog import CATEGORIES, CLIP_CATEGORIES, COLORS, FILLER_PHOTOS, PATTERNS, PHOTO_CATEGORIES
+from .rendering import scale_staging
 from .script import Background, Instance, Shot, VideoScript
 from .shots import SHOT_KINDS
 
@@ -174,6 +175,8 @@ def plan_script(
     fps: Fraction,
     aspect: float,
     shot_range_s: tuple[float, float] = (2.0, 60.0),
+    object_scale: float = 1.0,
+    composition: str = "opaque",
 ) -> VideoScript:
     """Draw a whole video script.
 
@@ -184,6 +187,9 @@ def plan_script(
         fps: frame rate.
         aspect: frame width over height.
         shot_range_s: shortest and longest shot a kind may draw.
+        object_scale: photo objects drawn this many times their default height
+            (`rendering.scale_staging`); draws nothing from `rng`, so the script is the same.
+        composition: how photos sit on their backdrops (`rendering.COMPOSITIONS`).
 
     >>> s = plan_script(np.random.default_rng(0), "v", 60.0, Fraction(5), 16 / 9, (2.0, 8.0))
     >>> s.n_frames, s.duration_s
@@ -196,6 +202,7 @@ def plan_script(
     shots, start = [], 0
     for (kind, length, _), insts in zip(casted, instances):
         staging = SHOT_KINDS[kind].build(rng, float(length / fps), tuple(insts), aspect)
+        staging = scale_staging(staging, kind, object_scale)
         background = draw_background(rng, kind)
         shots.append(
             Shot(
@@ -203,4 +210,4 @@ def plan_script(
             )
         )
         start += length
-    return VideoScript(name, fps, aspect, tuple(shots))
+    return VideoScript(name, fps, aspect, tuple(shots), composition)

