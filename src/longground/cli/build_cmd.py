@@ -8,8 +8,16 @@ from pathlib import Path
 
 import typer
 
+from ..curate.attributes import AttributeSampler
+from ..curate.comet import CometSettings
+from ..curate.ewb_captions import TOP_CLASSES
+from ..curate.ewb_run import EwbSettings
+from ..llm.config import LLMConfig
 from . import options as opt
 from .main import app
+
+# Every default below is read from the settings it fills (CometSettings, EwbSettings, ...).
+COMET, EWB = CometSettings(), EwbSettings()
 
 build_app = typer.Typer(
     no_args_is_help=True,
@@ -27,11 +35,12 @@ Overwrite = typer.Option(
 def attributes(
     count: int = typer.Option(..., "--count", min=0, help="Number of combinations to draw."),
     seed: int = typer.Option(0, "--seed", help="Random seed: the same seed, the same lines."),
-    mu: float = typer.Option(2.5, "--mu", help="Most likely combination size."),
-    alpha: float = typer.Option(0.9, "--alpha", help="Sharpness of p(k) ~ exp(-alpha (k-mu)^2)."),
+    mu: float = typer.Option(AttributeSampler.mu, "--mu", help="Most likely combination size."),
+    alpha: float = typer.Option(
+        AttributeSampler.alpha, "--alpha", help="Sharpness of p(k) ~ exp(-alpha (k-mu)^2)."
+    ),
 ) -> None:
     """Draw CoMET attribute combinations, one JSON list per line."""
-    from ..curate.attributes import AttributeSampler
 
     for combination in AttributeSampler(mu=mu, alpha=alpha).draw(count, seed):
         typer.echo(json.dumps(combination))
@@ -50,9 +59,9 @@ def agree(
     overwrite: bool = Overwrite,
 ) -> None:
     """Split queries into agreed (final.jsonl) and disputed (adjudicate.jsonl); print Table 3."""
+    from ..curate import adjudicate
     from ..curate.outdir import claim
     from ..curate.table3 import format_table
-    from ..curate import adjudicate
 
     a, b = adjudicate.load(first), adjudicate.load(second)
     proposals = adjudicate.load(candidates) if candidates is not None else None
@@ -74,7 +83,6 @@ def _llm_config(llm, base_url, model, api_key, concurrency: int):
     """The model settings, checked (a model must be named) before anything is written."""
     import os
 
-    from ..llm.config import LLMConfig
     from ..llm.factory import resolve_model
 
     cfg = LLMConfig(
@@ -101,7 +109,9 @@ CacheDir = typer.Option(
 )
 
 
-Concurrency = typer.Option(4, "--concurrency", min=1, help="Requests in flight at once.")
+Concurrency = typer.Option(
+    LLMConfig.concurrency, "--concurrency", min=1, help="Requests in flight at once."
+)
 DryRun = typer.Option(
     False,
     "--dry-run",
@@ -113,13 +123,17 @@ DryRun = typer.Option(
 def comet(
     videos: list[Path] = typer.Argument(..., help="Video files."),
     out: Path = typer.Option(..., "--out", help="Output folder (resumed when it is this one's)."),
-    combinations: int = typer.Option(5, "--combinations", help="Candidate queries per video."),
-    seed: int = typer.Option(0, "--seed", help="Attribute sampler seed."),
-    mu: float = typer.Option(2.5, "--mu", help="Most likely number of attributes per query."),
-    alpha: float = typer.Option(0.9, "--alpha", help="Sharpness of the size law."),
-    frames: int = typer.Option(64, "--frames", help="Frames sent per request."),
-    short_side: int = typer.Option(336, "--short-side", help="Frame size (shorter side, px)."),
-    domain: str = typer.Option("", "--domain", help="Domain written into each line."),
+    combinations: int = typer.Option(
+        COMET.combinations, "--combinations", help="Candidate queries per video."
+    ),
+    seed: int = typer.Option(COMET.seed, "--seed", help="Attribute sampler seed."),
+    mu: float = typer.Option(COMET.mu, "--mu", help="Most likely number of attributes per query."),
+    alpha: float = typer.Option(COMET.alpha, "--alpha", help="Sharpness of the size law."),
+    frames: int = typer.Option(COMET.n_frames, "--frames", help="Frames sent per request."),
+    short_side: int = typer.Option(
+        COMET.short_side, "--short-side", help="Frame size (shorter side, px)."
+    ),
+    domain: str = typer.Option(COMET.domain, "--domain", help="Domain written into each line."),
     llm: opt.Llm = None,
     base_url: opt.BaseUrl = None,
     model: opt.Model = None,
@@ -130,7 +144,6 @@ def comet(
     overwrite: bool = Overwrite,
 ) -> None:
     """CoMET-Bench construction: candidate queries, then their intervals, as benchmark JSONL."""
-    from ..curate.comet import CometSettings
     from ..curate.comet_run import dry_run_comet, format_summary, run_comet
     from ..curate.outdir import claim
 
@@ -163,20 +176,26 @@ def ewb(
         help="P0: an encoder whose top classes caption each frame, or 'llm' (the chat model).",
     ),
     caption_batch: int = typer.Option(
-        1, "--caption-batch", min=1, help="P0 with 'llm': frames per call."
+        EWB.caption_batch, "--caption-batch", min=1, help="P0 with 'llm': frames per call."
     ),
-    caption_words: int = typer.Option(3, "--caption-words", min=1, help="P0: classes per caption."),
+    caption_words: int = typer.Option(
+        TOP_CLASSES, "--caption-words", min=1, help="P0: classes per caption."
+    ),
     encoder: str = typer.Option(
-        "label-bridge", "--encoder", help="P6: the retrieval method's encoder."
+        EWB.encoder, "--encoder", help="P6: the retrieval method's encoder."
     ),
-    chunk_s: float = typer.Option(600.0, "--chunk-s", help="P1: seconds of captions per call."),
+    chunk_s: float = typer.Option(
+        EWB.chunk_s, "--chunk-s", help="P1: seconds of captions per call."
+    ),
     cinematic_words: str | None = typer.Option(
         None, "--cinematic-words", help="P4: comma-separated words a question must not use."
     ),
-    top_k: int = typer.Option(10, "--top-k", help="P6: retrieval windows."),
-    half_width_s: float = typer.Option(60.0, "--half-width-s", help="P6: window half-width."),
-    nms_s: float = typer.Option(60.0, "--nms-s", help="P6: least distance between windows."),
-    domain: str = typer.Option("", "--domain", help="Domain written into each line."),
+    top_k: int = typer.Option(EWB.top_k, "--top-k", help="P6: retrieval windows."),
+    half_width_s: float = typer.Option(
+        EWB.half_width_s, "--half-width-s", help="P6: window half-width."
+    ),
+    nms_s: float = typer.Option(EWB.nms_s, "--nms-s", help="P6: least distance between windows."),
+    domain: str = typer.Option(EWB.domain, "--domain", help="Domain written into each line."),
     llm: opt.Llm = None,
     base_url: opt.BaseUrl = None,
     model: opt.Model = None,
@@ -188,7 +207,7 @@ def ewb(
 ) -> None:
     """ExtremeWhenBench construction P0-P6: benchmark.jsonl plus review.jsonl for a person."""
     from ..curate.ewb_rules import CINEMATIC_WORDS
-    from ..curate.ewb_run import EwbSettings, dry_run_ewb, format_ewb_summary, run_ewb
+    from ..curate.ewb_run import dry_run_ewb, format_ewb_summary, run_ewb
     from ..curate.outdir import claim
 
     banned = CINEMATIC_WORDS

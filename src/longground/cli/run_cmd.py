@@ -10,11 +10,10 @@ import typer
 
 from ..errors import UserError
 from ..run import Backend, MethodSpec, RunInterrupted, RunSummary, make_backend, run_benchmark
+from ..topk import EWB_WINDOWS_NAME
 from . import options as opt
 from .checks import at_least, check_cache_root, check_output_file
 from .main import app
-
-TOPK_WINDOWS = ("mode=topk", "k=10", "half_width_s=60", "nms_s=60")
 
 
 @app.command("run")
@@ -94,8 +93,8 @@ def run(
         bool,
         typer.Option(
             "--topk-windows",
-            help="Write retrieval's top-10 windows (±60 s, "
-            "NMS 60 s; -p overrides) for eval --windows, instead of answers.",
+            help="Write retrieval's top-10 windows (±60 s, NMS 60 s: --preset ewb-windows; "
+            "-p overrides) for eval --windows, instead of answers.",
         ),
     ] = False,
 ) -> None:
@@ -120,7 +119,9 @@ def run(
     if topk_windows:  # EWB Table 6's windows, best first; the user's -p values win
         if method not in (None, "retrieval"):
             raise UserError("--topk-windows writes the retrieval method's windows; drop --method")
-        method, params = "retrieval", [*TOPK_WINDOWS, *(params or [])]
+        if preset not in (None, EWB_WINDOWS_NAME):
+            raise UserError("--topk-windows is the retrieval preset ewb-windows; drop --preset")
+        method, preset = "retrieval", EWB_WINDOWS_NAME
     method = method or "agent"
     config = opt.method_config(
         encoder=encoder,

@@ -19,6 +19,7 @@ import numpy as np
 from ..errors import UserError
 from ..llm.base import ChatClient
 from ..run.journal import write_atomic
+from ..topk import EWB_WINDOWS
 from .adjudicate import write_jsonl
 from .comet import video_ids
 from .ewb_captions import CaptionStage, EncoderCaptioner, captions_by_video, run_captions
@@ -43,9 +44,9 @@ class EwbSettings:
     keep_share: float = 0.3
     min_score: float = 7.0
     encoder: str = "label-bridge"
-    top_k: int = 10
-    half_width_s: float = 60.0
-    nms_s: float = 60.0
+    top_k: int = EWB_WINDOWS.k
+    half_width_s: float = EWB_WINDOWS.half_width_s
+    nms_s: float = EWB_WINDOWS.nms_s
     domain: str = ""
     cache_dir: str | None = field(default=None, compare=False)
 

@@ -21,9 +21,11 @@ import numpy as np
 
 from ..errors import UserError
 from ..moments import Moments
+from ..topk import EWB_WINDOWS, EWB_WINDOWS_NAME, EWB_WINDOWS_SOURCE
 from . import curves
 from .base import Grounding, IndexedGrounder, MethodConfig, parse_params, register_method
 from .curves import top_k_windows
+from .presets import Preset, register_preset
 
 __all__ = ["RetrievalMethod", "RetrievalParams", "frame_scores", "top_k_windows"]
 
@@ -57,8 +59,8 @@ class RetrievalParams:
     beta: float = 0.7
     max_len_s: float = 60.0
     k: int = 3
-    half_width_s: float = 60.0
-    nms_s: float = 60.0
+    half_width_s: float = EWB_WINDOWS.half_width_s
+    nms_s: float = EWB_WINDOWS.nms_s
     force: bool = False
 
     def __post_init__(self):
@@ -84,6 +86,18 @@ class RetrievalParams:
         if parsed.mode not in ("multi", "single", "topk"):
             raise UserError(f"retrieval: mode must be multi, single or topk, not {parsed.mode!r}")
         return parsed
+
+
+# ExtremeWhenBench's top-10 windows (`run --topk-windows` writes them for window recall).
+EWB_WINDOWS_PRESET = register_preset(
+    Preset(
+        "retrieval",
+        EWB_WINDOWS_NAME,
+        values=EWB_WINDOWS.params(),
+        sources=dict.fromkeys(EWB_WINDOWS.params(), EWB_WINDOWS_SOURCE),
+        summary="ExtremeWhenBench's top-10 windows: ±60 s around peaks at least 60 s apart",
+    )
+)
 
 
 def _or(value: float | None, default: float) -> float:
