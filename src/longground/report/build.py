@@ -23,8 +23,8 @@ def figures_for(report: ReportInput) -> list:
         lambda: sf.breakdown_bars(report, "domain"),
         lambda: sf.heatmap(report),
     ]
-    if report.protocol == "comet":
-        makers += [lambda: sf.count_scatter(report), lambda: sf.negative_plane(report)]
+    for name in get_protocol(report.protocol).report_figures:  # what its metrics allow
+        makers.append(lambda draw=sf.PROTOCOL_FIGURES[name]: draw(report))
     worst, best = pick_queries(query_scores(report))
     makers += [
         lambda: timeline_figure(report, worst, "worst"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..eval import get_protocol
 from ..eval.protocol import PARSE_FAILURE
 from .figure import ReportFigure, new_figure
 from .inputs import ReportInput
@@ -16,7 +17,7 @@ GT_COLOUR = "#222222"
 def query_scores(report: ReportInput) -> np.ndarray:
     """`(M, Q)` per-query grounding score of each method: mIoU_q (`comet`) or IoU (`single`);
     NaN for negative queries."""
-    key = "miou" if report.protocol == "comet" else "iou"
+    key = get_protocol(report.protocol).query_key
     return np.stack([np.asarray(run.result.queries[key], dtype=float) for run in report.methods])
 
 
@@ -74,7 +75,7 @@ def timeline_figure(report: ReportInput, picked: np.ndarray, which: str) -> Repo
         f"Timelines of {len(picked)} queries ({qids}): ground-truth intervals on the top lane "
         "and each method's predicted intervals on its own lane, along the whole video.",
         f"The {which} queries by the methods' mean per-query score (in brackets per method: "
-        f"{'mIoU' if report.protocol == 'comet' else 'IoU'}); each bar is an interval drawn "
+        f"{get_protocol(report.protocol).query_label}); each bar is an interval drawn "
         "to scale on the video's time axis.",
         fig,
     )
