@@ -3,6 +3,11 @@
 defaults that issue 19 removed.
 
     PYTHONPATH=src .venv/bin/python perf/architecture.py
+
+The "before" column of docs/design.md was counted on the commit before issue 19's work:
+
+    git archive 5b1d4dd src | tar -x -C /tmp/before
+    PYTHONPATH=/tmp/before/src .venv/bin/python perf/architecture.py /tmp/before/src
 """
 
 from __future__ import annotations
@@ -11,18 +16,19 @@ import re
 import sys
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "longground"
+SRC = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parents[1] / "src")
+SRC = SRC / "longground"
 
 # What each figure counts, as a regular expression over the source lines.
 PATTERNS = {
     "protocol == / != branches": r"protocol\s*[!=]=\s*['\"]|['\"]\s*[!=]=\s*\w*\.?protocol\b",
     "cache kind == / != branches (cache/, cli/cache_cmd.py)": r"\bkind\s*[!=]=\s*['\"]",
-    "literal ExtremeWhenBench window defaults (60 s, k=10)": (
+    "literal ExtremeWhenBench window numbers (60 s, k=10)": (
         r"(half_width_s|nms_s)\s*(:\s*float)?\s*=\s*60|(half_width_s|nms_s)=60|"
         r"\bk=10\b|top_k: int = 10|typer\.Option\(\s*(10|60\.0),"
     ),
     "literal defaults in the build command's options": r"typer\.Option\(\s*-?[0-9][0-9.]*\s*,",
-    "parameter parsers (-p)": r"^def (parse_params|_coerce|_convert)\b",
+    "-p value converters": r"^def (_coerce|_convert)\b",
 }
 SCOPES = {"cache kind == / != branches (cache/, cli/cache_cmd.py)": ("cache/", "cli/cache_cmd.py"),
           "literal defaults in the build command's options": ("cli/build_cmd.py",)}  # fmt: skip
