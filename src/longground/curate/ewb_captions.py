@@ -23,6 +23,7 @@ import numpy as np
 from ..encoders.base import ImageTextEncoder
 from ..errors import UserError
 from ..run.journal import Journal, write_atomic
+from .record import StageRecord
 from .stage import Call, ReplyError, Stage
 
 TOP_CLASSES = 3
@@ -85,7 +86,7 @@ def run_captions(
     fps: float = 1.0,
     overwrite: bool = False,
     describe: Callable[[str], None] | None = None,
-) -> list[dict]:
+) -> list[StageRecord]:
     """Caption every video into `out/captions.jsonl` (resuming), records in video order."""
     fingerprint = {"stage": "captions", "captioner": captioner.captioner_id, "fps": fps}
     path = Path(out) / "captions.jsonl"
@@ -93,18 +94,18 @@ def run_captions(
         for vid, video in videos.items():
             if vid in journal.done:
                 continue
-            record = {"qid": vid, "video": str(video.absolute())}
+            fields = {"video": str(video.absolute())}
             try:
-                record.update(caption_video(video, captioner, fps))
+                record = StageRecord(vid, {**fields, **caption_video(video, captioner, fps)})
             except (UserError, OSError) as exc:
-                record["error"] = " ".join(str(exc).split())
+                record = StageRecord(vid, fields, error=" ".join(str(exc).split()))
             if describe is not None:
                 describe(vid)
-            journal.append(record)
-        records = [journal.done[vid] for vid in videos]
+            journal.append(record.to_json())
+        records = [StageRecord.from_json(journal.done[vid]) for vid in videos]
     manifest = {**fingerprint, "output": path.name, "counts": {
-        "items": len(records), "ok": sum("error" not in r for r in records),
-        "input_failed": sum("error" in r for r in records)}}  # fmt: skip
+        "items": len(records), "ok": sum(r.ok for r in records),
+        "input_failed": sum(r.input_failed for r in records)}}  # fmt: skip
     write_atomic(path.with_name("captions.manifest.json"), json.dumps(manifest, indent=1))
     return records
 
@@ -168,24 +169,27 @@ def _raiser(exc: Exception):
     return build
 
 
-def captions_by_video(result_records: list[dict], videos: dict[str, Path]) -> list[dict]:
+def captions_by_video(
+    result_records: list[StageRecord], videos: dict[str, Path]
+) -> list[StageRecord]:
     """`CaptionStage` records gathered into one caption stream per video (the shape
     `run_captions` writes); a video with no caption at all carries the first error.
 
-    >>> recs = [{"video_id": "v", "video": "/v.mp4", "duration_s": 2.0, "captions": [[0.0, "a"]]},
-    ...         {"video_id": "v", "parse_error": "bad"}]
-    >>> captions_by_video(recs, {"v": Path("v.mp4")})[0]["captions"]
+    >>> recs = [StageRecord("v.0", {"video_id": "v", "duration_s": 2.0, "captions": [[0.0, "a"]]}),
+    ...         StageRecord("v.1", {"video_id": "v"}, parse_error="bad")]
+    >>> captions_by_video(recs, {"v": Path("v.mp4")})[0].fields["captions"]
     [[0.0, 'a']]
     """
     out = []
     for vid, path in videos.items():
-        mine = [r for r in result_records if r.get("video_id") == vid]
-        good = [r for r in mine if "captions" in r]
-        record = {"qid": vid, "video": str(path.absolute())}
+        mine = [r for r in result_records if r.fields.get("video_id") == vid]
+        good = [r.fields for r in mine if r.ok and "captions" in r.fields]
+        fields = {"video": str(path.absolute())}
         if not good:
-            first = next((r.get("error") or r.get("parse_error") for r in mine), "no frames")
-            out.append({**record, "error": first})
+            first = next((r.failure for r in mine if r.failure), "no frames")
+            out.append(StageRecord(vid, fields, error=first))
             continue
         captions = [c for r in good for c in r["captions"]]
-        out.append({**record, "duration_s": good[0]["duration_s"], "captions": captions})
+        fields.update(duration_s=good[0]["duration_s"], captions=captions)
+        out.append(StageRecord(vid, fields))
     return out

@@ -77,8 +77,8 @@ def run_ewb(videos: list[Path], out: Path, client: ChatClient, captioner: Encode
     else:
         captions = run_captions(ids, out, captioner, fps=settings.fps, overwrite=overwrite)
     counts: dict[str, Any] = {"p0_captions": {
-        "videos": len(captions), "failed": sum("error" in c for c in captions)}}  # fmt: skip
-    kept = _mine_events(stage, [c for c in captions if "error" not in c], settings, counts)
+        "videos": len(captions), "failed": sum(c.input_failed for c in captions)}}  # fmt: skip
+    kept = _mine_events(stage, [c.values() for c in captions if c.ok], settings, counts)
     chosen = _questions(stage, kept, settings, counts)
     benchmark, review = _coverage(chosen, settings)
     write_jsonl(out / "benchmark.jsonl", benchmark)
