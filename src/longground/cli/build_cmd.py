@@ -69,11 +69,12 @@ def agree(
     final, disputed, stats = adjudicate.split(a, b)
     if proposals is not None:
         stats.query_edits, stats.interval_edits = adjudicate.edit_counts(proposals, a)
-    from ..formats.canonical import sample_record
+    from ..formats import write_samples
+    from ..formats.lines import write_jsonl
 
-    adjudicate.write_jsonl(out / "final.jsonl", [sample_record(s) for s in final])
-    adjudicate.write_jsonl(out / "adjudicate.jsonl", disputed)
-    adjudicate.write_jsonl(out / "stats.jsonl", [stats.to_dict()])
+    write_samples(out / "final.jsonl", final)
+    write_jsonl(out / "adjudicate.jsonl", disputed)
+    write_jsonl(out / "stats.jsonl", [stats.to_dict()])
     typer.echo(format_table(stats))
     typer.echo(f"wrote {len(final)} agreed queries to {out / 'final.jsonl'} and "
                f"{len(disputed)} to {out / 'adjudicate.jsonl'}")  # fmt: skip

@@ -17,10 +17,13 @@ from typing import Any
 import numpy as np
 
 from ..errors import UserError
+from ..formats.canonical import sample_record
+from ..formats.lines import write_jsonl
 from ..llm.base import ChatClient
+from ..moments import Moments
 from ..run.journal import write_atomic
+from ..samples import Sample
 from ..topk import EWB_WINDOWS
-from .adjudicate import write_jsonl
 from .comet import video_ids
 from .ewb_captions import CaptionStage, EncoderCaptioner, captions_by_video, run_captions
 from .ewb_questions import PrefilterStage, QuestionStage, ScoreStage
@@ -181,10 +184,10 @@ def _coverage(chosen: list[dict], settings: EwbSettings) -> tuple[list[dict], li
         windows = top_k_windows(np.asarray(times_s), np.asarray(scores), k=settings.top_k,
                                 half_width_s=settings.half_width_s, nms_s=settings.nms_s,
                                 duration_s=duration_s)  # fmt: skip
-        line = {"qid": q["id"], "video": q["video"], "duration": q["duration_s"],
-                "query": q["question"], "intervals": [[q["start_s"], q["end_s"]]],
-                "attributes": [], "domain": settings.domain, "event": q["event"],
-                "score": q["score"]}  # fmt: skip
+        gt = Moments.from_list([[q["start_s"], q["end_s"]]])
+        sample = Sample(q["id"], q["video"], float(q["duration_s"]), q["question"], gt,
+                        domain=settings.domain)  # fmt: skip
+        line = sample_record(sample, {"event": q["event"], "score": q["score"]})
         if covered((q["start_s"], q["end_s"]), windows.spans):
             benchmark.append(line)
         else:
