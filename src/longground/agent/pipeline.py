@@ -11,6 +11,7 @@ from ..cache.kinds import agent_rate_key, agent_regions_name
 from ..moments import Moments
 from .graph.cache import GraphCache
 from .graph.levels import action_nodes, event_nodes
+from .perception.filter import UNREADABLE_DROP
 from .perception.presence import pooled
 from .perception.regions import RegionIndex
 from .profiles import PROFILES, SHORT_MAX_S, Profile
@@ -26,9 +27,9 @@ from .roles import (
 )
 from .settings import AgentSettings
 from .source import VideoSource, segment_features
-from .trace import Trace
+from .trace import ParseFailure, Trace
 from .verify.coverage import coverage_order, uniform_order
-from .verify.loop import Verdict, verification_loop
+from .verify.loop import LoopResult, Verdict, verification_loop
 
 # Used when neither the settings nor the encoder say what raw score means "visible".
 FALLBACK_THRESHOLD = 0.5
@@ -173,6 +174,8 @@ class CometAgent:
         with trace.timed("graph.filter"):
             kept = self.roles(source).filter.select(evidence)
         trace.count("malformed.filter", kept.malformed)
+        if len(kept.reasons) and all(r == UNREADABLE_DROP for r in kept.reasons):
+            trace.parse_failure = ParseFailure("every filter reply of the model was unreadable")
         evidence.actions = action_nodes(
             source, self.cache, video_key, events, kept.keep, times_s, segment_features(feats),
             profile, self.settings, trace, margin_s=0.5 / fps,
@@ -231,6 +234,7 @@ class CometAgent:
             },
         )
         trace.count("malformed.verifier", loop.malformed)
+        trace.parse_failure = verifier_failure(loop)
         return loop
 
     def _order(self, evidence: Evidence) -> np.ndarray:
@@ -262,3 +266,20 @@ class CometAgent:
             {"groups": result.groups, "reason": result.reason, "count": len(result.moments)},
         )
         return result.moments
+
+
+def verifier_failure(loop: LoopResult) -> ParseFailure | None:
+    """A parse failure when every verifier reply of the loop was unreadable (the LLM roles
+    treat an unreadable reply as a rejection, so the empty answer says nothing), else None.
+
+    >>> from .verify.memory import MemoryBank
+    >>> bad = Verdict(None, "model reply unreadable: not valid JSON", True, {"replies": ["Sure!"]})
+    >>> verifier_failure(LoopResult(MemoryBank(0.5), iterations=1, malformed=1, last_verdict=bad))
+    ParseFailure(reason='model reply unreadable: not valid JSON', raw='Sure!')
+    >>> verifier_failure(LoopResult(MemoryBank(0.5), iterations=2, malformed=1, last_verdict=bad))
+    """
+    last = loop.last_verdict
+    if last is None or loop.malformed < loop.iterations:
+        return None
+    replies = last.details.get("replies") or [None]
+    return ParseFailure(last.reason or "model reply unreadable", replies[-1])
