@@ -18,6 +18,7 @@ from ..cache.admin import (
     regular_files,
 )
 from ..cache.kinds import INDEX_DIR, LOCK_SUFFIX, lock_path
+from .storage import manifest_rate
 
 
 class IndexKind(CacheKind):
@@ -50,7 +51,7 @@ class IndexKind(CacheKind):
                     video_fp=key.get("video"),
                     video_path=manifest.get("video_path"),
                     encoder_id=manifest.get("encoder_id"),
-                    fps=fps if isinstance(fps, (int, float)) else None,
+                    fps=_rate(fps),
                 )
             )
         return out
@@ -92,3 +93,11 @@ def read_manifest(path: Path) -> dict:
 
 
 INDEX_KIND = register_cache_kind(IndexKind())
+
+
+def _rate(value) -> float | None:
+    """A manifest's rate as a number; None when missing or unreadable."""
+    try:
+        return float(manifest_rate(value))
+    except (TypeError, ValueError, ZeroDivisionError):
+        return None
