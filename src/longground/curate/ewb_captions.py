@@ -24,6 +24,7 @@ from ..encoders.base import ImageTextEncoder
 from ..errors import UserError
 from ..run.journal import Journal, write_atomic
 from .record import StageRecord
+from .source import VIDEO_FILES, FrameSource
 from .stage import Call, ReplyError, Stage
 
 TOP_CLASSES = 3
@@ -64,18 +65,18 @@ class EncoderCaptioner:
         return ["top classes: " + ", ".join(self.vocabulary[j] for j in row) for row in best]
 
 
-def caption_video(path: Path, captioner: EncoderCaptioner, fps: float = 1.0) -> dict:
+def caption_video(
+    path: Path, captioner: EncoderCaptioner, fps: float = 1.0, source: FrameSource = VIDEO_FILES
+) -> dict:
     """`{"duration_s", "captions": [[time_s, text], ...]}` for one video at `fps`."""
-    from ..video import probe, sample_frames
-
-    info = probe(path)
+    duration_s = source.duration_s(path)
     captions: list[list] = []
-    for batch in sample_frames(path, fps, short_side=224, batch_size=32):
-        texts = captioner.caption(batch.frames)
-        captions += [[round(float(t), 3), c] for t, c in zip(batch.times_s, texts, strict=True)]
+    for times_s, frames in source.sampled(path, fps, short_side=224, batch_size=32):
+        texts = captioner.caption(frames)
+        captions += [[round(float(t), 3), c] for t, c in zip(times_s, texts, strict=True)]
     if not captions:
         raise UserError(f"{path}: no frames could be decoded")
-    return {"duration_s": float(info.duration_s or captions[-1][0] + 1.0), "captions": captions}
+    return {"duration_s": float(duration_s or captions[-1][0] + 1.0), "captions": captions}
 
 
 def run_captions(
@@ -118,19 +119,19 @@ class CaptionStage(Stage):
     prompts = ("build_ewb_caption",)
 
     def __init__(self, videos: dict[str, Path], fps: float = 1.0, batch: int = 1,
-                 short_side: int = 336, max_tokens: int = 128):  # fmt: skip
+                 short_side: int = 336, max_tokens: int = 128,
+                 source: FrameSource = VIDEO_FILES):  # fmt: skip
         if batch < 1:
             raise UserError(f"caption batch must be at least 1, got {batch}")
         self.videos, self.fps, self.batch, self.short_side = videos, fps, batch, short_side
+        self.source = source
         self.max_tokens = max_tokens * batch
         self.settings = {"fps": fps, "batch": batch, "short_side": short_side}
 
     def calls(self) -> Iterable[Call]:
-        from ..video import probe
-
         for vid, path in self.videos.items():
             try:
-                duration_s = float(probe(path).duration_s or 0.0)
+                duration_s = self.source.duration_s(path)
             except UserError as exc:
                 yield Call(f"{vid}@error", _raiser(exc), {"video_id": vid})
                 continue
@@ -144,12 +145,11 @@ class CaptionStage(Stage):
 
     def _messages(self, path: Path, times_s: list[float]):
         from ..llm.timing import timed_frames_message
-        from ..video import frames_at
         from .prompts import build_prompt
 
-        got = frames_at(path, times_s, short_side=self.short_side)
-        text = build_prompt("build_ewb_caption", n_frames=len(got.frames))
-        return [timed_frames_message(text, got.frames, got.times_s)]
+        frames, _ = self.source.frames_at(path, times_s, short_side=self.short_side)
+        text = build_prompt("build_ewb_caption", n_frames=len(frames))
+        return [timed_frames_message(text, frames, np.asarray(times_s, np.float64))]
 
     def read(self, call: Call, text: str) -> dict:
         from .ewb_stages import json_value

@@ -29,6 +29,7 @@ from .ewb_captions import CaptionStage, EncoderCaptioner, captions_by_video, run
 from .ewb_questions import PrefilterStage, QuestionStage, ScoreStage
 from .ewb_rules import CINEMATIC_WORDS, covered, group_by_gap, keep_top
 from .ewb_stages import DedupStage, GroupStage, VerifyStage, drop_duplicates, number_events
+from .source import VIDEO_FILES
 from .stage import StageResult, run_stage
 
 
@@ -246,14 +247,13 @@ def ewb_settings_dict(settings: EwbSettings) -> dict:
 def dry_run_ewb(videos: list[Path], settings: EwbSettings, show_prompts: bool = True,
                 chat_captions: bool = False) -> str:  # fmt: skip
     """What each stage would ask, from the videos' durations alone (nothing is captioned)."""
-    from ..video import probe
     from .estimate import image_tokens, text_tokens
     from .prompts import build_prompt, prompt_note
 
     lines, p1_calls, seconds = [], 0, 0.0
     for vid, path in video_ids(videos).items():
         try:
-            duration_s = float(probe(path).duration_s or 0.0)
+            duration_s = VIDEO_FILES.duration_s(path)
         except UserError as exc:
             lines.append(f"p0_captions: input error: {vid}: {exc}")
             continue
