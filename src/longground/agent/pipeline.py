@@ -155,7 +155,7 @@ class CometAgent:
 
     def _graph(self, source: VideoSource, plan, profile: Profile, trace: Trace) -> Evidence:
         """Step 2: timeline, event nodes, text scores, filter, action nodes."""
-        fps = self.timeline_fps(source.duration_s, profile)
+        fps = source.sampled_fps(self.timeline_fps(source.duration_s, profile))
         video_key = agent_rate_key(source.key, fps)
         with trace.timed("graph.timeline"):
             times_s, feats = clip_timeline(*source.timeline(fps), plan.window_s)
