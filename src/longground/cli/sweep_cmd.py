@@ -21,8 +21,8 @@ def sweep_command(
     windows: Annotated[
         str, typer.Option("--windows", help="Half-widths w of the crops [c-w, c+w], and full.")
     ] = "15s,30s,2.5m,5m,10m,20m,full",
-    encoder: opt.Encoder = "label-bridge",
-    fps: opt.Fps = 1.0,
+    encoder: opt.Encoder = opt.DEFAULTS.encoder,
+    fps: opt.Fps = opt.DEFAULTS.fps,
     params: opt.Params = None,
     cache_dir: opt.CacheDir = None,
     fmt: Annotated[str | None, typer.Option("--format", help="Benchmark format.")] = None,
