@@ -101,9 +101,11 @@ def test_registered_and_single_mode(clip, tmp_path):
 def test_bad_parameters_and_queries(clip, tmp_path):
     with pytest.raises(UserError, match="unknown parameter"):
         build_method("agent", MethodConfig(params={"tau_x": "1"}))
-    with pytest.raises(UserError, match="not a finite int"):
+    with pytest.raises(UserError, match="not an integer"):
         build_method("agent", MethodConfig(params={"hops": "many"}))
-    for key in ("hops", "gamma", "tau_e"):  # inf crashed int(); nan and inf are no settings
+    with pytest.raises(UserError, match="hops='inf' is not an integer"):  # inf crashed int()
+        build_method("agent", MethodConfig(params={"hops": "inf"}))
+    for key in ("gamma", "tau_e"):  # nan and inf are no settings
         with pytest.raises(UserError, match="not a finite"):
             build_method("agent", MethodConfig(params={key: "inf"}))
     with pytest.raises(UserError, match="empty"):

@@ -188,6 +188,26 @@ def test_second_query_reuses_the_graph(tmp_path):
     assert third["graph"]["events_cached"] and third["counters"]["graph.splits_built"] == 0
 
 
+class CappedSource(FakeSource):
+    """A source whose video plays at 2 frames/s: faster timelines are capped there."""
+
+    def sampled_fps(self, fps):
+        return min(fps, 2.0)
+
+    def timeline(self, fps):
+        return super().timeline(self.sampled_fps(fps))
+
+
+def test_graph_is_keyed_by_the_rate_actually_sampled(tmp_path):
+    fast = CometAgent(AgentSettings(roles="offline"), 10.0, GraphCache(tmp_path))
+    _, first = run("every time a cat appears", fast, CappedSource())
+    assert first["graph"]["timeline_fps"] == 2.0
+    # Asking for 4 samples/s of the same 2 frames/s video finds the graph built at 2.
+    slower = CometAgent(AgentSettings(roles="offline"), 4.0, GraphCache(tmp_path))
+    _, second = run("every time a cat appears", slower, CappedSource())
+    assert second["graph"]["events_cached"]
+
+
 def test_two_objects_are_found_together_only_by_looking_at_halves():
     settings = AgentSettings(roles="offline", regions=False)
     agent = CometAgent(settings, 1.0, GraphCache(None))

@@ -18,20 +18,7 @@ from longground.agent.settings import AgentSettings
 from longground.agent.verify.memory import MemoryEntry
 from longground.llm.base import ChatClient, Completion
 from tests.agent.test_pipeline import FakeSource, shot_spans
-
-
-class ScriptedChat(ChatClient):
-    """Answers from a list (cycling the last one); remembers every conversation."""
-
-    model = "scripted"
-
-    def __init__(self, replies):
-        self.replies, self.calls = list(replies), []
-
-    def complete(self, messages, *, max_tokens=1024, temperature=0.0):
-        self.calls.append(messages)
-        text = self.replies.pop(0) if len(self.replies) > 1 else self.replies[0]
-        return Completion(text if isinstance(text, str) else json.dumps(text))
+from tests.support.chat import ScriptedChat
 
 
 def evidence(query="a cat right after a rocket"):

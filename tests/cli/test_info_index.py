@@ -16,8 +16,8 @@ from tests.index.test_index import MeanColour, write_scenes
 
 
 @pytest.fixture(scope="module")
-def clip(tmp_path_factory):
-    return write_scenes(tmp_path_factory.mktemp("cli") / "scenes.mp4", seconds=4)
+def clip(scenes_video):
+    return scenes_video(seconds=4)
 
 
 @pytest.fixture(scope="module")

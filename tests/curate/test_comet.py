@@ -12,8 +12,8 @@ from longground.curate.comet_run import run_comet
 from longground.formats.canonical import sample_from_record
 from longground.formats.fields import load_record_samples
 from longground.llm import LLMConfig
-from longground.llm.base import ChatClient
 from longground.llm.factory import make_chat_client
+from tests.support.chat import CrashAfter
 from tests.support.curate_videos import attribute_list, is_bright, json_reply, make_videos
 from tests.support.openai_stub import OpenAIStub, Reply, closed_port_url
 
@@ -125,18 +125,6 @@ def test_end_to_end(videos, stub, tmp_path, capsys, monkeypatch):
     before = (out / "benchmark.jsonl").read_bytes()
     assert main(cli(videos, out, stub.url)) == 0
     assert stub.request_count == 6 and (out / "benchmark.jsonl").read_bytes() == before
-
-
-class CrashAfter(ChatClient):
-    def __init__(self, inner, n):
-        self.inner, self.n, self.model = inner, n, inner.model
-
-    def complete(self, messages, **kwargs):
-        answer = self.inner.complete(messages, **kwargs)
-        self.n -= 1
-        if self.n < 0:
-            raise KeyboardInterrupt
-        return answer
 
 
 @pytest.mark.parametrize("crash_after", [1, 4])  # in the query stage, in the annotation stage

@@ -14,8 +14,8 @@ from longground.encoders import load_encoder
 from longground.formats.canonical import sample_from_record
 from longground.formats.fields import load_record_samples
 from longground.llm import LLMConfig
-from longground.llm.base import ChatClient
 from longground.llm.factory import make_chat_client
+from tests.support.chat import CrashAfter
 from tests.support.curate_videos import make_colour_video, register_colour_encoder
 from tests.support.ewb_script import ewb_reply
 from tests.support.openai_stub import OpenAIStub, Reply
@@ -95,18 +95,6 @@ def test_end_to_end(videos, stub, tmp_path, capsys):
     review = rows(out / "review.jsonl")
     assert len(review) == 1 and rows(out / "benchmark.jsonl") == []
     assert review[0]["reason"] == "GT not inside any top-1 retrieval window"
-
-
-class CrashAfter(ChatClient):
-    def __init__(self, inner, n):
-        self.inner, self.n, self.model = inner, n, inner.model
-
-    def complete(self, messages, **kwargs):
-        answer = self.inner.complete(messages, **kwargs)
-        self.n -= 1
-        if self.n < 0:
-            raise KeyboardInterrupt
-        return answer
 
 
 @pytest.mark.parametrize("crash_after", [2, 7])  # inside P2, inside P4

@@ -12,8 +12,9 @@ from longground.curate.dryrun import format_plan, plan_stage
 from longground.curate.stage import Call, ReplyError, Stage, run_stage
 from longground.errors import UserError
 from longground.llm import LLMConfig
-from longground.llm.base import ChatClient, Message
+from longground.llm.base import Completion, Message
 from longground.llm.factory import make_chat_client
+from tests.support.chat import CrashAfter, ScriptedChat
 from tests.support.openai_stub import OpenAIStub, Reply, closed_port_url
 
 
@@ -47,6 +48,18 @@ def doubling(seen):
     return Reply("oops" if number == 3 else str(2 * number), prompt_tokens=50, completion_tokens=2)
 
 
+def doubling_chat(messages):
+    """`doubling` without a server: the same answers and token counts."""
+    number = int(messages[-1].text.split()[-1])
+    text = "oops" if number == 3 else str(2 * number)
+    return Completion(text, prompt_tokens=50, completion_tokens=2)
+
+
+@pytest.fixture
+def fake():
+    return ScriptedChat(responder=doubling_chat, model="m")
+
+
 @pytest.fixture
 def stub():
     with OpenAIStub(responder=doubling) as server:
@@ -56,20 +69,6 @@ def stub():
 def client_for(url, tmp_path, **kwargs):
     cfg = LLMConfig(model="m", base_url=url, max_retries=0, **kwargs)
     return make_chat_client(cfg, cache_path=tmp_path / "cache.sqlite")
-
-
-class CrashAfter(ChatClient):
-    """Passes `n` calls through, then fails the next one (after it was answered and cached)."""
-
-    def __init__(self, inner, n):
-        self.inner, self.n, self.model = inner, n, inner.model
-
-    def complete(self, messages, **kwargs):
-        answer = self.inner.complete(messages, **kwargs)
-        self.n -= 1
-        if self.n < 0:
-            raise RuntimeError("simulated crash")
-        return answer
 
 
 def lines(path):
@@ -96,42 +95,42 @@ def test_run_writes_records_and_manifest(stub, tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("concurrency", [1, 3])
-def test_crash_then_resume_is_identical_and_asks_nothing_twice(stub, tmp_path, concurrency):
+def test_crash_then_resume_is_identical_and_asks_nothing_twice(fake, tmp_path, concurrency):
     clean = tmp_path / "clean"
-    run_stage(Numbers(n=8), client_for(stub.url, tmp_path / "c1"), clean)
+    run_stage(Numbers(n=8), fake.cached(tmp_path / "c1.sqlite"), clean)
     expected = (clean / "numbers.jsonl").read_text()
-    before = stub.request_count
+    before = fake.request_count
 
     out = tmp_path / "out"
-    crashing = CrashAfter(client_for(stub.url, tmp_path / "c2"), 4)
+    crashing = CrashAfter(fake.cached(tmp_path / "c2.sqlite"), 4, RuntimeError("simulated crash"))
     with pytest.raises(RuntimeError, match="simulated crash"):
         run_stage(Numbers(n=8), crashing, out, concurrency=concurrency)
     assert 1 <= len(lines(out / "numbers.jsonl")) < 8
     assert not (out / "numbers.manifest.json").exists()
-    result = run_stage(Numbers(n=8), client_for(stub.url, tmp_path / "c2"), out)
+    result = run_stage(Numbers(n=8), fake.cached(tmp_path / "c2.sqlite"), out)
     assert (out / "numbers.jsonl").read_text() == expected
     assert result.manifest["session"]["cache_hits"] >= 1
-    asked = [r.text for r in stub.requests[before:]]
+    asked = [m[-1].text for m in fake.calls[before:]]
     assert len(asked) == len(set(asked)) == 8  # the answer cached before the crash is reused
 
 
-def test_torn_last_line_is_redone(stub, tmp_path):
+def test_torn_last_line_is_redone(fake, tmp_path):
     out = tmp_path / "out"
-    run_stage(Numbers(), client_for(stub.url, tmp_path), out)
+    run_stage(Numbers(), fake.cached(tmp_path / "cache.sqlite"), out)
     path = out / "numbers.jsonl"
     whole = path.read_text()
     path.write_text(whole[: whole.rindex('{"qid": "n5"') + 20])
-    result = run_stage(Numbers(), client_for(stub.url, tmp_path), out)
+    result = run_stage(Numbers(), fake.cached(tmp_path / "cache.sqlite"), out)
     assert path.read_text() == whole
     assert result.manifest["session"] == {"requests": 0, "cache_hits": 1, "resumed": 5}
 
 
-def test_other_settings_are_refused_unless_overwrite(stub, tmp_path):
+def test_other_settings_are_refused_unless_overwrite(fake, tmp_path):
     out = tmp_path / "out"
-    run_stage(Numbers(), client_for(stub.url, tmp_path), out)
+    run_stage(Numbers(), fake, out)
     with pytest.raises(UserError, match=r"settings\.tag: 'x2' -> 'y'.*--overwrite"):
-        run_stage(Numbers(tag="y"), client_for(stub.url, tmp_path), out)
-    run_stage(Numbers(tag="y"), client_for(stub.url, tmp_path), out, overwrite=True)
+        run_stage(Numbers(tag="y"), fake, out)
+    run_stage(Numbers(tag="y"), fake, out, overwrite=True)
     assert json.loads((out / "numbers.manifest.json").read_text())["settings"]["tag"] == "y"
 
 

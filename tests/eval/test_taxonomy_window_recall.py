@@ -221,7 +221,7 @@ def test_run_topk_windows_asks_retrieval_for_ewb_windows(tmp_path, monkeypatch, 
     assert main(["run", str(bench), "--out", out, "--topk-windows", "-p", "k=5"]) == 2
     spec = seen["spec"]
     assert spec.name == "retrieval"
-    assert spec.config.params == {"mode": "topk", "k": "5", "half_width_s": "60", "nms_s": "60"}
+    assert spec.config.params == {"mode": "topk", "k": "5", "half_width_s": 60.0, "nms_s": 60.0}
     capsys.readouterr()
     assert main(["run", str(bench), "--out", out, "--topk-windows", "-m", "hybrid"]) == 2
     assert "drop --method" in capsys.readouterr().err

@@ -22,10 +22,8 @@ from longground.index import (
 )
 from longground.index.prefetch import prefetch
 from longground.index.rows import RowBuffer
-from longground.video import BadVideo, TruncatedVideo, VideoWriter
-
-COLOURS = np.array([(230, 20, 20), (20, 220, 20), (20, 20, 230), (240, 240, 240)], np.float32)
-SCENE_S = 2.5  # the scene changes every 2.5 s, through COLOURS in turn
+from longground.video import BadVideo, TruncatedVideo
+from tests.support.videos import COLOURS, SCENE_S, write_scenes
 
 
 class MeanColour(ImageTextEncoder):
@@ -53,17 +51,9 @@ class MeanColour(ImageTextEncoder):
         return {"embedding": self.encode_images(frames), "appearance": frames.mean(axis=(1, 2))}
 
 
-def write_scenes(path, seconds=10, fps=25):
-    with VideoWriter(path, 64, 48, fps=fps) as writer:
-        for i in range(int(seconds * fps)):
-            scene = int(i / fps // SCENE_S) % len(COLOURS)
-            writer.write(np.broadcast_to(COLOURS[scene].astype(np.uint8), (48, 64, 3)).copy())
-    return path
-
-
 @pytest.fixture(scope="module")
-def clip(tmp_path_factory):
-    return write_scenes(tmp_path_factory.mktemp("idx") / "scenes.mp4")
+def clip(scenes_video):
+    return scenes_video(seconds=10)
 
 
 @pytest.fixture(autouse=True)

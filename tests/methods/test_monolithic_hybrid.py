@@ -148,7 +148,7 @@ def test_unparseable_answer_is_kept_not_fatal(hour_video):
 
 def test_monolithic_answers_are_scored_by_eval(hour_video, tmp_path, capsys):
     from longground.formats import write_samples
-    from longground.formats.records import write_jsonl
+    from longground.formats.lines import write_jsonl
     from longground.moments import Moments
     from longground.run.execute import grounding_record
     from longground.samples import Sample

@@ -43,7 +43,18 @@ def test_unknown_preset_names_the_known_ones():
         apply_preset("hybrid", "papr", {})
     with pytest.raises(UserError, match="method retrieval has no preset 'paper'"):
         apply_preset("retrieval", "paper", {})
-    assert preset_names("retrieval") == ["longground"]
+    assert preset_names("retrieval") == ["longground", "ewb-windows"]
+
+
+def test_ewb_windows_are_one_named_preset():
+    from longground.methods.retrieval import RetrievalParams
+    from longground.topk import EWB_WINDOWS
+
+    params = parse_params(RetrievalParams, apply_preset("retrieval", "ewb-windows", {}), "r")
+    assert (params.mode, params.k, params.half_width_s, params.nms_s) == ("topk", 10, 60.0, 60.0)
+    assert (EWB_WINDOWS.k, EWB_WINDOWS.half_width_s, EWB_WINDOWS.nms_s) == (10, 60.0, 60.0)
+    over = parse_params(RetrievalParams, apply_preset("retrieval", "ewb-windows", {"k": "3"}), "r")
+    assert over.k == 3 and over.mode == "topk"  # -p wins over the preset
 
 
 def test_every_preset_value_has_a_source_and_a_known_key():

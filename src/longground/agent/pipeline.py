@@ -14,6 +14,7 @@ from .confidence import Weights, rescored
 from .graph.cache import GraphCache
 from .graph.flat import flat_candidates, flat_nodes
 from .graph.levels import action_nodes, event_nodes
+from .perception.filter import UNREADABLE_DROP
 from .perception.presence import pooled
 from .perception.regions import RegionIndex
 from .perception.relative import RelativeRule, calibrations, decide
@@ -31,10 +32,10 @@ from .roles import (
 )
 from .settings import AgentSettings
 from .source import VideoSource, segment_features
-from .trace import Trace
+from .trace import ParseFailure, Trace
 from .verify.budget import scaled_budget, standing_out, unexamined
 from .verify.coverage import coverage_order, uniform_order
-from .verify.loop import Verdict, verification_loop
+from .verify.loop import LoopResult, Verdict, verification_loop
 from .verify.memory import MemoryBank
 
 # Used when neither the settings nor the encoder say what raw score means "visible".
@@ -168,7 +169,7 @@ class CometAgent:
 
     def _graph(self, source: VideoSource, plan, profile: Profile, trace: Trace) -> Evidence:
         """Step 2: timeline, event nodes, text scores, filter, action nodes."""
-        fps = self.timeline_fps(source.duration_s, profile)
+        fps = source.sampled_fps(self.timeline_fps(source.duration_s, profile))
         video_key = agent_rate_key(source.key, fps)
         with trace.timed("graph.timeline"):
             times_s, feats = clip_timeline(*source.timeline(fps), plan.window_s)
@@ -195,6 +196,8 @@ class CometAgent:
         with trace.timed("graph.filter"):
             kept = self.roles(source).filter.select(evidence)
         trace.count("malformed.filter", kept.malformed)
+        if len(kept.reasons) and all(r == UNREADABLE_DROP for r in kept.reasons):
+            trace.parse_failure = ParseFailure("every filter reply of the model was unreadable")
         if self.settings.graph:
             evidence.actions = action_nodes(
                 source, self.cache, video_key, events, kept.keep, times_s,
@@ -299,6 +302,7 @@ class CometAgent:
             },
         )
         trace.count("malformed.verifier", loop.malformed)
+        trace.parse_failure = verifier_failure(loop)
         return loop
 
     def _budget(self, evidence: Evidence, trace: Trace) -> int | None:
@@ -359,3 +363,20 @@ class CometAgent:
             {"groups": result.groups, "reason": result.reason, "count": len(result.moments)},
         )
         return result.moments
+
+
+def verifier_failure(loop: LoopResult) -> ParseFailure | None:
+    """A parse failure when every verifier reply of the loop was unreadable (the LLM roles
+    treat an unreadable reply as a rejection, so the empty answer says nothing), else None.
+
+    >>> from .verify.memory import MemoryBank
+    >>> bad = Verdict(None, "model reply unreadable: not valid JSON", True, {"replies": ["Sure!"]})
+    >>> verifier_failure(LoopResult(MemoryBank(0.5), iterations=1, malformed=1, last_verdict=bad))
+    ParseFailure(reason='model reply unreadable: not valid JSON', raw='Sure!')
+    >>> verifier_failure(LoopResult(MemoryBank(0.5), iterations=2, malformed=1, last_verdict=bad))
+    """
+    last = loop.last_verdict
+    if last is None or loop.malformed < loop.iterations:
+        return None
+    replies = last.details.get("replies") or [None]
+    return ParseFailure(last.reason or "model reply unreadable", replies[-1])

@@ -6,11 +6,11 @@ max_action_nodes) override the chosen Table 4 profile; the rest are listed in `A
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ..errors import UserError
+from ..params import check_known, parse_values
 from .profiles import Profile
 
 ORDERS = ("coverage", "uniform")
@@ -146,17 +146,11 @@ class AgentSettings:
         >>> s.hops, s.overrides, s.regions
         (3, {'tau_e': 0.9}, False)
         """
-        own = {f.name: f for f in fields(cls) if f.name != "overrides"}
-        values: dict[str, Any] = {}
-        overrides: dict[str, Any] = {}
-        for key, value in params.items():
-            if key in PROFILE_FIELDS:
-                overrides[key] = _coerce(key, value, float)
-            elif key in own:
-                values[key] = _coerce(key, value, _kind(cls, key))
-            else:
-                known = ", ".join(sorted([*own, *PROFILE_FIELDS]))
-                raise UserError(f"agent: unknown parameter {key!r}; known: {known}")
+        own = [f.name for f in fields(cls) if f.name != "overrides"]
+        check_known(params, [*own, *PROFILE_FIELDS], "agent")
+        profile = {k: v for k, v in params.items() if k in PROFILE_FIELDS}
+        overrides = parse_values(Profile, profile, "agent")
+        values = parse_values(cls, {k: v for k, v in params.items() if k in own}, "agent")
         return cls(**values, overrides=overrides)
 
     def backend(self, role: str, has_llm: bool) -> str:
@@ -165,36 +159,3 @@ class AgentSettings:
         if chosen == "auto":
             return "llm" if has_llm else "offline"
         return chosen
-
-
-_OPTIONAL_FLOATS = ("presence_threshold", "presence_width")
-
-
-def _kind(cls: type, key: str) -> type:
-    default = next(f.default for f in fields(cls) if f.name == key)
-    if key in _OPTIONAL_FLOATS:
-        return float
-    return str if default is None else type(default)
-
-
-def _coerce(key: str, value: Any, kind: type) -> Any:
-    if not isinstance(value, str):
-        return value
-    if kind is str:
-        return value
-    if kind is bool:
-        words = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
-        if value.strip().lower() not in words:
-            raise UserError(f"agent: parameter {key}={value!r} must be true or false")
-        return words[value.strip().lower()]
-    if value.strip().lower() in ("", "none", "auto") and key in _OPTIONAL_FLOATS:
-        return None
-    try:
-        number = float(value)
-        if not math.isfinite(number):  # a setting is never inf or nan
-            raise ValueError(value)
-        return int(number) if kind is int else kind(value)
-    except ValueError:
-        raise UserError(
-            f"agent: parameter {key}={value!r} is not a finite {kind.__name__}"
-        ) from None

@@ -46,6 +46,11 @@ class VideoSource(ABC):
         `"segment"`: `(T, ...)`). "appearance" drives event segmentation, "segment" (else
         "embedding") the edge weights, "embedding" the text scores."""
 
+    def sampled_fps(self, fps: float) -> float:
+        """The rate `timeline(fps)` really samples at: a source may cap `fps` at the video's
+        own rate. Graph-cache keys and node margins use this rate (default: `fps`)."""
+        return fps
+
     @abstractmethod
     def score(self, features: dict[str, np.ndarray], text: str) -> np.ndarray:
         """Raw relevance `(T,)` of each sample's features to `text`."""

@@ -11,13 +11,39 @@ import time
 from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 STAGES = ("planner", "graph", "verification", "aggregator")
 
 
+@dataclass(frozen=True)
+class ParseFailure:
+    """Why an empty agent answer says nothing about the video: the model's replies could not
+    be read (every verifier reply, or with no candidate to verify, every filter reply).
+
+    Attributes:
+        reason: one line, e.g. "model reply unreadable: not valid JSON".
+        raw: the last unreadable reply, when one was kept.
+    """
+
+    reason: str
+    raw: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"reason": self.reason, "raw": self.raw}
+
+
+@dataclass
 class Trace:
     """Collects what happened during one `ground` call.
+
+    Attributes:
+        record: JSON-ready entries by name (plan, graph, verifications, memory, ...).
+        timings: seconds per "step.part".
+        counters: counts by name (llm calls, malformed replies, ...).
+        parse_failure: set when the run's answer is unreadable rather than empty (see
+            `ParseFailure`); the pipeline decides it from its typed results.
 
     >>> t = Trace()
     >>> with t.timed("graph.events"):
@@ -28,10 +54,10 @@ class Trace:
     (3, 2, ['aggregator', 'graph', 'planner', 'total', 'verification'])
     """
 
-    def __init__(self) -> None:
-        self.record: dict[str, Any] = {}
-        self.timings: dict[str, float] = defaultdict(float)
-        self.counters: dict[str, int] = defaultdict(int)
+    record: dict[str, Any] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    counters: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    parse_failure: ParseFailure | None = None
 
     @contextmanager
     def timed(self, name: str) -> Iterator[None]:
@@ -62,8 +88,12 @@ class Trace:
         return out
 
     def to_dict(self) -> dict[str, Any]:
+        failure = (
+            {} if self.parse_failure is None else {"parse_failure": self.parse_failure.to_dict()}
+        )
         return {
             **self.record,
+            **failure,
             "counters": dict(self.counters),
             "timings_s": dict(self.timings),
             "stage_times_s": self.stage_times(),

@@ -4,12 +4,12 @@ exactly what `longground` writes for the imported benchmark."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from ..atomic import atomic_open
 from ..errors import UserError
 from ..formats import load_samples, sample_record
+from ..formats.lines import write_lines
 from .record import AnnotatedQuery
 from .store import AnnotationStore
 
@@ -86,8 +86,7 @@ def write_export(
     rows = export_rows(store, only, history)
     try:
         with atomic_open(out) as handle:
-            for row in rows:
-                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+            write_lines(handle, rows)
     except OSError as exc:
         raise UserError(f"{out}: cannot write ({exc.strerror or exc})") from None
     return len(rows)

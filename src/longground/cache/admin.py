@@ -1,36 +1,26 @@
 """Seeing and reclaiming what longground keeps under its cache root (`longground cache`).
 
-The kinds and where each lives are in `kinds`. Only regular files are looked at: symbolic
-links are neither followed nor removed, and a file is removed only after checking that it
-still sits, unlinked-to, in the folder it was found in.
+What is common to every kind of entry lives here: the `Entry` record, the `CacheKind`
+interface and its registry, the selection rules, and the careful file removal. Each kind is
+registered by the package that owns its files (`index.cache_kind`, `agent.graph.cache_kind`,
+`llm.cache_kind`, `encoders.cache_kind`); only leftovers of interrupted writes (`temp`) are
+this module's own. Only regular files are looked at: symbolic links are neither followed nor
+removed, and a file is removed only after checking that it still sits, unlinked-to, in the
+folder it was found in.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import sqlite3
 import time
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
+from typing import ClassVar
 
 from .fingerprint import video_fingerprint
-from .kinds import (
-    AGENT_DIR,
-    ENCODERS_DIR,
-    INDEX_DIR,
-    KINDS,
-    LLM_FILE,
-    LLM_FILES,
-    LOCK_SUFFIX,
-    STALE_TEMP_S,
-    agent_video_fp,
-    is_temp,
-    lock_path,
-)
+from .kinds import KINDS, LOCK_SUFFIX, STALE_TEMP_S, is_temp
 
 # A temporary file younger than this may belong to a write in progress: it is never removed.
 TEMP_GRACE_S = STALE_TEMP_S
@@ -41,7 +31,7 @@ class Entry:
     """One removable thing in the cache.
 
     Attributes:
-        kind: one of `KINDS`.
+        kind: the name of its `CacheKind`.
         path: the file (for an llm answer: the database holding it).
         nbytes: bytes on disk (for an llm answer: the size of its row's data, an estimate of
             what removing it frees).
@@ -83,33 +73,143 @@ class Entry:
         }
 
 
+class CacheKind:
+    """One kind of cache entry: how to find, measure, describe and remove its entries.
+
+    The defaults suit a kind whose entries are plain files in folders of the root; a kind
+    stored otherwise (rows of a database) overrides `remove`, `disk_bytes`,
+    `estimate_freed` and `describe`.
+
+    Attributes:
+        name: the kind's name in `KINDS` and on the command line (`--kind`).
+        folders: folders of the root its files live in (where leftovers are looked for).
+        records_video: its entries record their video's path, so `--missing-videos` can tell
+            when the video is gone.
+        follows_video: its entries belong to a video known only by fingerprint; they go with
+            the last entry that recorded the video.
+        grace_s: entries younger than this are never selected.
+        lists_entries: `cache info --entries` lists each of its entries (`entry_lines`).
+    """
+
+    name: ClassVar[str]
+    folders: ClassVar[tuple[str, ...]] = ()
+    records_video: ClassVar[bool] = False
+    follows_video: ClassVar[bool] = False
+    grace_s: ClassVar[float] = 0.0
+    lists_entries: ClassVar[bool] = False
+
+    def scan(self, base: Path) -> list[Entry]:
+        """Every entry of this kind under the resolved root `base`."""
+        raise NotImplementedError
+
+    def leftovers(self, base: Path) -> list[Entry]:
+        """Files of this kind's that are no entry (e.g. a lock without its entry), as `temp`."""
+        return []
+
+    def disk_bytes(self, base: Path, entries: list[Entry]) -> int:
+        """Bytes on disk of `entries` (all of this kind)."""
+        return sum(e.nbytes for e in entries)
+
+    def remove(self, entries: list[Entry], base: Path) -> int:
+        """Remove `entries` (all of this kind); the bytes freed. A held `.lock` is kept."""
+        freed = 0
+        for entry in entries:
+            for path in (entry.path, *entry.companions):
+                if path.suffix != LOCK_SUFFIX or lock_is_free(path):
+                    freed += unlink_inside(path, base)
+        return freed
+
+    def estimate_freed(self, doomed: list[Entry], entries: list[Entry], base: Path) -> int:
+        """Bytes `remove(doomed)` would free; `entries` are all of this kind found."""
+        return sum(e.nbytes for e in doomed)
+
+    def describe(self, doomed: list[Entry], entries: list[Entry], base: Path) -> list[str]:
+        """Lines for `clean --dry-run`, one per entry by default."""
+        return [
+            f"would remove {e.kind:<8} {e.path} ({format_bytes(e.nbytes)}, "
+            f"modified {format_when(e.mtime_s)})"
+            for e in doomed
+        ]
+
+    def entry_lines(self, entries: list[Entry]) -> list[str]:
+        """A table of `entries` for `cache info --entries` (kinds with `lists_entries`)."""
+        return [str(e.path) for e in entries]
+
+
+CACHE_KINDS: dict[str, CacheKind] = {}
+
+
+def register_cache_kind(kind: CacheKind) -> CacheKind:
+    """Make `kind` one of the kinds `scan`, `select` and `remove` know (its package calls
+    this when imported; `cli.cache_cmd` imports every owning package)."""
+    CACHE_KINDS[kind.name] = kind
+    return kind
+
+
+def kinds() -> list[CacheKind]:
+    """The registered kinds, in `KINDS` order (others after them, by name)."""
+    order = {name: i for i, name in enumerate(KINDS)}
+    return sorted(CACHE_KINDS.values(), key=lambda k: (order.get(k.name, len(order)), k.name))
+
+
+class TempKind(CacheKind):
+    """Leftovers of interrupted writes: `atomic_open`'s temporary files beside any entry, and
+    what each kind reports as leftover (`CacheKind.leftovers`)."""
+
+    name = "temp"
+    grace_s = TEMP_GRACE_S
+
+    def scan(self, base: Path) -> list[Entry]:
+        out = []
+        folders = [base, *(base / f for k in kinds() for f in k.folders)]
+        for folder in dict.fromkeys(folders):
+            out += [file_entry("temp", p) for p in regular_files(folder, base) if is_temp(p.name)]
+        for kind in kinds():
+            out += kind.leftovers(base)
+        return out
+
+
+register_cache_kind(TempKind())
+
+
 def scan(root: str | Path) -> list[Entry]:
     """Every entry under `root`, kind by kind in `KINDS` order; nothing when it does not exist.
 
     >>> import tempfile
     >>> root = Path(tempfile.mkdtemp())
-    >>> _ = (root / "encoders").mkdir(), (root / "encoders" / "a.npy").write_bytes(b"12345")
+    >>> _ = (root / ".a.npz.x1y2.tmp").write_bytes(b"12345")
     >>> [(e.kind, e.path.name, e.nbytes) for e in scan(root)]
-    [('encoders', 'a.npy', 5)]
+    [('temp', '.a.npz.x1y2.tmp', 5)]
     """
     base = Path(root).expanduser().resolve()
-    return [entry for kind in KINDS for entry in SCANNERS[kind](base)]
+    return [entry for kind in kinds() for entry in kind.scan(base)]
+
+
+def by_kind(entries: Iterable[Entry]) -> dict[str, list[Entry]]:
+    """`entries` grouped by kind name, every registered kind present (possibly empty).
+
+    >>> sorted(by_kind([Entry("temp", Path("x"), 7, 0.0)])["temp"][0].path.parts)
+    ['x']
+    """
+    out: dict[str, list[Entry]] = {kind.name: [] for kind in kinds()}
+    for entry in entries:
+        out.setdefault(entry.kind, []).append(entry)
+    return out
 
 
 def usage(root: str | Path, entries: list[Entry]) -> dict[str, tuple[int, int]]:
-    """`{kind: (entries, bytes on disk)}` for every kind; llm bytes are the database files'.
+    """`{kind: (entries, bytes on disk)}` for every kind (each kind measures its own bytes).
 
     >>> import tempfile
     >>> usage(tempfile.mkdtemp(), [Entry("temp", Path("x"), 7, 0.0)])["temp"]
     (1, 7)
     """
-    totals = {kind: (0, 0) for kind in KINDS}
-    for entry in entries:
-        count, nbytes = totals[entry.kind]
-        totals[entry.kind] = (count + 1, nbytes + entry.nbytes)
-    llm_count = totals["llm"][0]
-    totals["llm"] = (llm_count, sum(_size(p) for p in _llm_files(Path(root).expanduser())))
-    return totals
+    base = Path(root).expanduser()
+    groups = by_kind(entries)
+    return {
+        name: (len(group), CACHE_KINDS[name].disk_bytes(base, group))
+        for name, group in groups.items()
+    }
 
 
 def select(
@@ -125,11 +225,12 @@ def select(
         entries: from `scan`.
         kinds: only these kinds.
         older_than_s: only entries last modified more than this many seconds ago.
-        missing_videos: only index entries whose recorded video is gone or has changed, and
-            agent files of videos that no remaining index entry refers to.
+        missing_videos: only entries that record a video that is gone or has changed, and
+            entries that follow a video no remaining entry records.
         now_s: the current time (default: now).
 
-    Temporary files younger than `TEMP_GRACE_S` are never selected.
+    Entries younger than their kind's `grace_s` (temporary files: `TEMP_GRACE_S`) are never
+    selected.
 
     >>> old, new = Entry("temp", Path("a"), 1, 0.0), Entry("temp", Path("b"), 1, 1e9)
     >>> [e.path.name for e in select([old, new], older_than_s=86400, now_s=1e9)]
@@ -140,18 +241,29 @@ def select(
     chosen = [e for e in entries if e.kind in kinds]
     if older_than_s is not None:
         chosen = [e for e in chosen if now_s - e.mtime_s > older_than_s]
-    chosen = [e for e in chosen if e.kind != "temp" or now_s - e.mtime_s > TEMP_GRACE_S]
+    chosen = [e for e in chosen if now_s - e.mtime_s > _kind_of(e).grace_s]
     if missing_videos:
         chosen = _of_missing_videos(chosen, entries)
     return chosen
 
 
+def video_kinds() -> tuple[str, ...]:
+    """The kinds `--missing-videos` applies to (their entries belong to one video)."""
+    return tuple(k.name for k in kinds() if k.records_video or k.follows_video)
+
+
+def _kind_of(entry: Entry) -> CacheKind:
+    return CACHE_KINDS[entry.kind]
+
+
 def _of_missing_videos(chosen: list[Entry], entries: list[Entry]) -> list[Entry]:
-    dead = [e for e in chosen if e.kind == "index" and video_gone(e)]
+    dead = [e for e in chosen if _kind_of(e).records_video and video_gone(e)]
     dead_paths = {e.path for e in dead}
-    kept_fps = {e.video_fp for e in entries if e.kind == "index" and e.path not in dead_paths}
+    kept_fps = {
+        e.video_fp for e in entries if _kind_of(e).records_video and e.path not in dead_paths
+    }
     gone_fps = {e.video_fp for e in dead} - kept_fps
-    return dead + [e for e in chosen if e.kind == "agent" and e.video_fp in gone_fps]
+    return dead + [e for e in chosen if _kind_of(e).follows_video and e.video_fp in gone_fps]
 
 
 def video_gone(entry: Entry) -> bool:
@@ -172,46 +284,55 @@ def video_gone(entry: Entry) -> bool:
 
 
 def remove(entries: list[Entry], root: str | Path) -> int:
-    """Remove `entries` (from `scan` of the same `root`); the bytes freed.
-
-    Files that vanished meanwhile are skipped; a `.lock` that a build holds is kept.
-    llm answers are deleted row by row (the database is then compacted, or removed when no
-    answer is left).
+    """Remove `entries` (from `scan` of the same `root`), each kind its own way; the bytes
+    freed. Files that vanished meanwhile are skipped.
 
     >>> import tempfile
     >>> root = Path(tempfile.mkdtemp())
-    >>> _ = (root / "encoders").mkdir(), (root / "encoders" / "a.npy").write_bytes(b"12345")
+    >>> _ = (root / ".a.npz.x1y2.tmp").write_bytes(b"12345")
     >>> remove(scan(root), root), scan(root)
     (5, [])
     """
     base = Path(root).expanduser().resolve()
-    freed = 0
-    rows: dict[Path, list[Entry]] = {}
-    for entry in entries:
-        if entry.kind == "llm":
-            rows.setdefault(entry.path, []).append(entry)
-            continue
-        for path in (entry.path, *entry.companions):
-            if path.suffix != LOCK_SUFFIX or _lock_is_free(path):
-                freed += _unlink_inside(path, base)
-    for db, answers in rows.items():
-        freed += _remove_answers(db, answers, base)
-    return freed
+    groups = by_kind(entries)
+    return sum(CACHE_KINDS[name].remove(group, base) for name, group in groups.items() if group)
 
 
 def estimate_freed(doomed: list[Entry], entries: list[Entry], root: str | Path) -> int:
-    """Bytes `remove(doomed, root)` would free: exact for files and for an llm database that
-    loses every answer, otherwise the size of the removed answers' data.
+    """Bytes `remove(doomed, root)` would free, each kind estimating its own.
 
-    >>> doomed = [Entry("temp", Path("a"), 5, 0.0), Entry("agent", Path("b"), 7, 0.0)]
+    >>> doomed = [Entry("temp", Path("a"), 5, 0.0), Entry("temp", Path("b"), 7, 0.0)]
     >>> estimate_freed(doomed, doomed, "/nonexistent")
     12
     """
-    answers = [e for e in doomed if e.kind == "llm"]
-    files = sum(e.nbytes for e in doomed if e.kind != "llm")
-    if answers and len(answers) == sum(e.kind == "llm" for e in entries):
-        return files + usage(root, [])["llm"][1]
-    return files + sum(e.nbytes for e in answers)
+    base = Path(root).expanduser()
+    found = by_kind(entries)
+    return sum(
+        CACHE_KINDS[name].estimate_freed(group, found.get(name, []), base)
+        for name, group in by_kind(doomed).items()
+        if group
+    )
+
+
+def describe(doomed: list[Entry], entries: list[Entry], root: str | Path) -> list[str]:
+    """What `clean --dry-run` prints: each kind's lines for its doomed entries."""
+    base = Path(root).expanduser()
+    found = by_kind(entries)
+    lines = []
+    for name, group in by_kind(doomed).items():
+        if group:
+            lines += CACHE_KINDS[name].describe(group, found.get(name, []), base)
+    return lines
+
+
+def summary(doomed: list[Entry]) -> str:
+    """`3 index, 1 temp entries`: how many entries of each kind.
+
+    >>> summary([Entry("temp", Path("a"), 1, 0.0)] * 2)
+    '2 temp entries'
+    """
+    counts = Counter(e.kind for e in doomed)
+    return ", ".join(f"{counts[k.name]} {k.name}" for k in kinds() if counts[k.name]) + " entries"
 
 
 def format_bytes(nbytes: float) -> str:
@@ -226,100 +347,15 @@ def format_bytes(nbytes: float) -> str:
     return f"{nbytes:.0f} B" if power == 0 else f"{nbytes:.1f} {units[power]}"
 
 
-# Scanners: one per kind, each `(resolved root) -> entries`.
-
-
-def _index_entries(base: Path) -> list[Entry]:
-    files = _regular_files(base / INDEX_DIR, base)
-    names = {f.name for f in files}
-    out = []
-    for path in files:
-        if path.name.startswith(".") or path.suffix != ".npz":
-            continue
-        lock = lock_path(path)
-        manifest = _read_manifest(path)
-        key = manifest.get("key") if isinstance(manifest.get("key"), dict) else {}
-        stat = path.lstat()
-        out.append(
-            Entry(
-                "index",
-                path,
-                stat.st_size,
-                stat.st_mtime,
-                companions=(lock,) if lock.name in names else (),
-                video_fp=key.get("video"),
-                video_path=manifest.get("video_path"),
-                encoder_id=manifest.get("encoder_id"),
-                fps=fps if isinstance(fps := manifest.get("fps"), (int, float)) else None,
-            )
-        )
-    return out
-
-
-def _agent_entries(base: Path) -> list[Entry]:
-    out = []
-    for path in _regular_files(base / AGENT_DIR, base):
-        if path.name.startswith("."):
-            continue
-        stat = path.lstat()
-        video_fp = agent_video_fp(path.name)
-        out.append(Entry("agent", path, stat.st_size, stat.st_mtime, video_fp=video_fp))
-    return out
-
-
-def _encoder_entries(base: Path) -> list[Entry]:
-    return [_file_entry("encoders", p) for p in _regular_files(base / ENCODERS_DIR, base)
-            if not p.name.startswith(".")]  # fmt: skip
-
-
-def _temp_entries(base: Path) -> list[Entry]:
-    out = []
-    for folder in (base, base / INDEX_DIR, base / AGENT_DIR, base / ENCODERS_DIR):
-        files = _regular_files(folder, base)
-        out += [_file_entry("temp", p) for p in files if is_temp(p.name)]
-    index_files = _regular_files(base / INDEX_DIR, base)
-    entries = {p.with_suffix("") for p in index_files if p.suffix == ".npz"}
-    out += [_file_entry("temp", p) for p in index_files
-            if p.suffix == LOCK_SUFFIX and p.with_suffix("") not in entries]  # fmt: skip
-    return out
-
-
-def _llm_entries(base: Path) -> list[Entry]:
-    db = base / LLM_FILE
-    if db not in _regular_files(base, base):
-        return []
-    try:  # read-write, so that closing removes the -wal/-shm files that opening creates
-        connection = sqlite3.connect(db, timeout=60.0)
-        try:
-            rows = connection.execute(
-                "SELECT key, created_s, length(CAST(key AS BLOB)) + length(CAST(model AS BLOB))"
-                " + length(CAST(text AS BLOB)) + 40 FROM responses"
-            ).fetchall()
-        finally:
-            connection.close()
-    except sqlite3.Error:  # not a database, or another schema: the file is one entry
-        return [_file_entry("llm", db)]
-    mtime_s = db.lstat().st_mtime
-    return [
-        Entry("llm", db, int(nbytes or 0), mtime_s if created is None else float(created),
-              row_key=key)
-        for key, created, nbytes in rows
-    ]  # fmt: skip
-
-
-SCANNERS: dict[str, Callable[[Path], list[Entry]]] = {
-    "index": _index_entries,
-    "agent": _agent_entries,
-    "llm": _llm_entries,
-    "encoders": _encoder_entries,
-    "temp": _temp_entries,
-}
+def format_when(mtime_s: float) -> str:
+    """A modification time for people, local time to the minute."""
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(mtime_s))
 
 
 # Filesystem helpers: nothing here follows a symbolic link.
 
 
-def _regular_files(folder: Path, base: Path) -> list[Path]:
+def regular_files(folder: Path, base: Path) -> list[Path]:
     """Regular files directly in `folder`, which must be `base` or a real folder inside it."""
     if folder != base and (folder.is_symlink() or folder.parent != base):
         return []
@@ -330,29 +366,19 @@ def _regular_files(folder: Path, base: Path) -> list[Path]:
         return []
 
 
-def _file_entry(kind: str, path: Path) -> Entry:
+def file_entry(kind: str, path: Path) -> Entry:
     stat = path.lstat()
     return Entry(kind, path, stat.st_size, stat.st_mtime)
 
 
-def _read_manifest(path: Path) -> dict:
-    """The JSON manifest of an index entry (see `index.storage`); `{}` when unreadable."""
-    try:
-        with np.load(path, allow_pickle=False) as npz:
-            manifest = json.loads(str(npz["manifest"]))
-    except Exception:  # a damaged entry is still an entry; it just tells nothing
-        return {}
-    return manifest if isinstance(manifest, dict) else {}
-
-
-def _size(path: Path) -> int:
+def file_size(path: Path) -> int:
     try:
         return path.lstat().st_size
     except FileNotFoundError:
         return 0
 
 
-def _unlink_inside(path: Path, base: Path) -> int:
+def unlink_inside(path: Path, base: Path) -> int:
     """Remove a regular file found under `base`; its size, or 0 when it is gone or unsafe."""
     folder = path.parent
     if folder != base and (folder.is_symlink() or folder.parent != base):
@@ -367,7 +393,7 @@ def _unlink_inside(path: Path, base: Path) -> int:
     return stat.st_size
 
 
-def _lock_is_free(path: Path) -> bool:
+def lock_is_free(path: Path) -> bool:
     """False while another process holds the build lock on `path` (POSIX `flock`)."""
     try:
         import fcntl
@@ -382,30 +408,3 @@ def _lock_is_free(path: Path) -> bool:
     except OSError:
         return True
     return True
-
-
-def _llm_files(base: Path) -> list[Path]:
-    return [base / name for name in LLM_FILES]
-
-
-def _remove_answers(db: Path, answers: list[Entry], base: Path) -> int:
-    """Delete these rows; compact the database, or remove its files when it is left empty."""
-    files = [p for p in _llm_files(base) if p.parent == db.parent]
-    before = sum(_size(p) for p in files)
-    keys = [(e.row_key,) for e in answers if e.row_key is not None]
-    left = 0
-    if keys and db.parent == base and not db.is_symlink():
-        connection = sqlite3.connect(db, timeout=60.0)
-        try:
-            with connection:
-                connection.executemany("DELETE FROM responses WHERE key = ?", keys)
-            left = connection.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
-            if left:
-                connection.execute("VACUUM")
-                connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        finally:
-            connection.close()
-    if not left:
-        for path in files:
-            _unlink_inside(path, base)
-    return max(0, before - sum(_size(p) for p in files))

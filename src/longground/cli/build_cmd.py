@@ -8,8 +8,16 @@ from pathlib import Path
 
 import typer
 
+from ..curate.attributes import AttributeSampler
+from ..curate.comet import CometSettings
+from ..curate.ewb_captions import TOP_CLASSES
+from ..curate.ewb_run import EwbSettings
+from ..llm.config import LLMConfig
 from . import options as opt
 from .main import app
+
+# Every default below is read from the settings it fills (CometSettings, EwbSettings, ...).
+COMET, EWB = CometSettings(), EwbSettings()
 
 build_app = typer.Typer(
     no_args_is_help=True,
@@ -27,11 +35,12 @@ Overwrite = typer.Option(
 def attributes(
     count: int = typer.Option(..., "--count", min=0, help="Number of combinations to draw."),
     seed: int = typer.Option(0, "--seed", help="Random seed: the same seed, the same lines."),
-    mu: float = typer.Option(2.5, "--mu", help="Most likely combination size."),
-    alpha: float = typer.Option(0.9, "--alpha", help="Sharpness of p(k) ~ exp(-alpha (k-mu)^2)."),
+    mu: float = typer.Option(AttributeSampler.mu, "--mu", help="Most likely combination size."),
+    alpha: float = typer.Option(
+        AttributeSampler.alpha, "--alpha", help="Sharpness of p(k) ~ exp(-alpha (k-mu)^2)."
+    ),
 ) -> None:
     """Draw CoMET attribute combinations, one JSON list per line."""
-    from ..curate.attributes import AttributeSampler
 
     for combination in AttributeSampler(mu=mu, alpha=alpha).draw(count, seed):
         typer.echo(json.dumps(combination))
@@ -60,11 +69,12 @@ def agree(
     final, disputed, stats = adjudicate.split(a, b)
     if proposals is not None:
         stats.query_edits, stats.interval_edits = adjudicate.edit_counts(proposals, a)
-    from ..formats.canonical import sample_record
+    from ..formats import write_samples
+    from ..formats.lines import write_jsonl
 
-    adjudicate.write_jsonl(out / "final.jsonl", [sample_record(s) for s in final])
-    adjudicate.write_jsonl(out / "adjudicate.jsonl", disputed)
-    adjudicate.write_jsonl(out / "stats.jsonl", [stats.to_dict()])
+    write_samples(out / "final.jsonl", final)
+    write_jsonl(out / "adjudicate.jsonl", disputed)
+    write_jsonl(out / "stats.jsonl", [stats.to_dict()])
     typer.echo(format_table(stats))
     typer.echo(f"wrote {len(final)} agreed queries to {out / 'final.jsonl'} and "
                f"{len(disputed)} to {out / 'adjudicate.jsonl'}")  # fmt: skip
@@ -74,7 +84,6 @@ def _llm_config(llm, base_url, model, api_key, concurrency: int, video_input: st
     """The model settings, checked (a model must be named) before anything is written."""
     import os
 
-    from ..llm.config import LLMConfig
     from ..llm.factory import resolve_model
     from ..llm.video_input import VideoInput
 
@@ -125,7 +134,9 @@ CacheDir = typer.Option(
 )
 
 
-Concurrency = typer.Option(4, "--concurrency", min=1, help="Requests in flight at once.")
+Concurrency = typer.Option(
+    LLMConfig.concurrency, "--concurrency", min=1, help="Requests in flight at once."
+)
 DryRun = typer.Option(
     False,
     "--dry-run",
@@ -137,13 +148,17 @@ DryRun = typer.Option(
 def comet(
     videos: list[Path] = typer.Argument(..., help="Video files."),
     out: Path = typer.Option(..., "--out", help="Output folder (resumed when it is this one's)."),
-    combinations: int = typer.Option(5, "--combinations", help="Candidate queries per video."),
-    seed: int = typer.Option(0, "--seed", help="Attribute sampler seed."),
-    mu: float = typer.Option(2.5, "--mu", help="Most likely number of attributes per query."),
-    alpha: float = typer.Option(0.9, "--alpha", help="Sharpness of the size law."),
-    frames: int = typer.Option(64, "--frames", help="Frames sent per request."),
-    short_side: int = typer.Option(336, "--short-side", help="Frame size (shorter side, px)."),
-    domain: str = typer.Option("", "--domain", help="Domain written into each line."),
+    combinations: int = typer.Option(
+        COMET.combinations, "--combinations", help="Candidate queries per video."
+    ),
+    seed: int = typer.Option(COMET.seed, "--seed", help="Attribute sampler seed."),
+    mu: float = typer.Option(COMET.mu, "--mu", help="Most likely number of attributes per query."),
+    alpha: float = typer.Option(COMET.alpha, "--alpha", help="Sharpness of the size law."),
+    frames: int = typer.Option(COMET.n_frames, "--frames", help="Frames sent per request."),
+    short_side: int = typer.Option(
+        COMET.short_side, "--short-side", help="Frame size (shorter side, px)."
+    ),
+    domain: str = typer.Option(COMET.domain, "--domain", help="Domain written into each line."),
     llm: opt.Llm = None,
     base_url: opt.BaseUrl = None,
     model: opt.Model = None,
@@ -160,7 +175,6 @@ def comet(
     batch_poll_s: float = BatchPoll,
 ) -> None:
     """CoMET-Bench construction: candidate queries, then their intervals, as benchmark JSONL."""
-    from ..curate.comet import CometSettings
     from ..curate.comet_run import dry_run_comet, format_summary, run_comet
     from ..curate.outdir import claim
 
@@ -196,20 +210,26 @@ def ewb(
         help="P0: an encoder whose top classes caption each frame, or 'llm' (the chat model).",
     ),
     caption_batch: int = typer.Option(
-        1, "--caption-batch", min=1, help="P0 with 'llm': frames per call."
+        EWB.caption_batch, "--caption-batch", min=1, help="P0 with 'llm': frames per call."
     ),
-    caption_words: int = typer.Option(3, "--caption-words", min=1, help="P0: classes per caption."),
+    caption_words: int = typer.Option(
+        TOP_CLASSES, "--caption-words", min=1, help="P0: classes per caption."
+    ),
     encoder: str = typer.Option(
-        "label-bridge", "--encoder", help="P6: the retrieval method's encoder."
+        EWB.encoder, "--encoder", help="P6: the retrieval method's encoder."
     ),
-    chunk_s: float = typer.Option(600.0, "--chunk-s", help="P1: seconds of captions per call."),
+    chunk_s: float = typer.Option(
+        EWB.chunk_s, "--chunk-s", help="P1: seconds of captions per call."
+    ),
     cinematic_words: str | None = typer.Option(
         None, "--cinematic-words", help="P4: comma-separated words a question must not use."
     ),
-    top_k: int = typer.Option(10, "--top-k", help="P6: retrieval windows."),
-    half_width_s: float = typer.Option(60.0, "--half-width-s", help="P6: window half-width."),
-    nms_s: float = typer.Option(60.0, "--nms-s", help="P6: least distance between windows."),
-    domain: str = typer.Option("", "--domain", help="Domain written into each line."),
+    top_k: int = typer.Option(EWB.top_k, "--top-k", help="P6: retrieval windows."),
+    half_width_s: float = typer.Option(
+        EWB.half_width_s, "--half-width-s", help="P6: window half-width."
+    ),
+    nms_s: float = typer.Option(EWB.nms_s, "--nms-s", help="P6: least distance between windows."),
+    domain: str = typer.Option(EWB.domain, "--domain", help="Domain written into each line."),
     llm: opt.Llm = None,
     base_url: opt.BaseUrl = None,
     model: opt.Model = None,
@@ -227,7 +247,7 @@ def ewb(
 ) -> None:
     """ExtremeWhenBench construction P0-P6: benchmark.jsonl plus review.jsonl for a person."""
     from ..curate.ewb_rules import CINEMATIC_WORDS
-    from ..curate.ewb_run import EwbSettings, dry_run_ewb, format_ewb_summary, run_ewb
+    from ..curate.ewb_run import dry_run_ewb, format_ewb_summary, run_ewb
     from ..curate.outdir import claim
 
     banned = CINEMATIC_WORDS

@@ -5,14 +5,17 @@ from __future__ import annotations
 import enum
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from ..agent.graph import cache_kind as _agent_kind  # noqa: F401  (each registers its kind)
 from ..cache import admin as ca
+from ..encoders import cache_kind as _encoders_kind  # noqa: F401
 from ..errors import UserError
+from ..index import cache_kind as _index_kind  # noqa: F401
+from ..llm import cache_kind as _llm_kind  # noqa: F401
 from .checks import at_least, check_cache_root
 from .main import app
 
@@ -28,7 +31,7 @@ CacheRoot = Annotated[
     typer.Option("--cache-dir", "--cache", help="Cache root (default: $LONGGROUND_CACHE or "
                  "~/.cache/longground)."),
 ]  # fmt: skip
-Kind = enum.Enum("Kind", {name: name for name in ca.KINDS}, type=str)
+Kind = enum.Enum("Kind", {kind.name: kind.name for kind in ca.kinds()}, type=str)
 Kinds = Annotated[
     list[Kind] | None,
     typer.Option("--kind", help="Only this kind; repeat for more (default: all)."),
@@ -59,7 +62,8 @@ def info(
     root = check_cache_root(cache_dir, write=False)
     found = ca.scan(root)
     totals = ca.usage(root, found)
-    index = [e for e in found if e.kind == "index"] if entries else []
+    listed = [k for k in ca.kinds() if k.lists_entries] if entries else []
+    groups = ca.by_kind(found)
     if as_json:
         record = {
             "root": str(root),
@@ -67,16 +71,16 @@ def info(
             "kinds": {k: {"entries": n, "bytes": b} for k, (n, b) in totals.items()},
             "total_bytes": sum(b for _, b in totals.values()),
         }
-        if entries:
-            record["index_entries"] = [e.to_dict() for e in index]
+        for kind in listed:
+            record[f"{kind.name}_entries"] = [e.to_dict() for e in groups[kind.name]]
         typer.echo(json.dumps(record))
         return
     typer.echo(f"cache root: {root}" + ("" if root.is_dir() else " (does not exist)"))
     for line in _usage_table(totals):
         typer.echo(line)
-    if entries:
+    for kind in listed:
         typer.echo("")
-        for line in _index_table(index):
+        for line in kind.entry_lines(groups[kind.name]):
             typer.echo(line)
 
 
@@ -108,11 +112,11 @@ def clean(
         return
     if dry_run:
         estimate = ca.estimate_freed(doomed, found, root)
-        for line in _doomed_lines(doomed, found, root):
+        for line in ca.describe(doomed, found, root):
             typer.echo(line)
         typer.echo(f"would free {_bytes(estimate)}; dry run, nothing removed")
         return
-    summary = _summary(doomed)
+    summary = ca.summary(doomed)
     if not yes:
         _confirm(f"remove {summary} from {root}?")
     freed = ca.remove(doomed, root)
@@ -121,10 +125,10 @@ def clean(
 
 def _kinds(kind: list[str], missing_videos: bool) -> tuple[str, ...]:
     if not missing_videos:
-        return tuple(kind or ca.KINDS)
-    video_kinds = ("index", "agent")  # the kinds whose entries belong to one video
+        return tuple(kind or (k.name for k in ca.kinds()))
+    video_kinds = ca.video_kinds()  # the kinds whose entries belong to one video
     if kind and not set(kind) <= set(video_kinds):
-        raise UserError("--missing-videos applies to --kind index and agent only")
+        raise UserError(f"--missing-videos applies to --kind {' and '.join(video_kinds)} only")
     return tuple(kind or video_kinds)
 
 
@@ -144,58 +148,6 @@ def _usage_table(totals: dict[str, tuple[int, int]]) -> list[str]:
     return lines
 
 
-def _index_table(index: list[ca.Entry]) -> list[str]:
-    if not index:
-        return ["no index entries"]
-    encoders = [e.encoder_id or "? (unreadable)" for e in index]
-    width = max(len("encoder"), *map(len, encoders)) + 2
-    lines = [f"{'modified':<17}{'size':>11}  {'fps':>6}  {'encoder':<{width}}video"]
-    for entry, encoder in sorted(zip(index, encoders), key=lambda p: p[0].mtime_s, reverse=True):
-        video = entry.video_path or f"{_stem(entry.path)} (path not recorded)"
-        fps = "?" if entry.fps is None else f"{entry.fps:g}"
-        lines.append(
-            f"{_when(entry.mtime_s):<17}{ca.format_bytes(entry.nbytes):>11}  {fps:>6}  "
-            f"{encoder:<{width}}{video}"
-        )
-    return lines
-
-
-def _doomed_lines(doomed: list[ca.Entry], found: list[ca.Entry], root: Path) -> list[str]:
-    lines, answers = [], []
-    for entry in doomed:
-        if entry.kind == "llm" and entry.row_key is not None:
-            answers.append(entry)
-        else:
-            lines.append(
-                f"would remove {entry.kind:<8} {entry.path} "
-                f"({ca.format_bytes(entry.nbytes)}, modified {_when(entry.mtime_s)})"
-            )
-    if answers:
-        stored = sum(e.kind == "llm" for e in found)
-        if len(answers) == stored:
-            what = f"the whole database, {ca.format_bytes(ca.usage(root, [])['llm'][1])}"
-        else:
-            what = f"about {ca.format_bytes(sum(e.nbytes for e in answers))}"
-        lines.append(
-            f"would remove llm      {len(answers)} of {stored} stored answers from "
-            f"{answers[0].path} ({what})"
-        )
-    return lines
-
-
-def _summary(doomed: list[ca.Entry]) -> str:
-    counts = {k: sum(e.kind == k for e in doomed) for k in ca.KINDS}
-    return ", ".join(f"{n} {k}" for k, n in counts.items() if n) + " entries"
-
-
 def _bytes(nbytes: int) -> str:
     human = ca.format_bytes(nbytes)
     return human if nbytes < 1024 else f"{human} ({nbytes} bytes)"
-
-
-def _stem(path: Path) -> str:
-    return path.name.rsplit(".", 2)[0]
-
-
-def _when(mtime_s: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(mtime_s))

@@ -10,6 +10,7 @@ import typer
 
 from ..atomic import atomic_open
 from ..errors import UserError
+from ..eval.file_protocols import FileProtocol, file_protocol
 from . import analysis_options as ao
 from . import file_options as fo
 from . import options as opt
@@ -106,12 +107,13 @@ def eval_command(
 
     if per_query is not None:
         check_output_file(per_query, "--per-query", inputs=[gt, pred, durations, windows])
-    if protocol == "qvhighlights":  # reads fields only its format has: its own path
-        check_qvhighlights_options(
-            by, bootstrap, gt_format, pred_format, durations, top_k or iou,
+    own_files = file_protocol(protocol)
+    if own_files is not None:  # reads fields only its format has: its own path
+        check_own_files_options(
+            own_files.name, by, bootstrap, gt_format, pred_format, durations, top_k or iou,
             taxonomy or windows or parse,
         )  # fmt: skip
-        return qvhighlights_command(gt, pred, as_json, per_query)
+        return own_files_command(own_files, gt, pred, as_json, per_query)
     result = evaluate_files(
         gt,
         pred,
@@ -182,28 +184,27 @@ def numbers(text: str | None, kind: type, option: str) -> list | None:
         raise UserError(f"{option} takes comma-separated numbers, got {text!r}") from None
 
 
-def check_qvhighlights_options(
-    by, bootstrap, gt_format, pred_format, durations, k_iou, analysis
+def check_own_files_options(
+    name, by, bootstrap, gt_format, pred_format, durations, k_iou, analysis
 ) -> None:
-    """A `UserError` for options `--protocol qvhighlights` has no use for."""
-    formats = {gt_format, pred_format} - {None, "qvhighlights"}
+    """A `UserError` for options a protocol that reads its own files has no use for."""
+    formats = {gt_format, pred_format} - {None, name}
     given = {"--by": by, "--bootstrap": bootstrap, "--durations": durations, "--*-format": formats}
     given["--top-k/--iou"] = k_iou
     given["--taxonomy/--windows/--parse"] = analysis
     unused = [name for name, value in given.items() if value]
     if unused:
-        raise UserError(f"--protocol qvhighlights does not take {', '.join(unused)}")
+        raise UserError(f"--protocol {name} does not take {', '.join(unused)}")
 
 
-def qvhighlights_command(gt: Path, pred: Path, as_json: bool, per_query: Path | None) -> None:
-    """Score QVHighlights files and print the published layout (JSON) or tables."""
-    from ..eval.qvhighlights import load_and_score, published
-    from ..eval.qvhighlights_table import format_qvhighlights
-
-    scores = load_and_score(gt, pred)
-    typer.echo(json.dumps(published(scores.metrics())) if as_json else format_qvhighlights(scores))
+def own_files_command(
+    own: FileProtocol, gt: Path, pred: Path, as_json: bool, per_query: Path | None
+) -> None:
+    """Score files of a protocol's own format; print its published layout (JSON) or tables."""
+    scores = own.score_files(gt, pred)
+    typer.echo(json.dumps(own.to_json(scores)) if as_json else own.table(scores))
     if per_query is not None:
-        write_rows(per_query, scores.rows())
+        write_rows(per_query, own.rows(scores))
 
 
 def write_rows(path: Path, rows: list[dict]) -> None:

@@ -76,8 +76,8 @@ def find(
         str, typer.Argument(help="What to look for, in plain words.", metavar="QUERY")
     ],
     method: opt.Method = "agent",
-    encoder: opt.Encoder = "label-bridge",
-    fps: opt.Fps = 1.0,
+    encoder: opt.Encoder = opt.DEFAULTS.encoder,
+    fps: opt.Fps = opt.DEFAULTS.fps,
     max_moments: Annotated[
         int | None,
         typer.Option(

@@ -19,8 +19,8 @@ from .main import app, print_error
 @app.command("index")
 def index(
     videos: Annotated[list[Path], typer.Argument(help="Video files (anything FFmpeg reads).")],
-    fps: opt.Fps = 1.0,
-    encoder: opt.Encoder = "label-bridge",
+    fps: opt.Fps = opt.DEFAULTS.fps,
+    encoder: opt.Encoder = opt.DEFAULTS.encoder,
     cache_dir: opt.CacheDir = None,
 ) -> None:
     """Sample each VIDEO at FPS, encode the frames and store the features for later queries.

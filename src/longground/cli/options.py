@@ -15,6 +15,9 @@ from ..errors import UserError
 from ..methods import LLMConfig, MethodConfig
 from .checks import at_least
 
+# The defaults of the shared options live in `MethodConfig`; commands read them from here.
+DEFAULTS = MethodConfig()
+
 Method = Annotated[str, typer.Option("--method", "-m", help="Grounding method.")]
 Encoder = Annotated[
     str,

@@ -11,12 +11,11 @@ import typer
 from ..errors import UserError
 from ..formats.queries import has_ground_truth
 from ..run import Backend, MethodSpec, RunInterrupted, RunSummary, make_backend, run_benchmark
+from ..topk import EWB_WINDOWS_NAME
 from . import export_options as xo
 from . import options as opt
 from .checks import at_least, check_cache_root, check_output_file
 from .main import app
-
-TOPK_WINDOWS = ("mode=topk", "k=10", "half_width_s=60", "nms_s=60")
 
 
 @app.command("run")
@@ -31,8 +30,8 @@ def run(
             help="Grounding method (default: agent; retrieval with --topk-windows).",
         ),
     ] = None,
-    encoder: opt.Encoder = "label-bridge",
-    fps: opt.Fps = 1.0,
+    encoder: opt.Encoder = opt.DEFAULTS.encoder,
+    fps: opt.Fps = opt.DEFAULTS.fps,
     single: opt.Single = False,
     params: opt.Params = None,
     preset: opt.Preset = None,
@@ -98,8 +97,8 @@ def run(
         bool,
         typer.Option(
             "--topk-windows",
-            help="Write retrieval's top-10 windows (±60 s, "
-            "NMS 60 s; -p overrides) for eval --windows, instead of answers.",
+            help="Write retrieval's top-10 windows (±60 s, NMS 60 s: --preset ewb-windows; "
+            "-p overrides) for eval --windows, instead of answers.",
         ),
     ] = False,
     export: xo.Export = None,
@@ -132,7 +131,9 @@ def run(
     if topk_windows:  # EWB Table 6's windows, best first; the user's -p values win
         if method not in (None, "retrieval"):
             raise UserError("--topk-windows writes the retrieval method's windows; drop --method")
-        method, params = "retrieval", [*TOPK_WINDOWS, *(params or [])]
+        if preset not in (None, EWB_WINDOWS_NAME):
+            raise UserError("--topk-windows is the retrieval preset ewb-windows; drop --preset")
+        method, preset = "retrieval", EWB_WINDOWS_NAME
     method = method or "agent"
     config = opt.method_config(
         encoder=encoder,

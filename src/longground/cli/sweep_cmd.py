@@ -31,8 +31,8 @@ def sweep_command(
         typer.Option("--frames", help="Frame counts N to sweep, e.g. 32,64,128,256,768 "
                      "(monolithic, hybrid: EWB Table 5)."),
     ] = None,  # fmt: skip
-    encoder: opt.Encoder = "label-bridge",
-    fps: opt.Fps = 1.0,
+    encoder: opt.Encoder = opt.DEFAULTS.encoder,
+    fps: opt.Fps = opt.DEFAULTS.fps,
     params: opt.Params = None,
     preset: opt.Preset = None,
     llm: opt.Llm = None,

@@ -18,13 +18,11 @@ also counts the query-stage and interval-stage edits the first annotator made to
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from ..atomic import atomic_open
 from ..formats.canonical import sample_from_record, sample_record
 from ..formats.fields import load_record_samples
 from ..moments import tiou_matrix
@@ -149,10 +147,3 @@ def _interval_edits(proposed: np.ndarray, final: np.ndarray) -> dict[str, int]:
         "added": len(final) - len(overlapping),
         "final": len(final),
     }
-
-
-def write_jsonl(path: Path, records: list[dict]) -> None:
-    """All lines at once, atomically (a crash leaves no half file)."""
-    with atomic_open(path) as handle:
-        for record in records:
-            handle.write(json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n")

@@ -7,9 +7,12 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from ..formats.canonical import sample_record
+from ..formats.lines import write_jsonl
 from ..llm.base import ChatClient
+from ..moments import Moments
 from ..run.journal import write_atomic
-from .adjudicate import write_jsonl
+from ..samples import ATTRIBUTE_ORDER, Sample
 from .comet import AnnotateStage, CometSettings, QueryStage, video_ids
 from .dryrun import format_plan, plan_stage
 from .frames import UniformFrames
@@ -57,21 +60,15 @@ def benchmark_lines(records: list[dict], domain: str) -> list[dict]:
     """
     lines = []
     for r in records:
-        attributes = list(r["attributes"])
-        line = {
-            "qid": r["qid"],
-            "video": r["video"],
-            "duration": r["duration_s"],
-            "query": r["query"],
-            "intervals": r["intervals"],
-            "attributes": attributes,
-            "domain": domain,
-            "evidence": r.get("evidence", []),
-        }
+        attributes = set(r["attributes"])
+        extra = {"evidence": r.get("evidence", [])}
         if "negative" in attributes and r["intervals"]:
-            line["attributes"] = [a for a in attributes if a != "negative"]
-            line["note"] = NEGATIVE_NOTE
-        lines.append(line)
+            attributes.discard("negative")
+            extra["note"] = NEGATIVE_NOTE
+        gt = Moments.from_list(r["intervals"])
+        sample = Sample(r["qid"], r["video"], float(r["duration_s"]), r["query"], gt,
+                        frozenset(attributes), domain)  # fmt: skip
+        lines.append(sample_record(sample, extra, ATTRIBUTE_ORDER))
     return lines
 
 

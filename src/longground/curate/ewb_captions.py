@@ -23,6 +23,8 @@ import numpy as np
 from ..encoders.base import ImageTextEncoder
 from ..errors import UserError
 from ..run.journal import Journal, write_atomic
+from .record import StageRecord
+from .source import VIDEO_FILES, FrameSource
 from .stage import Call, ReplyError, Stage
 
 TOP_CLASSES = 3
@@ -63,18 +65,18 @@ class EncoderCaptioner:
         return ["top classes: " + ", ".join(self.vocabulary[j] for j in row) for row in best]
 
 
-def caption_video(path: Path, captioner: EncoderCaptioner, fps: float = 1.0) -> dict:
+def caption_video(
+    path: Path, captioner: EncoderCaptioner, fps: float = 1.0, source: FrameSource = VIDEO_FILES
+) -> dict:
     """`{"duration_s", "captions": [[time_s, text], ...]}` for one video at `fps`."""
-    from ..video import probe, sample_frames
-
-    info = probe(path)
+    duration_s = source.duration_s(path)
     captions: list[list] = []
-    for batch in sample_frames(path, fps, short_side=224, batch_size=32):
-        texts = captioner.caption(batch.frames)
-        captions += [[round(float(t), 3), c] for t, c in zip(batch.times_s, texts, strict=True)]
+    for times_s, frames in source.sampled(path, fps, short_side=224, batch_size=32):
+        texts = captioner.caption(frames)
+        captions += [[round(float(t), 3), c] for t, c in zip(times_s, texts, strict=True)]
     if not captions:
         raise UserError(f"{path}: no frames could be decoded")
-    return {"duration_s": float(info.duration_s or captions[-1][0] + 1.0), "captions": captions}
+    return {"duration_s": float(duration_s or captions[-1][0] + 1.0), "captions": captions}
 
 
 def run_captions(
@@ -85,7 +87,7 @@ def run_captions(
     fps: float = 1.0,
     overwrite: bool = False,
     describe: Callable[[str], None] | None = None,
-) -> list[dict]:
+) -> list[StageRecord]:
     """Caption every video into `out/captions.jsonl` (resuming), records in video order."""
     fingerprint = {"stage": "captions", "captioner": captioner.captioner_id, "fps": fps}
     path = Path(out) / "captions.jsonl"
@@ -93,18 +95,18 @@ def run_captions(
         for vid, video in videos.items():
             if vid in journal.done:
                 continue
-            record = {"qid": vid, "video": str(video.absolute())}
+            fields = {"video": str(video.absolute())}
             try:
-                record.update(caption_video(video, captioner, fps))
+                record = StageRecord(vid, {**fields, **caption_video(video, captioner, fps)})
             except (UserError, OSError) as exc:
-                record["error"] = " ".join(str(exc).split())
+                record = StageRecord(vid, fields, error=" ".join(str(exc).split()))
             if describe is not None:
                 describe(vid)
-            journal.append(record)
-        records = [journal.done[vid] for vid in videos]
+            journal.append(record.to_json())
+        records = [StageRecord.from_json(journal.done[vid]) for vid in videos]
     manifest = {**fingerprint, "output": path.name, "counts": {
-        "items": len(records), "ok": sum("error" not in r for r in records),
-        "input_failed": sum("error" in r for r in records)}}  # fmt: skip
+        "items": len(records), "ok": sum(r.ok for r in records),
+        "input_failed": sum(r.input_failed for r in records)}}  # fmt: skip
     write_atomic(path.with_name("captions.manifest.json"), json.dumps(manifest, indent=1))
     return records
 
@@ -117,19 +119,19 @@ class CaptionStage(Stage):
     prompts = ("build_ewb_caption",)
 
     def __init__(self, videos: dict[str, Path], fps: float = 1.0, batch: int = 1,
-                 short_side: int = 336, max_tokens: int = 128):  # fmt: skip
+                 short_side: int = 336, max_tokens: int = 128,
+                 source: FrameSource = VIDEO_FILES):  # fmt: skip
         if batch < 1:
             raise UserError(f"caption batch must be at least 1, got {batch}")
         self.videos, self.fps, self.batch, self.short_side = videos, fps, batch, short_side
+        self.source = source
         self.max_tokens = max_tokens * batch
         self.settings = {"fps": fps, "batch": batch, "short_side": short_side}
 
     def calls(self) -> Iterable[Call]:
-        from ..video import probe
-
         for vid, path in self.videos.items():
             try:
-                duration_s = float(probe(path).duration_s or 0.0)
+                duration_s = self.source.duration_s(path)
             except UserError as exc:
                 yield Call(f"{vid}@error", _raiser(exc), {"video_id": vid})
                 continue
@@ -143,12 +145,11 @@ class CaptionStage(Stage):
 
     def _messages(self, path: Path, times_s: list[float]):
         from ..llm.timing import timed_frames_message
-        from ..video import frames_at
         from .prompts import build_prompt
 
-        got = frames_at(path, times_s, short_side=self.short_side)
-        text = build_prompt("build_ewb_caption", n_frames=len(got.frames))
-        return [timed_frames_message(text, got.frames, got.times_s)]
+        frames, _ = self.source.frames_at(path, times_s, short_side=self.short_side)
+        text = build_prompt("build_ewb_caption", n_frames=len(frames))
+        return [timed_frames_message(text, frames, np.asarray(times_s, np.float64))]
 
     def read(self, call: Call, text: str) -> dict:
         from .ewb_stages import json_value
@@ -168,24 +169,27 @@ def _raiser(exc: Exception):
     return build
 
 
-def captions_by_video(result_records: list[dict], videos: dict[str, Path]) -> list[dict]:
+def captions_by_video(
+    result_records: list[StageRecord], videos: dict[str, Path]
+) -> list[StageRecord]:
     """`CaptionStage` records gathered into one caption stream per video (the shape
     `run_captions` writes); a video with no caption at all carries the first error.
 
-    >>> recs = [{"video_id": "v", "video": "/v.mp4", "duration_s": 2.0, "captions": [[0.0, "a"]]},
-    ...         {"video_id": "v", "parse_error": "bad"}]
-    >>> captions_by_video(recs, {"v": Path("v.mp4")})[0]["captions"]
+    >>> recs = [StageRecord("v.0", {"video_id": "v", "duration_s": 2.0, "captions": [[0.0, "a"]]}),
+    ...         StageRecord("v.1", {"video_id": "v"}, parse_error="bad")]
+    >>> captions_by_video(recs, {"v": Path("v.mp4")})[0].fields["captions"]
     [[0.0, 'a']]
     """
     out = []
     for vid, path in videos.items():
-        mine = [r for r in result_records if r.get("video_id") == vid]
-        good = [r for r in mine if "captions" in r]
-        record = {"qid": vid, "video": str(path.absolute())}
+        mine = [r for r in result_records if r.fields.get("video_id") == vid]
+        good = [r.fields for r in mine if r.ok and "captions" in r.fields]
+        fields = {"video": str(path.absolute())}
         if not good:
-            first = next((r.get("error") or r.get("parse_error") for r in mine), "no frames")
-            out.append({**record, "error": first})
+            first = next((r.failure for r in mine if r.failure), "no frames")
+            out.append(StageRecord(vid, fields, error=first))
             continue
         captions = [c for r in good for c in r["captions"]]
-        out.append({**record, "duration_s": good[0]["duration_s"], "captions": captions})
+        fields.update(duration_s=good[0]["duration_s"], captions=captions)
+        out.append(StageRecord(vid, fields))
     return out

@@ -16,6 +16,7 @@ from ..llm.base import Message
 from .ewb_rules import CINEMATIC_WORDS, grid_times, question_problem
 from .ewb_stages import hms, json_value
 from .prompts import build_prompt
+from .source import VIDEO_FILES, FrameSource
 from .stage import Call, ReplyError, Stage
 
 _WORDS = re.compile(r"[a-z]+")
@@ -114,9 +115,10 @@ class ScoreStage(Stage):
     prompts = ("build_ewb_score",)
 
     def __init__(self, groups: list[tuple[str, list[dict]]], tile_px: int = 64,
-                 max_grids: int = 15, max_tokens: int = 2048):  # fmt: skip
+                 max_grids: int = 15, max_tokens: int = 2048,
+                 source: FrameSource = VIDEO_FILES):  # fmt: skip
         self.groups, self.tile_px, self.max_grids = groups, tile_px, max_grids
-        self.max_tokens = max_tokens
+        self.max_tokens, self.source = max_tokens, source
         self.settings = {"tile_px": tile_px, "max_grids": max_grids, "pad_s": 10.0, "fps": 1.0}
 
     def calls(self) -> Iterable[Call]:
@@ -126,13 +128,11 @@ class ScoreStage(Stage):
             yield Call(key, build, context, self.max_tokens)
 
     def _messages(self, items: list[dict]) -> list[Message]:
-        from ..video import frames_at, mosaic
-
         spans = np.array([[q["start_s"], q["end_s"]] for q in items])
         times = grid_times(spans, items[0]["duration_s"], max_frames=64 * self.max_grids)
-        batch = frames_at(Path(items[0]["video"]), times, short_side=self.tile_px)
-        grids = [mosaic(batch.frames[i : i + 64], batch.pts_s[i : i + 64], rows=8, cols=8)
-                 for i in range(0, len(batch.frames), 64)]  # fmt: skip
+        frames, pts_s = self.source.frames_at(Path(items[0]["video"]), times, self.tile_px)
+        grids = [self.source.sheet(frames[i : i + 64], pts_s[i : i + 64])
+                 for i in range(0, len(frames), 64)]  # fmt: skip
         listing = "\n".join(f"{i + 1}. {q['question']} (marked: {hms(q['start_s'])}-"
                             f"{hms(q['end_s'])})" for i, q in enumerate(items))  # fmt: skip
         text = build_prompt("build_ewb_score", n_grids=len(grids), items=listing)

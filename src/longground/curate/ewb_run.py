@@ -17,14 +17,19 @@ from typing import Any
 import numpy as np
 
 from ..errors import UserError
+from ..formats.canonical import sample_record
+from ..formats.lines import write_jsonl
 from ..llm.base import ChatClient
+from ..moments import Moments
 from ..run.journal import write_atomic
-from .adjudicate import write_jsonl
+from ..samples import Sample
+from ..topk import EWB_WINDOWS
 from .comet import video_ids
 from .ewb_captions import CaptionStage, EncoderCaptioner, captions_by_video, run_captions
 from .ewb_questions import PrefilterStage, QuestionStage, ScoreStage
 from .ewb_rules import CINEMATIC_WORDS, covered, group_by_gap, keep_top
 from .ewb_stages import DedupStage, GroupStage, VerifyStage, drop_duplicates, number_events
+from .source import VIDEO_FILES
 from .stage import StageResult, run_stage
 
 
@@ -43,9 +48,9 @@ class EwbSettings:
     keep_share: float = 0.3
     min_score: float = 7.0
     encoder: str = "label-bridge"
-    top_k: int = 10
-    half_width_s: float = 60.0
-    nms_s: float = 60.0
+    top_k: int = EWB_WINDOWS.k
+    half_width_s: float = EWB_WINDOWS.half_width_s
+    nms_s: float = EWB_WINDOWS.nms_s
     domain: str = ""
     cache_dir: str | None = field(default=None, compare=False)
 
@@ -76,8 +81,8 @@ def run_ewb(videos: list[Path], out: Path, client: ChatClient, captioner: Encode
     else:
         captions = run_captions(ids, out, captioner, fps=settings.fps, overwrite=overwrite)
     counts: dict[str, Any] = {"p0_captions": {
-        "videos": len(captions), "failed": sum("error" in c for c in captions)}}  # fmt: skip
-    kept = _mine_events(stage, [c for c in captions if "error" not in c], settings, counts)
+        "videos": len(captions), "failed": sum(c.input_failed for c in captions)}}  # fmt: skip
+    kept = _mine_events(stage, [c.values() for c in captions if c.ok], settings, counts)
     chosen = _questions(stage, kept, settings, counts)
     benchmark, review = _coverage(chosen, settings)
     write_jsonl(out / "benchmark.jsonl", benchmark)
@@ -180,10 +185,10 @@ def _coverage(chosen: list[dict], settings: EwbSettings) -> tuple[list[dict], li
         windows = top_k_windows(np.asarray(times_s), np.asarray(scores), k=settings.top_k,
                                 half_width_s=settings.half_width_s, nms_s=settings.nms_s,
                                 duration_s=duration_s)  # fmt: skip
-        line = {"qid": q["id"], "video": q["video"], "duration": q["duration_s"],
-                "query": q["question"], "intervals": [[q["start_s"], q["end_s"]]],
-                "attributes": [], "domain": settings.domain, "event": q["event"],
-                "score": q["score"]}  # fmt: skip
+        gt = Moments.from_list([[q["start_s"], q["end_s"]]])
+        sample = Sample(q["id"], q["video"], float(q["duration_s"]), q["question"], gt,
+                        domain=settings.domain)  # fmt: skip
+        line = sample_record(sample, {"event": q["event"], "score": q["score"]})
         if covered((q["start_s"], q["end_s"]), windows.spans):
             benchmark.append(line)
         else:
@@ -242,14 +247,13 @@ def ewb_settings_dict(settings: EwbSettings) -> dict:
 def dry_run_ewb(videos: list[Path], settings: EwbSettings, show_prompts: bool = True,
                 chat_captions: bool = False) -> str:  # fmt: skip
     """What each stage would ask, from the videos' durations alone (nothing is captioned)."""
-    from ..video import probe
     from .estimate import image_tokens, text_tokens
     from .prompts import build_prompt, prompt_note
 
     lines, p1_calls, seconds = [], 0, 0.0
     for vid, path in video_ids(videos).items():
         try:
-            duration_s = float(probe(path).duration_s or 0.0)
+            duration_s = VIDEO_FILES.duration_s(path)
         except UserError as exc:
             lines.append(f"p0_captions: input error: {vid}: {exc}")
             continue

@@ -16,6 +16,7 @@ import numpy as np
 from ..llm.base import Message
 from ..timecode import format_time, parse_time
 from .prompts import build_prompt
+from .source import VIDEO_FILES, FrameSource
 from .stage import Call, ReplyError, Stage
 
 VERDICTS = ("verified", "refined", "split", "rejected")
@@ -138,8 +139,9 @@ class VerifyStage(Stage):
     prompts = ("build_ewb_verify",)
 
     def __init__(self, events: list[dict], pad_s: float = 5.0, tile_px: int = 96,
-                 max_tokens: int = 512):  # fmt: skip
+                 max_tokens: int = 512, source: FrameSource = VIDEO_FILES):  # fmt: skip
         self.events, self.pad_s, self.tile_px, self.max_tokens = events, pad_s, tile_px, max_tokens
+        self.source = source
         self.settings = {"pad_s": pad_s, "tile_px": tile_px, "grid": [8, 8]}
 
     def calls(self) -> Iterable[Call]:
@@ -148,13 +150,11 @@ class VerifyStage(Stage):
             yield Call(e["id"], build, dict(e), self.max_tokens)
 
     def _messages(self, e: dict) -> list[Message]:
-        from ..video import frames_at, mosaic
-
         lo = max(0.0, e["start_s"] - self.pad_s)
         hi = min(e["duration_s"], e["end_s"] + self.pad_s)
         times = np.linspace(lo, hi, 64, endpoint=False)
-        batch = frames_at(Path(e["video"]), times, short_side=self.tile_px)
-        image = mosaic(batch.frames, batch.pts_s, rows=8, cols=8)
+        frames, pts_s = self.source.frames_at(Path(e["video"]), times, self.tile_px)
+        image = self.source.sheet(frames, pts_s)
         text = build_prompt("build_ewb_verify", event=e["event"], start_hms=hms(e["start_s"]),
                             end_hms=hms(e["end_s"]), window_start_hms=hms(lo),
                             window_end_hms=hms(hi))  # fmt: skip

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import UserError
+from .source import VIDEO_FILES, FrameSource
 
 
 @dataclass(frozen=True)
@@ -36,12 +37,16 @@ class UniformFrames:
     Args:
         n_frames: frames per video.
         short_side: frames are shrunk so the shorter side is at most this many pixels.
+        source: where frames come from (default: decoded from the files).
     """
 
-    def __init__(self, n_frames: int, short_side: int, keep: int = 2):
+    def __init__(
+        self, n_frames: int, short_side: int, keep: int = 2, source: FrameSource = VIDEO_FILES
+    ):
         if n_frames <= 0 or short_side <= 0:
             raise UserError(f"frames and short side must be positive ({n_frames}, {short_side})")
         self.n_frames, self.short_side, self.keep = n_frames, short_side, keep
+        self.source = source
         self._seen: dict[str, VideoFrames | UserError] = {}
         self._durations: dict[str, float] = {}  # small, so never evicted
         self._lock = threading.Lock()  # stages may build calls from several threads
@@ -74,12 +79,4 @@ class UniformFrames:
         return found
 
     def _load(self, video: Path) -> VideoFrames:
-        from ..methods.monolithic import uniform_times, video_frames
-        from ..video import probe
-
-        info = probe(video)
-        if not info.duration_s or info.duration_s <= 0:
-            raise UserError(f"{video}: no duration (an empty or unreadable video)")
-        times_s = uniform_times(info.duration_s, self.n_frames)
-        frames, pts_s = video_frames(video, info, times_s, self.short_side)
-        return VideoFrames(frames, pts_s, float(info.duration_s))
+        return VideoFrames(*self.source.uniform_frames(video, self.n_frames, self.short_side))

@@ -35,6 +35,7 @@ from ..llm.base import ChatClient, Message
 from ..llm.prompts import prompt_text
 from ..llm.usage import completion_usage
 from ..run.journal import Journal, write_atomic
+from .record import StageRecord, Usage
 
 MANIFEST_FORMAT = "longground-build-stage/1"
 
@@ -106,13 +107,14 @@ def fingerprint(stage: Stage, model: str) -> dict[str, Any]:
 class StageResult:
     """What a stage produced: its records in plan order and its manifest."""
 
-    records: list[dict[str, Any]]
+    records: list[StageRecord]
     manifest: dict[str, Any]
 
     @property
     def ok(self) -> list[dict[str, Any]]:
-        """Records without `error` or `parse_error`."""
-        return [r for r in self.records if "error" not in r and "parse_error" not in r]
+        """The values (`{"qid", **fields}`) of the records that neither failed nor went
+        unread."""
+        return [r.values() for r in self.records if r.ok]
 
 
 def run_stage(
@@ -159,30 +161,30 @@ def run_stage(
         for record, cached in _in_order(todo, lambda c: _answer(stage, client, c), concurrency):
             if cached is not None:
                 session["cache_hits" if cached else "requests"] += 1
-            journal.append(record)
-        records = [journal.done[key] for key in order]
+            journal.append(record.to_json())
+        records = [StageRecord.from_json(journal.done[key]) for key in order]
     manifest = _manifest(stage, client.model, records, session)
     write_atomic(path.with_name(f"{stage.name}.manifest.json"), json.dumps(manifest, indent=1))
     return StageResult(records, manifest)
 
 
-def _answer(stage: Stage, client: ChatClient, call: Call) -> tuple[dict, bool | None]:
+def _answer(stage: Stage, client: ChatClient, call: Call) -> tuple[StageRecord, bool | None]:
     """The record of one call, and whether its answer came from the cache (None: no call)."""
-    record: dict[str, Any] = {"qid": call.key, **call.context}
     try:
         messages = call.build()
     except (UserError, OSError, ValueError) as exc:
-        return {**record, "error": _one_line(exc)}, None
+        return StageRecord(call.key, dict(call.context), error=_one_line(exc)), None
     completion = client.complete(messages, max_tokens=call.max_tokens)
     # Whether the answer came from the cache is the session's business, not the record's: a
     # resumed stage then writes the same lines as an uninterrupted one.
-    usage = completion_usage(completion)
-    record["usage"] = {k: v for k, v in usage.items() if k != "cached"}
+    usage = Usage.from_json(completion_usage(completion))
+    fields, parse_error = dict(call.context), None
     try:
-        record.update(stage.read(call, completion.text))
+        fields.update(stage.read(call, completion.text))
     except ReplyError as exc:
-        record["parse_error"] = _one_line(exc)
-    record["raw"] = completion.text
+        parse_error = _one_line(exc)
+    record = StageRecord(call.key, fields, parse_error=parse_error, raw=completion.text,
+                         usage=usage)  # fmt: skip
     return record, completion.cached
 
 
@@ -210,22 +212,24 @@ def _in_order(calls: list[Call], work, workers: int) -> Iterator:
                 future.cancel()
 
 
-def _manifest(stage: Stage, model: str, records: list[dict], session: dict) -> dict[str, Any]:
-    usage = [r["usage"] for r in records if "usage" in r]
+def _manifest(
+    stage: Stage, model: str, records: list[StageRecord], session: dict
+) -> dict[str, Any]:
+    usage = [r.usage for r in records if r.usage is not None]
     return {
         "format": MANIFEST_FORMAT,
         **fingerprint(stage, model),
         "output": f"{stage.name}.jsonl",
         "counts": {
             "items": len(records),
-            "ok": sum("error" not in r and "parse_error" not in r for r in records),
-            "parse_failed": sum("parse_error" in r for r in records),
-            "input_failed": sum("error" in r for r in records),
+            "ok": sum(r.ok for r in records),
+            "parse_failed": sum(r.parse_failed for r in records),
+            "input_failed": sum(r.input_failed for r in records),
         },
         "usage": {
-            "prompt_tokens": sum(u["prompt_tokens"] for u in usage),
-            "completion_tokens": sum(u["completion_tokens"] for u in usage),
-            "cost_usd": sum(u["cost_usd"] for u in usage),
+            "prompt_tokens": sum(u.prompt_tokens for u in usage),
+            "completion_tokens": sum(u.completion_tokens for u in usage),
+            "cost_usd": sum(u.cost_usd for u in usage),
         },
         "session": session,
     }

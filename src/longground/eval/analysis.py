@@ -10,6 +10,7 @@ import numpy as np
 from ..errors import UserError
 from ..samples import Prediction, Sample
 from .evaluate import align
+from .registry import get_protocol
 from .result import EvalResult
 from .taxonomy import failure_taxonomy, nearest_midpoint_distance_s
 from .window_recall import window_recall
@@ -33,7 +34,7 @@ def taxonomy_of(
     Raises:
         UserError: `result` was not scored with the single protocol.
     """
-    if result.protocol != "single":
+    if not get_protocol(result.protocol).failure_taxonomy:
         raise UserError("--taxonomy needs --protocol single")
     answers = align(samples, predictions)
     distance_s = nearest_midpoint_distance_s(

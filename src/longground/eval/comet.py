@@ -39,6 +39,26 @@ class CometProtocol(Protocol):
     """
 
     name = "comet"
+    query_key, query_label = "miou", "mIoU"
+    report_figures = ("count_scatter", "negative_plane")
+
+    def breakdown_keys(self, theta: float) -> tuple[str, str]:
+        """CoMET Fig. 5's R@θ and Rej.-F1."""
+        return threshold_key("recall", theta), "rej_f1"
+
+    def scope(self, metrics: dict) -> str:
+        m = metrics
+        return f"queries: {m['n_queries']} ({m['n_positive']} positive, {m['n_negative']} negative)"
+
+    def warnings(self, metrics: dict) -> list[str]:
+        notes = []
+        if metrics.get("pearson_undefined"):
+            notes.append("Pearson is undefined (a count has zero variance) and reported as 0.0")
+        if metrics.get("n_positive") == 0 or metrics.get("miou") is None:
+            notes.append("no positive queries: grounding metrics are undefined")
+        if metrics.get("n_negative") == 0:
+            notes.append("no negative queries: RejRate, Rej.-F1 and FPR are undefined")
+        return notes
 
     def thresholds(self, theta: float) -> tuple[float, ...]:
         return (theta,)

@@ -15,7 +15,7 @@ from .bootstrap import MAX_BOOTSTRAP, bootstrap_ci
 from .breakdown import BreakdownInput, breakdowns, check_breakdowns
 from .padded import SpanTable
 from .plain import plain_row
-from .protocol import ANSWERED, MISSING, PARSE_FAILURE
+from .protocol import ANSWERED, MISSING, PARSE_FAILURE, Protocol
 from .registry import get_protocol
 from .result import EvalResult
 
@@ -159,7 +159,7 @@ def evaluate(
         by=breakdowns(inp, by),
         ci=ci,
         unknown_qids=answers.unknown_qids,
-        warnings=tuple(_warnings(metrics, answers)),
+        warnings=tuple(_warnings(scorer, metrics, answers)),
         settings=scorer.settings(),
     )
 
@@ -247,17 +247,8 @@ def _headline(summary: dict, answers: Alignment) -> dict:
     return metrics
 
 
-def _warnings(metrics: dict, answers: Alignment) -> list[str]:
-    notes = []
-    if metrics.get("pearson_undefined"):
-        notes.append("Pearson is undefined (a count has zero variance) and reported as 0.0")
-    if metrics.get("n_positive") == 0 or metrics.get("miou") is None:
-        notes.append("no positive queries: grounding metrics are undefined")
-    if metrics.get("n_negative") == 0:
-        notes.append("no negative queries: RejRate, Rej.-F1 and FPR are undefined")
-    if metrics.get("skipped_negatives"):
-        n = metrics["skipped_negatives"]
-        notes.append(f"{n} negative queries skipped: the single protocol needs a GT interval")
+def _warnings(scorer: Protocol, metrics: dict, answers: Alignment) -> list[str]:
+    notes = scorer.warnings(metrics)
     if metrics.get("missing") == metrics.get("n_queries", 0) + metrics.get("skipped_negatives", 0):
         notes.append("no prediction names a benchmark qid: do GT and PRED belong together?")
     if answers.unknown_qids:

@@ -88,9 +88,29 @@ def accounting(queries: dict[str, np.ndarray], idx: np.ndarray, scored: np.ndarr
 
 
 class Protocol(ABC):
-    """A scoring protocol; subclasses register with `@register_protocol`."""
+    """A scoring protocol; subclasses register with `@register_protocol`.
+
+    Besides scoring, a protocol answers what the tables, warnings and report ask of it, so
+    no caller compares protocol names:
+
+    Attributes:
+        name: the registered name.
+        query_key: the per-query grounding score column ("miou", "iou").
+        query_label: its label in figures ("mIoU", "IoU").
+        report_figures: names of the extra report figures its metrics allow (the report's
+            figure registry draws them).
+        failure_taxonomy: its results carry what the failure taxonomy reads (the first
+            interval's IoU per query).
+        first_interval_only: only a prediction's first interval is scored (report timelines
+            draw the others faint).
+    """
 
     name: ClassVar[str]
+    query_key: ClassVar[str]
+    query_label: ClassVar[str]
+    report_figures: ClassVar[tuple[str, ...]] = ()
+    failure_taxonomy: ClassVar[bool] = False
+    first_interval_only: ClassVar[bool] = False
 
     def configured(self, top_k=None, iou=None) -> Protocol:
         """This protocol with R{K}@τ for the given K and tIoU thresholds; only protocols that
@@ -118,6 +138,18 @@ class Protocol(ABC):
     @abstractmethod
     def columns(self, theta: float) -> list[Column]:
         """The metrics a table shows, in order; also the ones given confidence intervals."""
+
+    @abstractmethod
+    def breakdown_keys(self, theta: float) -> tuple[str, str]:
+        """The two metrics a breakdown chart shows."""
+
+    def scope(self, metrics: dict) -> str:
+        """The query counts of a summary line."""
+        return f"queries scored: {metrics['n_queries']}"
+
+    def warnings(self, metrics: dict) -> list[str]:
+        """Notes on metrics this protocol could not define (empty for none)."""
+        return []
 
 
 PROTOCOLS: dict[str, Protocol] = {}

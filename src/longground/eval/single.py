@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -77,6 +78,10 @@ class SingleProtocol(Protocol):
     """
 
     name = "single"
+    query_key: ClassVar[str] = "iou"
+    query_label: ClassVar[str] = "IoU"
+    failure_taxonomy: ClassVar[bool] = True
+    first_interval_only: ClassVar[bool] = True
     top_k: tuple[int, ...] = (1,)
     taus: tuple[float, ...] = THRESHOLDS
 
@@ -151,6 +156,19 @@ class SingleProtocol(Protocol):
         out.update(accounting(queries, idx, scored))
         out["skipped_negatives"] = (~scored).sum(axis=-1)
         return out
+
+    def breakdown_keys(self, theta: float) -> tuple[str, str]:
+        """mIoU and R@0.5."""
+        return "miou", "recall@0.5"
+
+    def warnings(self, metrics: dict) -> list[str]:
+        notes = []
+        if metrics.get("miou") is None:
+            notes.append("no positive queries: grounding metrics are undefined")
+        if metrics.get("skipped_negatives"):
+            n = metrics["skipped_negatives"]
+            notes.append(f"{n} negative queries skipped: the single protocol needs a GT interval")
+        return notes
 
     def columns(self, theta: float) -> list[Column]:
         recalls = [

@@ -99,13 +99,7 @@ def legend_line(protocol: str, theta: float) -> str:
 
 def summary_line(result: EvalResult) -> str:
     """Query counts and what could not be scored as answered."""
-    m = result.metrics
-    if result.protocol == "comet":
-        scope = (
-            f"queries: {m['n_queries']} ({m['n_positive']} positive, {m['n_negative']} negative)"
-        )
-    else:
-        scope = f"queries scored: {m['n_queries']}"
+    scope = get_protocol(result.protocol).scope(result.metrics)
     return f"protocol {result.protocol}, theta {result.theta:g}, {scope}"
 
 

@@ -28,8 +28,8 @@ from ..samples import Prediction, Sample
 from . import activitynet, canonical, charades, ewb, lmms_eval, queries, qvhighlights  # noqa: F401
 from .canonical import prediction_record, sample_record
 from .durations import read_durations
+from .lines import write_jsonl
 from .prediction_file import PredictionList
-from .records import write_jsonl
 from .registry import (
     PREDICTION_FORMATS,
     SAMPLE_FORMATS,

@@ -13,7 +13,7 @@ Benchmark, one JSON object per line::
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -55,22 +55,43 @@ def sample_from_record(record: dict, where: Where) -> Sample:
     )
 
 
-def sample_record(sample: Sample) -> dict:
-    """The canonical benchmark line for one sample.
+def sample_record(
+    sample: Sample,
+    extra: Mapping | None = None,
+    attribute_order: Sequence[str] | None = None,
+) -> dict:
+    """The canonical benchmark line for one sample: the one place a benchmark line is made
+    (synth, the construction pipelines, adjudication and the annotation export call it).
+
+    Args:
+        sample: the query and its ground truth.
+        extra: fields written after the canonical ones (evidence, notes, scores); they may
+            not replace a canonical field.
+        attribute_order: the order attributes are listed in (default: sorted by name).
 
     >>> s = Sample("q1", "v.mp4", 60.0, "a dog", Moments.from_list([[1, 2]]), frozenset({"static"}))
     >>> sample_record(s)["intervals"], sample_record(s)["attributes"]
     ([[1.0, 2.0]], ['static'])
+    >>> sample_record(s, extra={"note": "x"})["note"]
+    'x'
     """
-    return {
+    attributes = sorted(sample.attributes)
+    if attribute_order is not None:
+        rank = {name: i for i, name in enumerate(attribute_order)}
+        attributes.sort(key=lambda a: rank.get(a, len(rank)))
+    record = {
         "qid": sample.qid,
         "video": sample.video,
         "duration": sample.duration_s,
         "query": sample.query,
         "intervals": sample.gt.to_list(),
-        "attributes": sorted(sample.attributes),
+        "attributes": attributes,
         "domain": sample.domain,
     }
+    clash = sorted(set(extra or {}) & set(record))
+    if clash:
+        raise ValueError(f"{sample.qid}: extra fields may not replace {clash}")
+    return {**record, **(extra or {})}
 
 
 def _interval_answer(record: dict) -> ParsedAnswer:

@@ -6,11 +6,10 @@ import csv
 import io
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..atomic import atomic_open
 from ..errors import BadInputFile, UserError
 
 
@@ -209,13 +208,6 @@ def qid_in_text(raw: str) -> str | None:
     if match is None:
         return None
     return read_qid(match.group(1) if match.group(1) is not None else int(match.group(2)))
-
-
-def write_jsonl(path: Path, rows: Iterable[dict]) -> None:
-    """Write one JSON object per line, atomically (a temporary file, then a rename)."""
-    with atomic_open(path) as out:
-        for row in rows:
-            out.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
 def first_record(path: Path, text: str, limit: int = 50) -> dict | None:

@@ -102,7 +102,7 @@ def build_timeline(
             times_s=times["times_s"],
             features=features.arrays(),
             encoder_id=encoder.encoder_id,
-            fps=float(fps),
+            fps=rate,
             duration_s=float(stream.duration_s or times["times_s"][-1]),
             pts_s=times["pts_s"],
             truncated_at_s=stream.truncated_at_s,

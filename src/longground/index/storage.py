@@ -9,11 +9,13 @@ what it claims to be. Any of these makes `read_timeline` raise `CorruptEntry`.
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
 from ..atomic import atomic_open
+from ..video.sampling import as_fraction
 from .timeline import Timeline
 
 FORMAT_VERSION = 1
@@ -45,7 +47,7 @@ def write_timeline(
         "key": key,
         "video_path": str(Path(video_path).resolve()) if video_path is not None else None,
         "encoder_id": timeline.encoder_id,
-        "fps": timeline.fps,
+        "fps": str(timeline.fps),  # exact: "30000/1001"
         "duration_s": timeline.duration_s,
         "truncated_at_s": timeline.truncated_at_s,
         "arrays": {k: {"shape": list(v.shape), "dtype": str(v.dtype)} for k, v in arrays.items()},
@@ -75,7 +77,7 @@ def read_timeline(path: Path, key: dict) -> Timeline:
         times_s=arrays["times_s"],
         features=features,
         encoder_id=manifest["encoder_id"],
-        fps=manifest["fps"],
+        fps=manifest_rate(manifest["fps"]),
         duration_s=manifest["duration_s"],
         pts_s=arrays["pts_s"],
         truncated_at_s=manifest["truncated_at_s"],
@@ -93,3 +95,12 @@ def _check(path: Path, manifest: dict, arrays: dict, key: dict) -> None:
         values = arrays[name]
         if list(values.shape) != spec["shape"] or str(values.dtype) != spec["dtype"]:
             raise CorruptEntry(f"{path}: array {name} is {values.shape} {values.dtype}")
+
+
+def manifest_rate(value: str | float) -> Fraction:
+    """The rate a manifest records: exact text ("30000/1001") or, in older entries, a float.
+
+    >>> manifest_rate("30000/1001"), manifest_rate(0.5)
+    (Fraction(30000, 1001), Fraction(1, 2))
+    """
+    return Fraction(value) if isinstance(value, str) else as_fraction(value)

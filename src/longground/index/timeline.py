@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
+
+from ..video.sampling import as_fraction
 
 
 @dataclass
@@ -17,25 +20,27 @@ class Timeline:
         features: named `(N, ...)` float32 arrays, as the encoder's `image_features` returns
             them (e.g. "embedding", "appearance").
         encoder_id: the encoder that made them.
-        fps: samples per second.
+        fps: the rate actually sampled, exact (the asked rate capped at the video's own, see
+            `index.rate`); floats are read as `video.sampling.as_fraction` does.
         duration_s: length of the video in seconds.
         pts_s: `(N,)` float64, when each sampled frame started being displayed.
         truncated_at_s: where decoding stopped, if the file was cut short.
 
     >>> t = Timeline(np.arange(3.0), {"embedding": np.ones((3, 4))}, "fake", 1.0, 3.0)
-    >>> len(t), t.features["embedding"].dtype, t.nbytes
-    (3, dtype('float32'), 48)
+    >>> len(t), t.features["embedding"].dtype, t.nbytes, t.fps
+    (3, dtype('float32'), 48, Fraction(1, 1))
     """
 
     times_s: np.ndarray
     features: dict[str, np.ndarray]
     encoder_id: str
-    fps: float
+    fps: Fraction
     duration_s: float
     pts_s: np.ndarray | None = None
     truncated_at_s: float | None = None
 
     def __post_init__(self) -> None:
+        self.fps = as_fraction(self.fps)
         self.times_s = np.asarray(self.times_s, dtype=np.float64)
         self.pts_s = (
             self.times_s.copy() if self.pts_s is None else np.asarray(self.pts_s, np.float64)

@@ -14,7 +14,6 @@ from pathlib import Path
 import numpy as np
 
 from ..agent.graph.cache import GraphCache
-from ..agent.perception.filter import UNREADABLE_DROP
 from ..agent.perception.regions import halves
 from ..agent.pipeline import CometAgent
 from ..agent.settings import AgentSettings
@@ -90,6 +89,10 @@ class FileSource(VideoSource):
                 )
             self._timelines[fps] = (times_s, features)
         return self._timelines[fps]
+
+    def sampled_fps(self, fps: float) -> float:
+        """`Timeline.fps` of the index at `fps`: the rate after capping at the video's own."""
+        return float(self.store.get_or_build(self.video, self.encoder, fps, progress=False).fps)
 
     def score(self, features: dict[str, np.ndarray], text: str) -> np.ndarray:
         return np.asarray(self.encoder.score(features, text), dtype=np.float64)
@@ -201,43 +204,10 @@ class AgentMethod(IndexedGrounder):
         if self.config.single and len(moments) > 1:
             moments = moments[np.argsort(-moments.scores, kind="stable")[:1]]
         record = {"method": "agent", **trace.to_dict()}
-        failure = unreadable_answer(record) if len(moments) == 0 else None
+        failure = trace.parse_failure if len(moments) == 0 else None
         if failure is not None:
-            error, raw = failure
-            return Grounding(moments, raw=raw, trace=record, parse_error=error)
+            return Grounding(moments, raw=failure.raw, trace=record, parse_error=failure.reason)
         return Grounding(moments=moments, trace=record)
-
-
-def unreadable_answer(trace: dict) -> tuple[str, str | None] | None:
-    """Why an empty agent answer is a parse failure, and the model's text, or None.
-
-    The LLM roles treat an unreadable reply as a rejection. When *every* verifier reply was
-    unreadable (or, with no candidate to verify, every filter reply was), an empty answer says
-    nothing about the video, so it is reported as a parse failure, not as "no such event".
-
-    Args:
-        trace: the agent's trace record (`verifications`, `graph.events`).
-
-    Returns:
-        `(reason, last unreadable reply or None)`, or None when the answer stands.
-
-    >>> steps = [{"malformed": True, "reason": "model reply unreadable: not valid JSON",
-    ...           "details": {"replies": ["Sure!", "I think so"]}}]
-    >>> unreadable_answer({"verifications": steps})
-    ('model reply unreadable: not valid JSON', 'I think so')
-    >>> unreadable_answer({"verifications": [{**steps[0], "malformed": False}]}) is None
-    True
-    """
-    steps = trace.get("verifications") or []
-    if steps:
-        if not all(step.get("malformed") for step in steps):
-            return None
-        replies = steps[-1].get("details", {}).get("replies") or [None]
-        return str(steps[-1].get("reason", "model reply unreadable")), replies[-1]
-    events = trace.get("graph", {}).get("events") or []
-    if events and all(event.get("reason") == UNREADABLE_DROP for event in events):
-        return "every filter reply of the model was unreadable", None
-    return None
 
 
 @register_method("agent")

@@ -6,18 +6,15 @@ per-video state (feature timelines, graphs) between calls so queries on one vide
 
 from __future__ import annotations
 
-import math
-import types
-import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import UserError
 from ..llm.config import LLMConfig
 from ..moments import Moments
+from ..params import parse_params as _parse_params
 
 
 @dataclass
@@ -119,55 +116,11 @@ def register_method(name: str) -> Callable[[MethodFactory], MethodFactory]:
     return wrap
 
 
-_TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
-
-
-def _convert(kind: type, value: str):
-    if kind is bool:
-        if value.lower() in _TRUE | _FALSE:
-            return value.lower() in _TRUE
-        raise ValueError(value)
-    result = kind(value)
-    if kind is float and not math.isfinite(result):  # a setting is never inf or nan
-        raise ValueError(value)
-    return result
-
-
 def parse_params(cls: type, params: dict[str, Any], method: str):
-    """A params dataclass `cls` from `-p KEY=VALUE` settings, each string converted to the
-    field's annotated type (`int`, `float`, `bool`, `str`, or `X | None`, where "none" or
-    "auto" give None).
+    """A method's params dataclass `cls` from its `-p KEY=VALUE` settings: the one parser,
+    `longground.params.parse_params` (types from the dataclass's hints; unknown keys listed).
 
     Raises:
-        UserError: an unknown key, or a value that does not convert.
-
-    >>> @dataclass(frozen=True)
-    ... class P:
-    ...     k: int = 3
-    ...     threshold: float | None = None
-    >>> parse_params(P, {"k": "5", "threshold": "auto"}, "demo")
-    P(k=5, threshold=None)
+        UserError: an unknown key, or a value that is not of the field's type.
     """
-    hints = typing.get_type_hints(cls)
-    known = [f.name for f in fields(cls)]
-    unknown = sorted(set(params) - set(known))
-    if unknown:
-        raise UserError(
-            f"{method}: unknown parameter(s) {', '.join(unknown)}; known: {', '.join(known)}"
-        )
-    values = {}
-    for name, value in params.items():
-        kinds = [k for k in typing.get_args(hints[name]) if k is not type(None)]
-        optional = isinstance(hints[name], types.UnionType) and len(kinds) == 1
-        kind = kinds[0] if optional else hints[name]
-        if not isinstance(value, str) or kind is str:
-            values[name] = value
-        elif optional and value.lower() in ("", "none", "auto"):
-            values[name] = None
-        else:
-            try:
-                values[name] = _convert(kind, value)
-            except ValueError:
-                what = "a finite number" if kind is float else kind.__name__
-                raise UserError(f"{method}: parameter {name}={value!r} is not {what}") from None
-    return cls(**values)
+    return _parse_params(cls, params, method)

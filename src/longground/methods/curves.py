@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..moments import Moments
+from ..topk import EWB_WINDOWS
 
 
 def smooth(scores: np.ndarray, window: int) -> np.ndarray:
@@ -120,8 +121,8 @@ def top_k_windows(
     scores: np.ndarray,
     *,
     k: int = 3,
-    half_width_s: float = 60.0,
-    nms_s: float = 60.0,
+    half_width_s: float = EWB_WINDOWS.half_width_s,
+    nms_s: float = EWB_WINDOWS.nms_s,
     duration_s: float | None = None,
 ) -> Moments:
     """The `k` best peaks, at least `nms_s` apart, each widened to `±half_width_s`.

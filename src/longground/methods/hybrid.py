@@ -24,6 +24,7 @@ from ..llm.base import ChatClient
 from ..llm.prompts import render_prompt
 from ..llm.timing import duration_fields, span_text, timed_frames_message
 from ..moments import Moments
+from ..topk import EWB_WINDOWS
 from .ask import ask_for_moments, method_chat_client
 from .base import Grounder, Grounding, MethodConfig, parse_params, register_method
 from .monolithic import MonolithicParams, check_positive, video_frames
@@ -45,8 +46,8 @@ class HybridParams(MonolithicParams):
     """
 
     k: int = 3
-    half_width_s: float = 60.0
-    nms_s: float = 60.0
+    half_width_s: float = EWB_WINDOWS.half_width_s
+    nms_s: float = EWB_WINDOWS.nms_s
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -60,7 +61,12 @@ PAPER = register_preset(
     Preset(
         "hybrid",
         "paper",
-        values={"n_frames": 768, "k": 3, "half_width_s": 60.0, "nms_s": 60.0},
+        values={
+            "n_frames": 768,
+            "k": 3,
+            "half_width_s": EWB_WINDOWS.half_width_s,
+            "nms_s": EWB_WINDOWS.nms_s,
+        },
         sources={
             "n_frames": "ExtremeWhenBench §3 Finding 4, Table 2 caption (Qwen3.5-9B at N=768, "
             "its native frame budget); App. C, Table 6",

@@ -15,15 +15,18 @@ moments off it in one of three modes (`params["mode"]`):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import UserError
 from ..moments import Moments
+from ..topk import EWB_WINDOWS, EWB_WINDOWS_NAME, EWB_WINDOWS_SOURCE
 from . import curves
 from .base import Grounding, IndexedGrounder, MethodConfig, parse_params, register_method
 from .curves import top_k_windows
+from .presets import Preset, register_preset
 
 __all__ = ["RetrievalMethod", "RetrievalParams", "frame_scores", "top_k_windows"]
 
@@ -57,8 +60,8 @@ class RetrievalParams:
     beta: float = 0.7
     max_len_s: float = 60.0
     k: int = 3
-    half_width_s: float = 60.0
-    nms_s: float = 60.0
+    half_width_s: float = EWB_WINDOWS.half_width_s
+    nms_s: float = EWB_WINDOWS.nms_s
     force: bool = False
 
     def __post_init__(self):
@@ -86,6 +89,18 @@ class RetrievalParams:
         return parsed
 
 
+# ExtremeWhenBench's top-10 windows (`run --topk-windows` writes them for window recall).
+EWB_WINDOWS_PRESET = register_preset(
+    Preset(
+        "retrieval",
+        EWB_WINDOWS_NAME,
+        values=EWB_WINDOWS.params(),
+        sources=dict.fromkeys(EWB_WINDOWS.params(), EWB_WINDOWS_SOURCE),
+        summary="ExtremeWhenBench's top-10 windows: ±60 s around peaks at least 60 s apart",
+    )
+)
+
+
 def _or(value: float | None, default: float) -> float:
     return default if value is None else value
 
@@ -108,13 +123,19 @@ class RetrievalMethod(IndexedGrounder):
         Returns:
             `times_s` `(N,)`, `scores` `(N,)` and the video duration in seconds.
         """
+        times_s, scores, duration_s, _ = self.scored(video, query)
+        return times_s, scores, duration_s
+
+    def scored(self, video: Path, query: str) -> tuple[np.ndarray, np.ndarray, float, Fraction]:
+        """`frame_scores` plus the rate the index actually sampled (`Timeline.fps`: --fps
+        capped at the video's frame rate)."""
         if not query.strip():
             raise UserError("the query is empty")
         timeline = self.store.get_or_build(video, self.encoder, self.config.fps)
         raw = np.asarray(self.encoder.score(timeline.features, query), dtype=np.float64)
-        # The index's own rate: the store caps --fps at the video's frame rate.
-        window = max(1, round(min(self.params.smooth_s * timeline.fps, len(raw))))
-        return np.asarray(timeline.times_s), curves.smooth(raw, window), timeline.duration_s
+        window = max(1, round(min(self.params.smooth_s * float(timeline.fps), len(raw))))
+        smoothed = curves.smooth(raw, window)
+        return np.asarray(timeline.times_s), smoothed, timeline.duration_s, timeline.fps
 
     @property
     def threshold(self) -> float:
@@ -124,8 +145,8 @@ class RetrievalMethod(IndexedGrounder):
         return self.encoder.default_threshold
 
     def ground(self, video: Path, query: str) -> Grounding:
-        times_s, scores, duration_s = self.frame_scores(video, query)
-        p, step_s = self.params, _step_s(times_s, self.config.fps)
+        times_s, scores, duration_s, fps = self.scored(video, query)
+        p, step_s = self.params, float(1 / fps)
         if p.mode == "single" and not p.force and not scores.max(initial=-np.inf) >= self.threshold:
             moments = Moments.empty()  # nothing reaches the threshold: no answer
         elif p.mode == "single":
@@ -153,15 +174,6 @@ def build(config: MethodConfig) -> RetrievalMethod:
 
 
 _SHARED: dict[tuple, RetrievalMethod] = {}
-
-
-def _step_s(times_s: np.ndarray, fps: float) -> float:
-    """Seconds between samples: as indexed (the rate may have been capped), else `1 / fps`.
-
-    >>> _step_s(np.array([0.0, 0.1, 0.2]), 1000.0), _step_s(np.array([0.0]), 2.0)
-    (0.1, 0.5)
-    """
-    return float(times_s[1] - times_s[0]) if len(times_s) > 1 else 1.0 / fps
 
 
 def frame_scores(

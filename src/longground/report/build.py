@@ -13,7 +13,11 @@ from . import summary_figures as sf
 from .figure import LeftOut
 from .inputs import FIGURES_DIR, ReportInput, check_out_dir, load_inputs, method_names
 from .page import render_page
+from .qvhighlights import qvhighlights_report
 from .timelines import pick_queries, query_scores, timeline_figure
+
+# Protocols that read their own files (eval.file_protocols) draw their own report.
+FILE_REPORTS = {"qvhighlights": qvhighlights_report}
 
 
 def figures_for(report: ReportInput) -> list:
@@ -24,8 +28,8 @@ def figures_for(report: ReportInput) -> list:
         lambda: sf.breakdown_bars(report, "domain"),
         lambda: sf.heatmap(report),
     ]
-    if report.protocol == "comet":
-        makers += [lambda: sf.count_scatter(report), lambda: sf.negative_plane(report)]
+    for name in get_protocol(report.protocol).report_figures:  # what its metrics allow
+        makers.append(lambda draw=sf.PROTOCOL_FIGURES[name]: draw(report))
     worst, best = pick_queries(query_scores(report))
     makers += [lambda: _timelines(report, worst, "worst"), lambda: _timelines(report, best, "best")]
     makers.append(lambda: sf.taxonomy_bars(report))
@@ -88,11 +92,10 @@ def build_report(
     """
     if not preds:
         raise UserError("give at least one prediction file")
-    if protocol == "qvhighlights":  # QVHighlights files and metrics: their own report
-        from .qvhighlights import qvhighlights_report
-
+    own_report = FILE_REPORTS.get(protocol)
+    if own_report is not None:  # a protocol that reads its own files has its own report
         title = title or f"longground report: {Path(gt).name}"
-        return qvhighlights_report(gt, preds, method_names(preds, names), out, title, overwrite)
+        return own_report(gt, preds, method_names(preds, names), out, title, overwrite)
     get_protocol(protocol)  # option errors before any folder is made
     if not 0.0 <= theta <= 1.0:
         raise UserError(f"theta must be in [0, 1], got {theta}")

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import UserError
-from ..eval import EvalResult, evaluate
+from ..eval import EvalResult, evaluate, get_protocol
 from ..eval.analysis import taxonomy_of, window_recall_of
 from ..eval.evaluate import align
 from ..samples import Sample
@@ -145,7 +145,8 @@ def load_inputs(
                 f"{path}: no prediction names a query of {gt}; do they belong together?"
             )
         result = evaluate(samples, predictions, protocol=protocol, theta=theta, by=BREAKDOWNS)
-        single = result if protocol == "single" else evaluate(samples, predictions, "single")
+        taxonomy_ready = get_protocol(protocol).failure_taxonomy
+        single = result if taxonomy_ready else evaluate(samples, predictions, "single")
         taxonomy = taxonomy_of(samples, predictions, single)
         methods.append(
             MethodRun(name, Path(path), result, answers.pred_spans, answers.status, taxonomy)

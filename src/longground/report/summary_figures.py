@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..eval import get_protocol
 from ..eval.breakdown import NO_LABEL
 from ..eval.buckets import DURATION_LABELS, POSITION_LABELS, UNKNOWN
-from ..eval.protocol import threshold_key
 from ..eval.taxonomy import CLASSES
 from .figure import LeftOut, ReportFigure, new_figure
 from .inputs import ReportInput
@@ -26,10 +26,8 @@ def _label(key: str) -> str:
 
 def breakdown_keys(report: ReportInput) -> tuple[str, str]:
     """The two metrics a breakdown bar chart shows: CoMET Fig. 5's R@θ and Rej.-F1 for
-    `comet`, mIoU and R@0.5 for `single`."""
-    if report.protocol == "comet":
-        return threshold_key("recall", report.theta), "rej_f1"
-    return "miou", "recall@0.5"
+    `comet`, mIoU and R@0.5 for `single` (the protocol says)."""
+    return get_protocol(report.protocol).breakdown_keys(report.theta)
 
 
 def _value(row: dict, key: str) -> float:
@@ -235,3 +233,7 @@ def window_recall_bars(report: ReportInput) -> ReportFigure:
         "(ExtremeWhenBench Table 6).",
         fig,
     )
+
+
+# The figures a protocol may ask for by name (`Protocol.report_figures`).
+PROTOCOL_FIGURES = {"count_scatter": count_scatter, "negative_plane": negative_plane}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..eval import get_protocol
 from ..eval.protocol import PARSE_FAILURE
 from .figure import ReportFigure, new_figure
 from .inputs import ReportInput
@@ -16,7 +17,7 @@ GT_COLOUR = "#222222"
 def query_scores(report: ReportInput) -> np.ndarray:
     """`(M, Q)` per-query grounding score of each method: mIoU_q (`comet`) or IoU (`single`);
     NaN for negative queries."""
-    key = "miou" if report.protocol == "comet" else "iou"
+    key = get_protocol(report.protocol).query_key
     return np.stack([np.asarray(run.result.queries[key], dtype=float) for run in report.methods])
 
 
@@ -50,7 +51,8 @@ def timeline_figure(report: ReportInput, picked: np.ndarray, which: str) -> Repo
     others faint."""
     scores = query_scores(report)
     mean = scores.mean(axis=0)
-    first_only = report.protocol == "single"
+    protocol = get_protocol(report.protocol)
+    first_only = protocol.first_interval_only
     lanes = ["GT", *(run.name for run in report.methods)]
     panel_in = 0.36 * len(lanes) + 0.7
     height_in = max(1, len(picked)) * panel_in + 0.5
@@ -81,7 +83,7 @@ def timeline_figure(report: ReportInput, picked: np.ndarray, which: str) -> Repo
         ax.tick_params(axis="x", labelsize=9)
     axes[-1, 0].set_xlabel("video time (s)", fontsize=10)
     qids = ", ".join(report.samples[q].qid for q in picked)
-    metric = "mIoU" if report.protocol == "comet" else "IoU"
+    metric = protocol.query_label
     scored = ("only each method's first interval is scored (single protocol): it is solid, "
               "the others are faint" if first_only else "every interval is scored")  # fmt: skip
     return ReportFigure(

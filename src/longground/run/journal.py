@@ -21,6 +21,7 @@ from typing import Any
 
 from ..atomic import atomic_open
 from ..errors import BadInputFile, UserError
+from ..formats.lines import json_line
 
 META_FORMAT = "longground-run/1"
 
@@ -181,7 +182,7 @@ class Journal:
 
     def append(self, record: dict[str, Any]) -> None:
         """Write one finished query durably (one write, flush, fsync)."""
-        line = json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n"
+        line = json_line(record)
         self._file.write(line.encode("utf-8"))
         self._file.flush()
         os.fsync(self._file.fileno())

@@ -9,6 +9,7 @@ agent are in `cropped.py`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -24,13 +25,13 @@ class CroppedRetrieval(RetrievalMethod):
 
     crop_s: tuple[float, float] = (0.0, np.inf)
 
-    def frame_scores(self, video: Path, query: str) -> tuple[np.ndarray, np.ndarray, float]:
-        times_s, scores, duration_s = super().frame_scores(video, query)
+    def scored(self, video: Path, query: str) -> tuple[np.ndarray, np.ndarray, float, Fraction]:
+        times_s, scores, duration_s, fps = super().scored(video, query)
         start_s, end_s = self.crop_s
         keep = (times_s >= start_s) & (times_s <= end_s)
         if not keep.any() and len(times_s):  # a crop shorter than a frame step: its nearest frame
             keep[np.argmin(np.abs(times_s - (start_s + min(end_s, duration_s)) / 2))] = True
-        return times_s[keep], scores[keep], min(float(duration_s), end_s)
+        return times_s[keep], scores[keep], min(float(duration_s), end_s), fps
 
     def ground_crop(self, video: Path, query: str, start_s: float, end_s: float) -> Grounding:
         """Ground `query` in `[start_s, end_s]` only; moments in video time, inside the crop."""

@@ -16,14 +16,15 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import UserError
-from ..formats.records import write_jsonl
+from ..formats.canonical import sample_record
+from ..formats.lines import write_jsonl
 from ..samples import Sample
-from .queries import Query, select_queries
+from .queries import ATTRIBUTE_ORDER, Query, select_queries
 from .rendering import check_composition, check_scale
 from .script import VideoScript
 from .storyboard import plan_script
 from .truth import Truth
-from .writer import sample_record, shot_list, write_video
+from .writer import shot_list, write_video
 
 JSONL_NAME = "benchmark.jsonl"
 VIDEO_DIR = "videos"
@@ -236,7 +237,7 @@ def generate(
     for planned in planned_videos:
         path = render(planned, out, preset, progress)
         for sample in planned.samples:
-            records.append(sample_record(sample, sample.video))
+            records.append(sample_record(sample, attribute_order=ATTRIBUTE_ORDER))
             samples.append(replace(sample, video=str(path.resolve())))
         write_jsonl(out / JSONL_NAME, records)  # after every video, so finished work is kept
     return samples

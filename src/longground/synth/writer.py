@@ -11,7 +11,6 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
-from ..samples import Sample
 from ..timecode import format_time
 from ..video.writer import VideoWriter
 from .render import iter_frames
@@ -65,24 +64,3 @@ def shot_list(script: VideoScript) -> str:
         )
         lines.append(f"{start}\t{end}\t{shot.kind}\t{bg}\t{_describe(shot)}")
     return "\n".join(lines) + "\n"
-
-
-def sample_record(sample: Sample, video: str) -> dict:
-    """The canonical benchmark line for a sample, with `video` as written in the file.
-
-    >>> from longground.moments import Moments
-    >>> s = Sample("q1", "/x/v.mp4", 60.0, "cats?", Moments.from_list([[1, 2]]), frozenset())
-    >>> list(sample_record(s, "videos/v.mp4"))
-    ['qid', 'video', 'duration', 'query', 'intervals', 'attributes', 'domain']
-    """
-    from .queries import ATTRIBUTE_ORDER
-
-    return {
-        "qid": sample.qid,
-        "video": video,
-        "duration": sample.duration_s,
-        "query": sample.query,
-        "intervals": sample.gt.to_list(),
-        "attributes": [a for a in ATTRIBUTE_ORDER if a in sample.attributes],
-        "domain": sample.domain,
-    }

@@ -49,6 +49,7 @@ class LoopResult:
         stop_reason: "exhausted" (U empty), "max_iterations" (N_max reached) or
             "early_stop" (an iteration added nothing to the bank).
         malformed: verdicts that came from unreadable model answers.
+        last_verdict: the verdict of the last iteration (None before the first).
     """
 
     bank: MemoryBank
@@ -56,6 +57,7 @@ class LoopResult:
     iterations: int = 0
     stop_reason: str = "exhausted"
     malformed: int = 0
+    last_verdict: Verdict | None = None
 
 
 def verification_loop(
@@ -113,6 +115,7 @@ def verification_loop(
         unverified[context] = False
         result.iterations += 1
         result.malformed += int(verdict.malformed)
+        result.last_verdict = verdict
         record = {
             "iteration": result.iterations,
             "candidate": v,
