@@ -31,7 +31,7 @@ def attributes(
     alpha: float = typer.Option(0.9, "--alpha", help="Sharpness of p(k) ~ exp(-alpha (k-mu)^2)."),
 ) -> None:
     """Draw CoMET attribute combinations, one JSON list per line."""
-    from ..build.attributes import AttributeSampler
+    from ..curate.attributes import AttributeSampler
 
     for combination in AttributeSampler(mu=mu, alpha=alpha).draw(count, seed):
         typer.echo(json.dumps(combination))
@@ -50,8 +50,8 @@ def agree(
     overwrite: bool = Overwrite,
 ) -> None:
     """Split queries into agreed (final.jsonl) and disputed (adjudicate.jsonl); print Table 3."""
-    from ..build.outdir import claim
-    from ..build.table3 import format_table
+    from ..curate.outdir import claim
+    from ..curate.table3 import format_table
     from ..curate import adjudicate
 
     a, b = adjudicate.load(first), adjudicate.load(second)
@@ -130,9 +130,9 @@ def comet(
     overwrite: bool = Overwrite,
 ) -> None:
     """CoMET-Bench construction: candidate queries, then their intervals, as benchmark JSONL."""
-    from ..build.comet import CometSettings
-    from ..build.comet_run import dry_run_comet, format_summary, run_comet
-    from ..build.outdir import claim
+    from ..curate.comet import CometSettings
+    from ..curate.comet_run import dry_run_comet, format_summary, run_comet
+    from ..curate.outdir import claim
 
     settings = CometSettings(
         combinations=combinations, seed=seed, mu=mu, alpha=alpha, n_frames=frames,
@@ -187,9 +187,9 @@ def ewb(
     overwrite: bool = Overwrite,
 ) -> None:
     """ExtremeWhenBench construction P0-P6: benchmark.jsonl plus review.jsonl for a person."""
-    from ..build.ewb_rules import CINEMATIC_WORDS
-    from ..build.ewb_run import EwbSettings, dry_run_ewb, format_ewb_summary, run_ewb
-    from ..build.outdir import claim
+    from ..curate.ewb_rules import CINEMATIC_WORDS
+    from ..curate.ewb_run import EwbSettings, dry_run_ewb, format_ewb_summary, run_ewb
+    from ..curate.outdir import claim
 
     banned = CINEMATIC_WORDS
     if cinematic_words is not None:
@@ -204,7 +204,7 @@ def ewb(
         return
     cfg = _llm_config(llm, base_url, model, api_key, concurrency)
     claim(out, "ewb", overwrite=overwrite)
-    from ..build.ewb_captions import EncoderCaptioner, imagenet_vocabulary
+    from ..curate.ewb_captions import EncoderCaptioner, imagenet_vocabulary
     from ..encoders import load_encoder
 
     words = None
