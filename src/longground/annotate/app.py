@@ -21,6 +21,7 @@ from pathlib import Path
 from ..errors import require
 from ..samples import ATTRIBUTE_ORDER
 from ..timecode import format_time
+from .access import MAX_BODY_BYTES, BodyLimit, TokenGate
 from .changes import InvalidEdit, apply_change, read_change
 from .media import MediaFolder
 from .record import REVIEW_STATES, AnnotatedQuery
@@ -76,6 +77,8 @@ def create_app(
     annotator: str = "anonymous",
     predictions: Mapping[str, list] | None = None,
     allowed_hosts: Sequence[str] | None = None,
+    token: str | None = None,
+    max_body_bytes: int = MAX_BODY_BYTES,
 ):
     """Build the FastAPI app.
 
@@ -86,6 +89,9 @@ def create_app(
         predictions: qid -> `[[start_s, end_s], ...]` of a method, drawn on the timeline.
         allowed_hosts: `Host` header values accepted (None: any); a loopback server lists
             its loopback names so that another site cannot reach it by DNS rebinding.
+        token: the access token every request must carry (None: no token, for loopback);
+            see `annotate.access`.
+        max_body_bytes: larger request bodies get 413 before they are read.
     """
     fastapi = require("fastapi", "annotate")
     folder = videos if isinstance(videos, MediaFolder) else MediaFolder(videos)
@@ -93,6 +99,9 @@ def create_app(
         title="longground annotate", docs_url=None, redoc_url=None, openapi_url=None
     )
     _add_guards(app, allowed_hosts)
+    if token is not None:
+        app.add_middleware(TokenGate, token=token)
+    app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
     _add_pages(app)
     _add_reading(app, store, folder, annotator, predictions)
     _add_editing(app, store, folder, annotator, predictions)
@@ -116,8 +125,8 @@ def _add_guards(app, allowed_hosts: Sequence[str] | None) -> None:
             own = f"{request.url.scheme}://{request.headers.get('host', '')}"
             if origin is not None and origin != own:
                 return JSONResponse({"detail": "cross-origin writes are refused"}, 403)
-            kind = request.headers.get("content-type", "").split(";")[0].strip()
-            if kind != "application/json":
+            kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+            if kind != "application/json":  # media types are case-insensitive (RFC 9110)
                 return JSONResponse({"detail": "send edits as application/json"}, 415)
         response = await call_next(request)
         response.headers["X-Content-Type-Options"] = "nosniff"

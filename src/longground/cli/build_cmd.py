@@ -50,9 +50,9 @@ def agree(
     overwrite: bool = Overwrite,
 ) -> None:
     """Split queries into agreed (final.jsonl) and disputed (adjudicate.jsonl); print Table 3."""
+    from ..curate import adjudicate
     from ..curate.outdir import claim
     from ..curate.table3 import format_table
-    from ..curate import adjudicate
 
     a, b = adjudicate.load(first), adjudicate.load(second)
     proposals = adjudicate.load(candidates) if candidates is not None else None

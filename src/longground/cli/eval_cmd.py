@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from ..atomic import atomic_open
 from ..errors import UserError
+from ..outputs import open_output
 from . import analysis_options as ao
 from . import file_options as fo
 from .checks import check_output_file
@@ -162,8 +162,5 @@ def qvhighlights_command(gt: Path, pred: Path, as_json: bool, per_query: Path | 
 
 def write_rows(path: Path, rows: list[dict]) -> None:
     """One JSON line per query, or a `UserError` naming the file."""
-    try:
-        with atomic_open(path) as out:
-            out.writelines(json.dumps(row) + "\n" for row in rows)
-    except OSError as exc:
-        raise UserError(f"{path}: cannot write ({exc.strerror})") from None
+    with open_output(path, "--per-query") as out:
+        out.writelines(json.dumps(row) + "\n" for row in rows)

@@ -8,9 +8,9 @@ from typing import Annotated
 
 import typer
 
-from ..atomic import atomic_open
 from ..errors import UserError
 from ..methods import Grounding, build_method
+from ..outputs import open_output
 from ..timecode import format_time
 from . import options as opt
 from .checks import check_cache_root, check_output_file
@@ -135,7 +135,7 @@ def find(
         matched += grounding.moments.count > 0
         failed += grounding.failed
         if trace is not None:
-            with atomic_open(trace) as handle:
+            with open_output(trace, "--trace", videos) as handle:
                 handle.write(json.dumps(grounding.trace, indent=1, default=float))
         if grounding.failed:
             typer.echo(f"{video}: {parse_failure_line(grounding)}", err=True)
