@@ -8,7 +8,11 @@ from typing import Annotated
 import typer
 
 from . import options as opt
+from .checks import check_output_folder
 from .main import app
+
+# What a sweep writes into its folder: none of these may be one of the inputs.
+SWEEP_FILES = ("sweep.json", "results.json", "table.md", "*/*.jsonl", "miou_vs_window.*")
 
 
 @app.command("sweep")
@@ -50,6 +54,7 @@ def sweep_command(
         write_results,
     )
 
+    check_output_folder(out, "--out", inputs=[bench], files=SWEEP_FILES)
     chosen = parse_windows(windows)
     names = list(dict.fromkeys(methods or ["retrieval"]))
     config = opt.method_config(
