@@ -57,6 +57,23 @@ def input_path(path: str | Path) -> Path:
     return Path(path).expanduser().resolve()
 
 
+def check_input_file(path: Path) -> Path:
+    """Refuse an input that is missing, a folder, or not a regular file (a device such as
+    /dev/zero, a FIFO), each with its own words.
+
+    >>> check_input_file(Path("/dev/zero"))
+    Traceback (most recent call last):
+    longground.errors.UserError: /dev/zero: is not a regular file (a device, FIFO or socket)
+    """
+    if not path.exists():
+        raise UserError(f"{path}: no such file")
+    if path.is_dir():
+        raise UserError(f"{path}: is a folder, not a file")
+    if not path.is_file():
+        raise UserError(f"{path}: is not a regular file (a device, FIFO or socket)")
+    return path
+
+
 def same_file(a: str | Path, b: str | Path) -> bool:
     """Whether `a` and `b` are one existing file (same device and inode), however spelled.
 

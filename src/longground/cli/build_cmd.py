@@ -11,7 +11,7 @@ import typer
 from ..errors import UserError
 from ..llm.cache import CACHE_FILE
 from . import options as opt
-from .checks import check_output_folder
+from .checks import check_cache_root, check_output_folder
 from .main import app
 
 build_app = typer.Typer(
@@ -124,8 +124,8 @@ PIPELINE_FILES = ("*.jsonl", "*.json", CACHE_FILE)
 def _check_outputs(out: Path, cache_dir: Path | None, videos: list[Path]) -> None:
     """The pipeline's output folder and its answer cache's folder, before any work."""
     check_output_folder(out, "--out", inputs=videos, files=PIPELINE_FILES)
-    if cache_dir is not None:
-        check_output_folder(cache_dir, "--cache-dir", inputs=videos, files=(CACHE_FILE,))
+    if cache_dir is not None:  # checked like every --cache-dir (created when missing)
+        check_cache_root(cache_dir)
 
 
 def _finish(summary_text: str, out: Path) -> None:

@@ -56,7 +56,7 @@ class AttributeSampler:
         if not (math.isfinite(self.alpha) and self.alpha >= 0):
             raise UserError(f"--alpha must be a finite number >= 0, got {self.alpha}")
         try:
-            with np.errstate(all="raise"):  # an overflow is an error here, never a warning
+            with np.errstate(over="raise", invalid="raise", under="ignore"):  # never a warning
                 usable = np.isfinite(self.size_probabilities()).all()
         except FloatingPointError:
             usable = False
