@@ -107,14 +107,11 @@ CacheDir = typer.Option(
 )
 
 
-Concurrency = typer.Option(
-    4, "--concurrency", min=1, max=256, help="Requests in flight at once."
-)
+Concurrency = typer.Option(4, "--concurrency", min=1, max=256, help="Requests in flight at once.")
 RetryMalformed = typer.Option(
     False,
     "--retry-malformed",
-    help="On resume, ask the model again (past the cache) only the replies that could not "
-    "be read.",
+    help="On resume, ask the model again (past the cache) only the replies that could not be read.",
 )
 # What the pipelines write into --out: none of these may be one of the inputs.
 AGREE_FILES = ("final.jsonl", "adjudicate.jsonl", "stats.jsonl", "build.json")
@@ -137,6 +134,8 @@ def _finish(summary_text: str, out: Path) -> None:
     problem = unreadable_stage(manifests)
     if problem is not None:
         raise UserError(problem)
+
+
 DryRun = typer.Option(
     False,
     "--dry-run",
