@@ -287,6 +287,56 @@ def test_non_json_bodies_get_readable_errors(client):
     assert client.patch("/api/queries/nope", json={"version": 1}).status_code == 404
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"version": 1, "query": "a \\ud800 dog"}',  # a lone surrogate, valid JSON
+        '{"version": 1, "query": "a\\u0000dog"}',  # a NUL
+        '{"version": 1, "attributes": ["\\udfff"]}',
+        '{"version": 1, "\\ud800": 1}',  # in a field name
+    ],
+)
+def test_text_that_is_not_valid_unicode_gets_422(client, world, raw):
+    response = client.patch(
+        "/api/queries/q1", content=raw.encode(), headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 422 and "is not valid text" in response.json()["detail"]
+    assert world[3].get("q1").version == 1 and not world[3].history()
+
+
+def test_media_types_are_case_insensitive(client):
+    for version, kind in enumerate(["Application/JSON", "APPLICATION/json; charset=UTF-8"], 1):
+        body = json.dumps({"version": version, "annotated": version == 1})
+        response = client.patch("/api/queries/q1", content=body, headers={"content-type": kind})
+        assert response.status_code == 200, kind
+    wrong = client.patch("/api/queries/q1", content="{}", headers={"content-type": "text/plain"})
+    assert wrong.status_code == 415
+
+
+def test_request_bodies_over_the_limit_get_413_before_they_are_read(world):
+    from longground.annotate.access import MAX_BODY_BYTES
+
+    _, videos, _, store = world
+    web = TestClient(create_app(store, videos, "alice", max_body_bytes=1000))
+    big = json.dumps({"version": 1, "query": "x" * 2000})
+    response = web.patch(
+        "/api/queries/q1", content=big, headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 413 and "larger than 1000 bytes" in response.json()["detail"]
+
+    def chunks():  # no Content-Length: counted as it arrives
+        for _ in range(10):
+            yield b" " * 200
+
+    chunked = web.patch(
+        "/api/queries/q1", content=chunks(), headers={"content-type": "application/json"}
+    )
+    assert chunked.status_code == 413
+    small = web.patch("/api/queries/q1", json={"version": 1, "annotated": True})
+    assert small.status_code == 200 and store.get("q1").version == 2
+    assert MAX_BODY_BYTES >= 10000 * 40  # the largest edit the rules allow still fits
+
+
 def test_without_a_readable_file_the_benchmark_duration_limits_intervals(client):
     assert edit(client, "v_x%230", 1, intervals=[[10, 99.5]])["intervals"] == [[10.0, 99.5]]
     late = client.patch("/api/queries/v_x%230", json={"version": 2, "intervals": [[10, 101]]})

@@ -47,11 +47,11 @@ async def _answer(send, status: int, detail: str, headers: list | None = None) -
 
 
 async def _drain(receive) -> None:
-    """Read what is left of the request body, so the connection stays usable."""
-    message = {"more_body": True}
-    while message.get("more_body", False):
+    """Read what is left of a request body whose last part said more is coming, so the
+    connection stays usable (never past the body's end: that would wait for a disconnect)."""
+    while True:
         message = await receive()
-        if message["type"] != "http.request":
+        if message["type"] != "http.request" or not message.get("more_body", False):
             return
 
 
@@ -83,7 +83,8 @@ class BodyLimit:
                 break
             total += len(message.get("body", b""))
             if total > self.max_bytes:
-                await _drain(receive)
+                if message.get("more_body", False):
+                    await _drain(receive)
                 return await _answer(send, 413, too_big)
             if not message.get("more_body", False):
                 break
