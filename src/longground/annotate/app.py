@@ -253,6 +253,7 @@ def _add_reading(app, store, folder: MediaFolder, annotator: str, predictions) -
             "duration_s": measured if measured is not None else stated,
             "duration_from": "file" if measured is not None else "benchmark",
             "available": folder.find(name) is not None,
+            "expected_path": str(folder.root / name),
             "media_url": MediaFolder.url(name),
         }
 
