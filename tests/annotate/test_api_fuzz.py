@@ -98,7 +98,7 @@ def test_no_generated_request_breaks_the_api(operations, label):
     check()
 
 
-EXAMPLES = 60
+EXAMPLES = 40
 CHECKS = [
     checks.not_a_server_error,
     checks.status_code_conformance,

@@ -91,7 +91,7 @@ class CometSettings:
         """Memory for one video's frames at a 16:9 aspect ratio, in bytes.
 
         >>> CometSettings().frame_bytes() // 2**20
-        38
+        36
         """
         return self.n_frames * self.short_side * (self.short_side * 16 // 9) * 3
 
