@@ -287,6 +287,56 @@ def test_non_json_bodies_get_readable_errors(client):
     assert client.patch("/api/queries/nope", json={"version": 1}).status_code == 404
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"version": 1, "query": "a \\ud800 dog"}',  # a lone surrogate, valid JSON
+        '{"version": 1, "query": "a\\u0000dog"}',  # a NUL
+        '{"version": 1, "attributes": ["\\udfff"]}',
+        '{"version": 1, "\\ud800": 1}',  # in a field name
+    ],
+)
+def test_text_that_is_not_valid_unicode_gets_422(client, world, raw):
+    response = client.patch(
+        "/api/queries/q1", content=raw.encode(), headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 422 and "is not valid text" in response.json()["detail"]
+    assert world[3].get("q1").version == 1 and not world[3].history()
+
+
+def test_media_types_are_case_insensitive(client):
+    for version, kind in enumerate(["Application/JSON", "APPLICATION/json; charset=UTF-8"], 1):
+        body = json.dumps({"version": version, "annotated": version == 1})
+        response = client.patch("/api/queries/q1", content=body, headers={"content-type": kind})
+        assert response.status_code == 200, kind
+    wrong = client.patch("/api/queries/q1", content="{}", headers={"content-type": "text/plain"})
+    assert wrong.status_code == 415
+
+
+def test_request_bodies_over_the_limit_get_413_before_they_are_read(world):
+    from longground.annotate.access import MAX_BODY_BYTES
+
+    _, videos, _, store = world
+    web = TestClient(create_app(store, videos, "alice", max_body_bytes=1000))
+    big = json.dumps({"version": 1, "query": "x" * 2000})
+    response = web.patch(
+        "/api/queries/q1", content=big, headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 413 and "larger than 1000 bytes" in response.json()["detail"]
+
+    def chunks():  # no Content-Length: counted as it arrives
+        for _ in range(10):
+            yield b" " * 200
+
+    chunked = web.patch(
+        "/api/queries/q1", content=chunks(), headers={"content-type": "application/json"}
+    )
+    assert chunked.status_code == 413
+    small = web.patch("/api/queries/q1", json={"version": 1, "annotated": True})
+    assert small.status_code == 200 and store.get("q1").version == 2
+    assert MAX_BODY_BYTES >= 10000 * 40  # the largest edit the rules allow still fits
+
+
 def test_without_a_readable_file_the_benchmark_duration_limits_intervals(client):
     assert edit(client, "v_x%230", 1, intervals=[[10, 99.5]])["intervals"] == [[10.0, 99.5]]
     late = client.patch("/api/queries/v_x%230", json={"version": 2, "intervals": [[10, 101]]})
@@ -592,7 +642,7 @@ def test_export_never_overwrites_an_input(world, capsys, target):
     code, _, err = run_cli(
         capsys, "annotate", "export", "--db", str(store.path), "--out", str(path)
     )
-    assert code == 2 and "is an input" in err and err.count("\n") == 1
+    assert code == 2 and "would overwrite the input" in err and err.count("\n") == 1
     assert path.read_bytes() == before
 
 
@@ -606,17 +656,17 @@ def test_bad_inputs_are_one_line_and_exit_2(world, capsys, tmp_path):
         (["serve", str(bench), "--videos", str(tmp / "novids")], "no such folder"),
         (
             ["serve", str(bench), "--videos", str(videos), "--db", str(bench / "x.db")],
-            "does not exist",
+            "is not a folder",
         ),
         (
             ["serve", str(bench), "--videos", str(videos), "--db", "/proc/annotate.db"],
-            "cannot use as the annotation database",
+            "virtual file system",
         ),
         (
             ["export", "--db", str(tmp / "none.db"), "--out", str(tmp / "o.jsonl")],
             "no such annotation database",
         ),
-        (["export", "--db", str(world[3].path), "--out", str(bench / "o.jsonl")], "cannot write"),
+        (["export", "--db", str(world[3].path), "--out", str(bench / "o.jsonl")], "not a folder"),
         (["import", "--db", str(world[3].path), str(malformed)], "malformed"),
     ]
     for args, message in cases:
@@ -650,31 +700,33 @@ def test_a_port_in_use_is_one_line(world, capsys):
     assert code == 2 and f"cannot listen on 127.0.0.1:{port}" in err and err.count("\n") == 1
 
 
-def test_serve_warns_when_not_on_loopback(world, capsys, monkeypatch):
+def test_serve_needs_a_token_when_not_on_loopback(world, capsys, monkeypatch):
     from longground.annotate import server
 
     tmp, videos, bench, _ = world
     served = []
     monkeypatch.setattr(server, "bind", lambda host, port: FakeSocket())
     monkeypatch.setattr(server, "run", lambda app, sock: served.append(app))
-    code, out, err = run_cli(
-        capsys,
-        "annotate",
-        "serve",
-        str(bench),
-        "--videos",
-        str(videos),
-        "--db",
-        str(tmp / "b.db"),
-        "--host",
-        "0.0.0.0",
-    )
+    argv = ["annotate", "serve", str(bench), "--videos", str(videos), "--db", str(tmp / "b.db")]
+    code, out, err = run_cli(capsys, *argv, "--host", "0.0.0.0")
     assert code == 0 and served and "0.0.0.0 is not loopback" in err
-    assert "http://0.0.0.0:4321/" in out and "imported 4 queries" in err
-    code, out, err = run_cli(
-        capsys, "annotate", "serve", str(bench), "--videos", str(videos), "--db", str(tmp / "b.db")
-    )
-    assert code == 0 and "warning" not in err and "reusing" in err
+    assert "imported 4 queries" in err
+    address = out.split("open ")[1].split()[0]
+    assert address.startswith("http://0.0.0.0:4321/?token=")
+    token = address.split("token=")[1]
+    assert len(token) >= 32
+    web = TestClient(served[-1], base_url="http://0.0.0.0:4321")
+    assert web.get("/api/session").status_code == 401  # no token: nothing, not even reading
+    assert web.get("/api/session", headers={"Authorization": "Bearer wrong"}).status_code == 401
+    assert web.get("/api/session", headers={"Authorization": f"Bearer {token}"}).is_success
+    first = web.get(f"/?token={token}")  # the printed address sets the page's cookie
+    assert first.is_success and "HttpOnly" in first.headers["set-cookie"]
+    assert web.get("/api/session").is_success  # the cookie now carries the token
+    evil = TestClient(served[-1], base_url="http://evil.example")
+    assert evil.get(f"/api/session?token={token}").status_code == 400  # the Host check stays
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 0 and "not loopback" not in err and "reusing" in err
+    assert "token" not in out
 
 
 class FakeSocket:

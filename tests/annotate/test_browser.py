@@ -283,7 +283,11 @@ def test_a_whole_review_in_the_browser(site, browser):
         attributes=["causal", "dynamic"],
     )
     del expected[1]
-    assert [json.loads(line) for line in out.read_text().splitlines()] == expected
+    for row in expected:  # written relative to the exported file: it resolves where it lies
+        row["video"] = f"videos/{row['video']}"
+    exported = [json.loads(line) for line in out.read_text().splitlines()]
+    assert exported == expected
+    assert all((out.parent / row["video"]).is_file() for row in exported)
     assert provoked(problems, 422) == []
     page.close()
 
@@ -325,5 +329,38 @@ def test_the_navigator_filters_and_switches_videos(site, browser):
     assert shown == to_verify and "lobby.mp4" in shown
     page.locator("#status-filter").select_option("unverified")
     page.wait_for_function("document.querySelectorAll('#cards article').length === 1")
+    assert problems == []
+    page.close()
+
+
+def test_clips_the_first_interval_and_time_marks(site, browser, tmp_path):
+    """The verification view plays each query's clip (its first interval), the refinement
+    view opens at the first interval, and the timeline is marked in HH:MM:SS."""
+    problems: list[str] = []
+    page = open_page(browser, site["url"], problems)
+    page.locator("#videos li[data-video='match.mp4']").click()
+    card = page.locator("article[data-qid=q4]")
+    card.wait_for()
+    clip = card.locator("video.clip")
+    assert clip.get_attribute("src").endswith("/media/match.mp4#t=1.00,1.50")
+    clip.evaluate("v => { v.muted = true; return v.play(); }")
+    clip.evaluate("v => new Promise(done => v.paused ? done() : v.addEventListener('pause', done))")
+    played_to_s = clip.evaluate("v => v.currentTime")
+    assert 1.4 <= played_to_s <= 1.6  # it started at 1.0 and stopped at the interval's end
+    page.screenshot(path=str(tmp_path / "verify-clips.png"))
+    card.locator("button.to-refine").click()
+    page.wait_for_function("Math.abs(document.querySelector('#player').currentTime - 1.0) < 0.01")
+    assert page.locator("#intervals tbody tr.selected").get_attribute("data-index") == "0"
+    marks = page.locator("#ticks .tick").all_inner_texts()
+    seconds = [int(m[-2:]) for m in marks]
+    assert all(len(m) == 8 and m.startswith("00:00:") for m in marks), marks  # HH:MM:SS
+    assert seconds[0] == 0 and len(set(np.diff(seconds))) == 1 and 3 <= len(marks) <= 9
+    page.wait_for_function("document.querySelector('#playhead').textContent === '00:00:01.0'")
+    page.screenshot(path=str(tmp_path / "refine-ticks.png"))
+    if os.environ.get("LONGGROUND_KEEP_SHOTS"):
+        for name in ("verify-clips.png", "refine-ticks.png"):
+            shutil.copy(tmp_path / name, Path(os.environ["LONGGROUND_KEEP_SHOTS"]) / name)
+    page.keyboard.press("n")  # the next query opens at its own first interval
+    page.wait_for_function("Math.abs(document.querySelector('#player').currentTime - 1.0) < 0.01")
     assert problems == []
     page.close()

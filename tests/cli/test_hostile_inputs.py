@@ -53,7 +53,7 @@ OUTPUT_PATHS = [
     ),
     # synth --out
     (["synth", "--tiny", "--minutes", "0.5", "--out", "{plain_file}"], "is a file, not a folder"),
-    (["synth", "--tiny", "--minutes", "0.5", "--out", "{plain_file}/b"], "is a file, not a folder"),
+    (["synth", "--tiny", "--minutes", "0.5", "--out", "{plain_file}/b"], "is not a folder"),
     (["synth", "--tiny", "--minutes", "0.5", "--out", "/proc/bench"], "virtual file system"),
 ]
 

@@ -5,8 +5,8 @@ Inputs stay tiny (a 2 s video, a two-query benchmark), the methods are the fake 
 retrieval over a free test encoder, `synth` and `build comet|ewb` only plan (`--dry-run`, or
 lengths it refuses), and `cache clean` only looks (`--dry-run`), so the whole file runs in well
 under a minute. The commands covered: find, run, eval (with the analysis options), synth, index,
-info, cache, stats, report, sweep, build (attributes, agree, comet, ewb) and annotate (export,
-import); `annotate serve` starts a server and is covered by tests/test_annotate_api.py.
+info, cache, stats, report, sweep, build (attributes, agree, comet, ewb: every option) and
+annotate (serve, export, import: every option; serve with a stand-in socket and server).
 """
 
 from __future__ import annotations
@@ -276,21 +276,42 @@ def test_build(world, data):
     sampler = {"--count": numbers, "--seed": numbers, "--mu": numbers, "--alpha": numbers}
     check(["build", "attributes", *options(data.draw, sampler)])
     out = data.draw(output_paths(world, [str(world.bench), str(world.preds)]))
-    check(["build", "agree", str(world.bench), str(world.preds), "--out", out, "--overwrite"])
+    agree = {
+        "--candidates": st.sampled_from([str(world.bench), str(world.preds), out]),
+        "--overwrite": None,
+    }
+    check(["build", "agree", str(world.bench), str(world.preds), "--out", out,
+           *options(data.draw, agree)])  # fmt: skip
     video = data.draw(st.sampled_from([str(world.video), str(world.plain_file), str(world.folder)]))
+    shared = {  # the model options: --dry-run sends nothing, so any value is only checked
+        "--llm": st.sampled_from(["openai", "transformers", "nope"]),
+        "--base-url": st.sampled_from(["http://127.0.0.1:9/v1", "x", ""]),
+        "--model": odd_text,
+        "--api-key": odd_text,
+        "--cache-dir": cache_roots(world),
+        "--concurrency": numbers,
+        "--domain": odd_text,
+        "--overwrite": None,
+        "--retry-malformed": None,
+    }
     comet = {
+        **shared,
         "--combinations": numbers,
+        "--seed": numbers,
         "--frames": numbers,
         "--short-side": numbers,
         "--mu": numbers,
         "--alpha": numbers,
     }
     ewb = {
+        **shared,
         "--chunk-s": numbers,
         "--top-k": numbers,
         "--half-width-s": numbers,
         "--nms-s": numbers,
         "--caption-words": numbers,
+        "--caption-batch": numbers,
+        "--cinematic-words": odd_text,
     }
     out = data.draw(output_paths(world, [str(world.video)]))
     check(["build", "comet", video, "--out", out, "--dry-run", *options(data.draw, comet)])
@@ -302,7 +323,43 @@ def test_build(world, data):
 @given(data=st.data())
 def test_annotate_files(world, data):
     db = data.draw(output_paths(world, [str(world.bench)]))
-    out = data.draw(output_paths(world, [str(world.bench), db]))
-    only = {"--only": st.sampled_from(["all", "annotated", "x"]), "--history": None}
-    check(["annotate", "export", "--db", db, "--out", out, *options(data.draw, only)])
+    out = data.draw(st.one_of(output_paths(world, [str(world.bench), db]), st.just("-")))
+    export = {
+        "--only": st.sampled_from(["all", "annotated", "verified", "x"]),
+        "--history": None,
+        "--videos": st.sampled_from([str(world.root), str(world.plain_file), "/nope"]),
+    }
+    check(["annotate", "export", "--db", db, "--out", out, *options(data.draw, export)])
     check(["annotate", "import", "--db", db, data.draw(st.sampled_from([str(world.bench), out]))])
+
+
+@settings(SETTINGS, max_examples=20)
+@given(data=st.data())
+def test_annotate_serve(world, data, monkeypatch):
+    """Every option of `annotate serve`; the socket and the server are stand-ins, so a
+    start that passes every check returns at once (nothing listens, not even on loopback)."""
+    from longground.annotate import server
+
+    monkeypatch.setattr(server, "bind", lambda host, port: _NoSocket())
+    monkeypatch.setattr(server, "run", lambda app, sock: None)
+    bench = data.draw(st.sampled_from([str(world.bench), str(world.preds), str(world.video)]))
+    table = {
+        "--db": output_paths(world, [str(world.bench)]),
+        "--host": st.sampled_from(["127.0.0.1", "localhost", "::1", "0.0.0.0", "x..", ""]),
+        "--port": numbers,
+        "--annotator": odd_text,
+        "--pred": st.sampled_from([str(world.preds), str(world.bench), str(world.plain_file)]),
+    }
+    videos = data.draw(st.sampled_from([str(world.root), str(world.folder), str(world.bench)]))
+    check(["annotate", "serve", bench, "--videos", videos, *options(data.draw, table)])
+
+
+class _NoSocket:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return None
+
+    def getsockname(self):
+        return ("127.0.0.1", 4321)

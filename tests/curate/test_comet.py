@@ -234,3 +234,41 @@ def test_annotation_reader_refuses_what_it_cannot_read():
     stage = AnnotateStage([], SETTINGS, UniformFrames(4, 48))
     with pytest.raises(ReplyError, match="no time interval"):
         stage.read(Call("q", list, {"duration_s": 60.0}), "A man in a red shirt.")
+
+
+def test_a_build_where_no_reply_could_be_read_exits_2_and_retry_asks_only_those(
+    videos, tmp_path, capsys
+):
+    """Every reply unreadable: exit 2 with the counts (like `run`), records kept; then
+    --retry-malformed re-asks exactly the unreadable replies, past the response cache."""
+    fixed = {"now": False}
+
+    def replies(seen):
+        if "Write ONE search query" in seen.text and not fixed["now"]:
+            return Reply("I would rather not answer in JSON.")
+        return responder(seen)
+
+    with OpenAIStub(responder=replies) as server:
+        out = tmp_path / "out"
+        assert main(cli(videos[:2], out, server.url)) == 2
+        captured = capsys.readouterr()
+        lines = captured.err.strip().splitlines()
+        assert len(lines) == 1 and "no reply of stage queries could be read" in lines[0]
+        assert "(4 items: 4 malformed replies, 0 input errors)" in lines[0]
+        assert "--retry-malformed" in lines[0] and "4 malformed replies" in captured.out
+        assert len(records(out / "queries.jsonl")) == 4 and server.request_count == 4
+        assert main(cli(videos[:2], out, server.url)) == 2  # a plain resume asks nothing
+        assert server.request_count == 4
+        capsys.readouterr()
+        fixed["now"] = True
+        assert main(cli(videos[:2], out, server.url, "--retry-malformed")) == 0
+        asked = [r.text for r in server.requests[4:]]
+        assert sum("Write ONE search query" in t for t in asked) == 4  # only those, again
+        queries = records(out / "queries.jsonl")
+        assert [q["qid"] for q in queries] == ["dark-c0", "dark-c1", "bright-c0", "bright-c1"]
+        assert sum("parse_error" in q for q in queries) == 1  # bright-c0's reply is still bad
+        manifest = json.loads((out / "queries.manifest.json").read_text())
+        assert manifest["session"]["retried"] == 4
+        before = server.request_count
+        assert main(cli(videos[:2], out, server.url, "--retry-malformed")) == 0
+        assert server.request_count == before + 1 + 1  # bright-c0's query, dark-c1's intervals

@@ -89,7 +89,7 @@ def test_run_writes_records_and_manifest(stub, tmp_path, monkeypatch):
     assert manifest["counts"] == {"items": 6, "ok": 4, "parse_failed": 1, "input_failed": 1}
     assert manifest["usage"]["prompt_tokens"] == 250 and manifest["model"] == "m"
     assert manifest["usage"]["cost_usd"] == pytest.approx(0.25)
-    assert manifest["session"] == {"requests": 5, "cache_hits": 0, "resumed": 0}
+    assert manifest["session"] == {"requests": 5, "cache_hits": 0, "resumed": 0, "retried": 0}
     assert manifest["settings"] == {"n": 6, "tag": "x2"} and len(manifest["prompts"]) == 1
     assert stub.request_count == 5
 
@@ -122,7 +122,8 @@ def test_torn_last_line_is_redone(fake, tmp_path):
     path.write_text(whole[: whole.rindex('{"qid": "n5"') + 20])
     result = run_stage(Numbers(), fake.cached(tmp_path / "cache.sqlite"), out)
     assert path.read_text() == whole
-    assert result.manifest["session"] == {"requests": 0, "cache_hits": 1, "resumed": 5}
+    session = {"requests": 0, "cache_hits": 1, "resumed": 5, "retried": 0}
+    assert result.manifest["session"] == session
 
 
 def test_other_settings_are_refused_unless_overwrite(fake, tmp_path):

@@ -144,8 +144,8 @@ def bad_cases(gt, preds, tmp_path):
         ([str(tmp_path / "missing.jsonl"), str(preds[0])], tmp_path / "r", "no such file"),
         ([str(gt), str(other)], tmp_path / "r", "no prediction names a query"),
         ([str(gt), str(preds[0])], folder_file, "not a folder"),
-        ([str(gt), str(preds[0])], folder_file / "sub", "cannot write the report there"),
-        ([str(gt), str(moved), "--overwrite"], inside, "would overwrite this input"),
+        ([str(gt), str(preds[0])], folder_file / "sub", "is not a folder"),
+        ([str(gt), str(moved), "--overwrite"], inside, "would overwrite the input"),
         ([str(gt), str(preds[0])], inside, "not a longground report"),  # its index.html is mine
         ([str(gt), str(gt)], inside / "index.html", "not a folder"),
         ([str(gt), str(preds[0]), "--name", "x", "--name", "y"], tmp_path / "r", "--name"),

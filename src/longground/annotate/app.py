@@ -17,11 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Literal
 
 from ..errors import require
 from ..samples import ATTRIBUTE_ORDER
 from ..timecode import format_time
-from .changes import InvalidEdit, apply_change, read_change
+from .access import MAX_BODY_BYTES, BodyLimit, TokenGate
+from .changes import MAX_INTERVALS, MAX_QUERY_CHARS, InvalidEdit, apply_change, read_change
 from .media import MediaFolder
 from .record import REVIEW_STATES, AnnotatedQuery
 from .store import AnnotationStore, StaleVersion, UnknownQuery
@@ -36,6 +38,77 @@ STATUS_FILTERS = {
     "discarded": lambda q: q.review == "discarded",
     "annotated": lambda q: q.annotated,
     "unannotated": lambda q: not q.annotated and q.review != "discarded",
+}
+
+
+StatusFilter = Literal["all", "unverified", "verified", "discarded", "annotated", "unannotated"]
+
+_ERROR_SCHEMA = {
+    "type": "object",
+    "required": ["detail"],
+    "properties": {
+        "detail": {"type": "string", "description": "one line for the person"},
+        "current": {"type": "object", "description": "409: the query as stored now"},
+    },
+}
+ERRORS = {
+    code: {"description": why, "content": {"application/json": {"schema": _ERROR_SCHEMA}}}
+    for code, why in (
+        (401, "the access token is missing or wrong (servers off loopback)"),
+        (403, "a cross-origin write"),
+        (404, "no such query or video"),
+        (409, "the edit was made on an older version; `current` holds the query now"),
+        (413, "the request body is too large"),
+        (415, "an edit that is not application/json"),
+        (422, "a value breaks a rule; `detail` says which"),
+    )
+}
+"""The error answers of every API route: always `{"detail": "..."}` (the schema says so, and
+the property tests in tests/annotate/test_api_fuzz.py hold the server to it)."""
+
+_TIME = {"type": ["number", "string"], "description": "seconds, or text such as 00:01:15.5"}
+EDIT_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "required": ["version"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "version": {"type": "integer"},
+                        "query": {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_CHARS},
+                        "intervals": {
+                            "type": "array",
+                            "maxItems": MAX_INTERVALS,
+                            "items": {
+                                "type": "array",
+                                "prefixItems": [_TIME, _TIME],
+                                "minItems": 2,
+                                "maxItems": 2,
+                            },
+                        },
+                        "attributes": {
+                            "type": "array",
+                            "items": {"type": "string", "enum": list(ATTRIBUTE_ORDER)},
+                        },
+                        "review": {"type": "string", "enum": list(REVIEW_STATES)},
+                        "annotated": {"type": "boolean"},
+                    },
+                }
+            }
+        },
+    }
+}
+"""The edit's shape, as `changes.read_change` enforces it (the values' rules too: an
+interval inside the video, start before end, ...; breaking one gets a declared 422)."""
+
+MEDIA_RESPONSES = {
+    **ERRORS,
+    200: {"description": "the whole video", "content": {"video/*": {}}},
+    206: {"description": "the asked-for byte range", "content": {"video/*": {}}},
+    416: {"description": "a range outside the file"},
 }
 
 
@@ -76,6 +149,8 @@ def create_app(
     annotator: str = "anonymous",
     predictions: Mapping[str, list] | None = None,
     allowed_hosts: Sequence[str] | None = None,
+    token: str | None = None,
+    max_body_bytes: int = MAX_BODY_BYTES,
 ):
     """Build the FastAPI app.
 
@@ -86,6 +161,9 @@ def create_app(
         predictions: qid -> `[[start_s, end_s], ...]` of a method, drawn on the timeline.
         allowed_hosts: `Host` header values accepted (None: any); a loopback server lists
             its loopback names so that another site cannot reach it by DNS rebinding.
+        token: the access token every request must carry (None: no token, for loopback);
+            see `annotate.access`.
+        max_body_bytes: larger request bodies get 413 before they are read.
     """
     fastapi = require("fastapi", "annotate")
     folder = videos if isinstance(videos, MediaFolder) else MediaFolder(videos)
@@ -93,6 +171,9 @@ def create_app(
         title="longground annotate", docs_url=None, redoc_url=None, openapi_url=None
     )
     _add_guards(app, allowed_hosts)
+    if token is not None:
+        app.add_middleware(TokenGate, token=token)
+    app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
     _add_pages(app)
     _add_reading(app, store, folder, annotator, predictions)
     _add_editing(app, store, folder, annotator, predictions)
@@ -116,8 +197,8 @@ def _add_guards(app, allowed_hosts: Sequence[str] | None) -> None:
             own = f"{request.url.scheme}://{request.headers.get('host', '')}"
             if origin is not None and origin != own:
                 return JSONResponse({"detail": "cross-origin writes are refused"}, 403)
-            kind = request.headers.get("content-type", "").split(";")[0].strip()
-            if kind != "application/json":
+            kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+            if kind != "application/json":  # media types are case-insensitive (RFC 9110)
                 return JSONResponse({"detail": "send edits as application/json"}, 415)
         response = await call_next(request)
         response.headers["X-Content-Type-Options"] = "nosniff"
@@ -146,7 +227,7 @@ def _add_pages(app) -> None:
 def _add_reading(app, store, folder: MediaFolder, annotator: str, predictions) -> None:
     from fastapi import HTTPException
 
-    @app.get("/api/session")
+    @app.get("/api/session", responses=ERRORS)
     def session():
         return {
             "annotator": annotator,
@@ -157,11 +238,11 @@ def _add_reading(app, store, folder: MediaFolder, annotator: str, predictions) -
             "database": store.path.name,
         }
 
-    @app.get("/api/videos")
+    @app.get("/api/videos", responses=ERRORS)
     def videos():
         return {"videos": [v.to_dict() for v in store.videos()]}
 
-    @app.get("/api/video")
+    @app.get("/api/video", responses=ERRORS)
     def video(name: str):
         stated = max((q.duration_s for q in store.queries(name)), default=None)
         if stated is None:
@@ -172,25 +253,24 @@ def _add_reading(app, store, folder: MediaFolder, annotator: str, predictions) -
             "duration_s": measured if measured is not None else stated,
             "duration_from": "file" if measured is not None else "benchmark",
             "available": folder.find(name) is not None,
+            "expected_path": str(folder.root / name),
             "media_url": MediaFolder.url(name),
         }
 
-    @app.get("/api/queries")
-    def queries(video: str | None = None, status: str = "all"):
-        keep = STATUS_FILTERS.get(status)
-        if keep is None:
-            raise HTTPException(422, f"status must be one of {', '.join(STATUS_FILTERS)}")
+    @app.get("/api/queries", responses=ERRORS)
+    def queries(video: str | None = None, status: StatusFilter = "all"):
+        keep = STATUS_FILTERS[status]
         found = [q for q in store.queries(video) if keep(q)]
         return {"queries": [query_json(q, predictions) for q in found]}
 
-    @app.get("/api/queries/{qid:path}")
+    @app.get("/api/queries/{qid:path}", responses=ERRORS)
     def one_query(qid: str):
         try:
             return query_json(store.get(qid), predictions)
         except UnknownQuery:
             raise HTTPException(404, f"no query {qid!r}") from None
 
-    @app.get("/api/history")
+    @app.get("/api/history", responses=ERRORS)
     def history(qid: str | None = None):
         return {"edits": [e.to_dict() for e in store.history(qid)]}
 
@@ -199,7 +279,7 @@ def _add_editing(app, store, folder: MediaFolder, annotator: str, predictions) -
     from fastapi import Body, HTTPException
     from fastapi.responses import JSONResponse
 
-    @app.patch("/api/queries/{qid:path}")
+    @app.patch("/api/queries/{qid:path}", responses=ERRORS, openapi_extra=EDIT_BODY)
     def edit(qid: str, body: dict = Body(...)):
         try:
             change = read_change(body)
@@ -227,7 +307,7 @@ def _add_media(app, folder: MediaFolder) -> None:
     from fastapi import HTTPException
     from fastapi.responses import FileResponse
 
-    @app.get("/media/{name:path}")
+    @app.get("/media/{name:path}", responses=MEDIA_RESPONSES)
     def media(name: str):
         found = folder.find(name)
         if found is None:

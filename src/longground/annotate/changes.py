@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..samples import unknown_attribute
+from ..text import text_problem
 from ..timecode import format_time, parse_time
 from .record import EDITABLE, REVIEW_STATES, AnnotatedQuery
 
@@ -55,6 +56,7 @@ def read_change(body: object) -> Change:
     """
     if not isinstance(body, Mapping):
         raise InvalidEdit("the request body must be a JSON object")
+    _check_text(body, "the edit")
     unknown = sorted(set(body) - set(EDITABLE) - {"version"})
     if unknown:
         raise InvalidEdit(f"unknown field {unknown[0]!r} (editable: {', '.join(EDITABLE)})")
@@ -93,6 +95,28 @@ def apply_change(current: AnnotatedQuery, change: Change, limit_s: float) -> Ann
     if "negative" in updated.attributes and updated.intervals:
         raise InvalidEdit("a query tagged 'negative' cannot have intervals")
     return updated
+
+
+def _check_text(value: object, where: str) -> None:
+    """Refuse a lone surrogate or a NUL in any key or string of the body (JSON can spell
+    them; SQLite and the UTF-8 response cannot hold them).
+
+    >>> _check_text({"query": "a \\ud800"}, "the edit")
+    Traceback (most recent call last):
+    longground.annotate.changes.InvalidEdit: query is not valid text (a lone surrogate ...)
+    """
+    if isinstance(value, str):
+        problem = text_problem(value)
+        if problem is not None:
+            raise InvalidEdit(f"{where} is not valid text ({problem})")
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            name = key if isinstance(key, str) and text_problem(key) is None else "a field name"
+            _check_text(key, "a field name")
+            _check_text(item, name)
+    elif isinstance(value, list):
+        for item in value:
+            _check_text(item, where)
 
 
 def _query(value: object) -> str:

@@ -25,6 +25,26 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def host_names(host: str) -> list[str]:
+    """The `Host` header values a server on `host` accepts: the loopback names, `host`, and
+    for a wildcard or other address this machine's names and addresses (the Host check
+    against DNS rebinding stays on everywhere; the token guards the rest).
+
+    >>> "localhost" in host_names("127.0.0.1") and "[::1]" in host_names("::1")
+    True
+    """
+    names = {*LOOPBACK_NAMES, "[::1]", host, f"[{host}]" if ":" in host else host}
+    if not is_loopback(host):
+        for name in (socket.gethostname(), socket.getfqdn()):
+            names.add(name)
+            try:
+                names.update(i[4][0] for i in socket.getaddrinfo(name, None))
+            except OSError:
+                continue
+        names.update(f"[{n}]" for n in list(names) if ":" in n)
+    return sorted(names)
+
+
 def bind(host: str, port: int) -> socket.socket:
     """A listening TCP socket on `host:port`, or a `UserError` saying why not."""
     if not 0 <= port <= 65535:

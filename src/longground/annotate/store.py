@@ -54,6 +54,10 @@ CREATE TABLE IF NOT EXISTS sources (
     imported_utc TEXT NOT NULL,
     n_queries INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 """
 
 _COLUMNS = (
@@ -184,6 +188,18 @@ class AnnotationStore:
         """The files imported so far, oldest first."""
         with self._lock:
             return [r[0] for r in self._db.execute("SELECT path FROM sources ORDER BY rowid")]
+
+    def set_setting(self, key: str, value: str) -> None:
+        """Remember `value` under `key` (such as the `--videos` folder, for `export`)."""
+        with self._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (key, value))
+
+    def setting(self, key: str) -> str | None:
+        """The value remembered under `key`, or None."""
+        with self._lock:
+            found = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,))
+            row = found.fetchone()
+        return None if row is None else row[0]
 
     def get(self, qid: str) -> AnnotatedQuery:
         with self._lock:

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from ..errors import UserError
+from ..outputs import check_output_file, input_path
 from .main import app
 
 annotate_app = typer.Typer(
@@ -65,18 +66,26 @@ def serve(
     ] = None,
 ) -> None:
     """Serve the annotation page. The first start imports BENCH into the database; later
-    starts reuse the database (add queries with `annotate import`)."""
+    starts reuse the database (add queries with `annotate import`).
+
+    On an address that is not loopback, every request must carry an access token: it is
+    generated at start and printed in the address to open."""
+    from ..annotate.access import new_token
     from ..annotate.app import create_app
-    from ..annotate.exchange import import_benchmark
-    from ..annotate.server import LOOPBACK_NAMES, bind, is_loopback, run, url_of
+    from ..annotate.exchange import VIDEOS_SETTING, import_benchmark
+    from ..annotate.server import bind, host_names, is_loopback, run, url_of
     from ..formats import load_samples
 
     if not videos.is_dir():
         raise UserError(f"--videos {videos}: no such folder")
     if not annotator.strip():
         raise UserError("--annotator must not be empty")
-    load_samples(benchmark)  # a missing or malformed file stops here, before the database
-    store = _open_store(db or benchmark.with_suffix(".annotate.db"))
+    database = check_output_file(
+        db or benchmark.with_suffix(".annotate.db"), "--db", inputs=[benchmark, pred]
+    )
+    samples = load_samples(benchmark)  # a missing or malformed file stops here
+    missing = _check_videos(videos, samples)
+    store = _open_store(database)
     try:
         sock = bind(host, port)  # a port in use stops here, before any import
         with sock:
@@ -86,16 +95,42 @@ def serve(
                            err=True)  # fmt: skip
             else:
                 typer.echo(f"reusing {store.path} ({store.count()} queries)", err=True)
+            if missing:
+                warnings.warn(missing, stacklevel=1)
+            store.set_setting(VIDEOS_SETTING, str(input_path(videos)))
             predictions = _predictions(pred, store)
-            if not is_loopback(host):
-                warnings.warn(f"--host {host} is not loopback: anyone who can reach it can "
-                              "edit the annotations (there is no login)", stacklevel=1)  # fmt: skip
-            hosts = [*LOOPBACK_NAMES, "[::1]", host] if is_loopback(host) else None
-            web = create_app(store, videos, annotator.strip(), predictions, allowed_hosts=hosts)
-            typer.echo(f"annotate: open {url_of(sock, host)}  (Ctrl-C stops)")
+            token = None if is_loopback(host) else new_token()
+            hosts = host_names(host)
+            web = create_app(store, videos, annotator.strip(), predictions, allowed_hosts=hosts,
+                             token=token)  # fmt: skip
+            address = url_of(sock, host) + (f"?token={token}" if token else "")
+            if token:
+                typer.echo(f"annotate: --host {host} is not loopback: requests need the access "
+                           "token in this address", err=True)  # fmt: skip
+            typer.echo(f"annotate: open {address}  (Ctrl-C stops)")
             run(web, sock)
     finally:
         store.close()
+
+
+def _check_videos(videos: Path, samples) -> str | None:
+    """Refuse a --videos folder that holds none of the benchmark's videos (the wrong folder);
+    when only some are missing, the warning to print, naming the first."""
+    from ..annotate.media import MediaFolder
+
+    folder = MediaFolder(videos)
+    names = list(dict.fromkeys(s.video for s in samples))
+    missing = [n for n in names if folder.find(n) is None]
+    if not missing:
+        return None
+    first = folder.root / missing[0]
+    if len(missing) == len(names):
+        raise UserError(f"--videos {videos}: holds none of the benchmark's {len(names)} videos "
+                        f"(the first, {first}, is missing); is it the right folder?")  # fmt: skip
+    return (
+        f"--videos {videos}: {len(missing)} of {len(names)} videos are missing, "
+        f"the first is {first}"
+    )
 
 
 @annotate_app.command("export")
@@ -109,13 +144,27 @@ def export(
         bool,
         typer.Option("--history", help="Also write review state and every edit of each query."),
     ] = False,
+    videos: Annotated[
+        Path | None,
+        typer.Option(
+            "--videos",
+            help="Folder holding the videos (default: the one `serve` was given last).",
+        ),
+    ] = None,
 ) -> None:
-    """Write the reviewed benchmark as canonical JSONL."""
+    """Write the reviewed benchmark as canonical JSONL (`--out -`: to standard output).
+
+    Video paths are written relative to the folder of the written file, so it resolves
+    wherever it lies. An input of the database (the database itself, any imported file) is
+    never overwritten."""
     from ..annotate.exchange import write_export
 
+    check_output_file(out, "--out", inputs=[db], stdout=True)
+    if videos is not None and not videos.is_dir():
+        raise UserError(f"--videos {videos}: no such folder")
     store = _open_store(db, must_exist=True)
     try:
-        written = write_export(store, out, only.value, history)
+        written = write_export(store, out, only.value, history, videos)
     finally:
         store.close()
     typer.echo(f"wrote {written} queries to {out}", err=True)
@@ -134,7 +183,7 @@ def import_(
     from ..formats import load_samples
 
     load_samples(more)
-    store = _open_store(db)
+    store = _open_store(check_output_file(db, "--db", inputs=[more]))
     try:
         added = import_benchmark(store, more)
     finally:

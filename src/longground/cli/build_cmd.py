@@ -12,8 +12,11 @@ from ..curate.attributes import AttributeSampler
 from ..curate.comet import CometSettings
 from ..curate.ewb_captions import TOP_CLASSES
 from ..curate.ewb_run import EwbSettings
+from ..errors import UserError
+from ..llm.cache import CACHE_FILE
 from ..llm.config import LLMConfig
 from . import options as opt
+from .checks import check_cache_root, check_output_folder
 from .main import app
 
 # Every default below is read from the settings it fills (CometSettings, EwbSettings, ...).
@@ -41,7 +44,10 @@ def attributes(
     ),
 ) -> None:
     """Draw CoMET attribute combinations, one JSON list per line."""
+    from ..curate.attributes import check_count, check_seed
 
+    check_count(count)
+    check_seed(seed)
     for combination in AttributeSampler(mu=mu, alpha=alpha).draw(count, seed):
         typer.echo(json.dumps(combination))
 
@@ -63,6 +69,7 @@ def agree(
     from ..curate.outdir import claim
     from ..curate.table3 import format_table
 
+    check_output_folder(out, "--out", inputs=[first, second, candidates], files=AGREE_FILES)
     a, b = adjudicate.load(first), adjudicate.load(second)
     proposals = adjudicate.load(candidates) if candidates is not None else None
     claim(out, "agree", overwrite=overwrite, resumable=False)
@@ -135,8 +142,36 @@ CacheDir = typer.Option(
 
 
 Concurrency = typer.Option(
-    LLMConfig.concurrency, "--concurrency", min=1, help="Requests in flight at once."
+    LLMConfig.concurrency, "--concurrency", min=1, max=256, help="Requests in flight at once."
 )
+RetryMalformed = typer.Option(
+    False,
+    "--retry-malformed",
+    help="On resume, ask the model again (past the cache) only the replies that could not be read.",
+)
+# What the pipelines write into --out: none of these may be one of the inputs.
+AGREE_FILES = ("final.jsonl", "adjudicate.jsonl", "stats.jsonl", "build.json")
+PIPELINE_FILES = ("*.jsonl", "*.json", CACHE_FILE)
+
+
+def _check_outputs(out: Path, cache_dir: Path | None, videos: list[Path]) -> None:
+    """The pipeline's output folder and its answer cache's folder, before any work."""
+    check_output_folder(out, "--out", inputs=videos, files=PIPELINE_FILES)
+    if cache_dir is not None:  # checked like every --cache-dir (created when missing)
+        check_cache_root(cache_dir)
+
+
+def _finish(summary_text: str, out: Path) -> None:
+    """Print the summary; exit 2 (after it) when a stage could not read any reply."""
+    from ..curate.stage import unreadable_stage
+
+    typer.echo(summary_text)
+    manifests = [json.loads(p.read_text(encoding="utf-8")) for p in out.glob("*.manifest.json")]
+    problem = unreadable_stage(manifests)
+    if problem is not None:
+        raise UserError(problem)
+
+
 DryRun = typer.Option(
     False,
     "--dry-run",
@@ -173,8 +208,13 @@ def comet(
     stage_effort: list[str] | None = StageEffort,
     batch: bool = Batch,
     batch_poll_s: float = BatchPoll,
+    retry_malformed: bool = RetryMalformed,
 ) -> None:
-    """CoMET-Bench construction: candidate queries, then their intervals, as benchmark JSONL."""
+    """CoMET-Bench construction: candidate queries, then their intervals, as benchmark JSONL.
+
+    Exit code 0, or 2 when an input or option is unusable or no reply of a stage could be
+    read (the records are kept; rerun with --retry-malformed)."""
+    from ..curate.comet import check_frames_fit
     from ..curate.comet_run import dry_run_comet, format_summary, run_comet
     from ..curate.outdir import claim
 
@@ -182,9 +222,11 @@ def comet(
         combinations=combinations, seed=seed, mu=mu, alpha=alpha, n_frames=frames,
         short_side=short_side, domain=domain,
     )  # fmt: skip
+    check_frames_fit(videos, frames)
     if dry_run:
         typer.echo(dry_run_comet(videos, settings))
         return
+    _check_outputs(out, cache_dir, videos)
     from ..curate.stage_models import COMET_STAGES
 
     cfg = _llm_config(llm, base_url, model, api_key, concurrency, video_input)
@@ -193,11 +235,11 @@ def comet(
     claim(out, "comet", overwrite=overwrite)
     try:
         summary = run_comet(videos, out, client, settings, overwrite=overwrite,
-                            concurrency=concurrency)  # fmt: skip
+                            concurrency=concurrency, retry_malformed=retry_malformed)  # fmt: skip
     finally:
         client.close()
-    typer.echo(format_summary(summary))
     typer.echo(f"wrote {out / 'benchmark.jsonl'}")
+    _finish(format_summary(summary), out)
 
 
 @build_app.command("ewb")
@@ -213,7 +255,7 @@ def ewb(
         EWB.caption_batch, "--caption-batch", min=1, help="P0 with 'llm': frames per call."
     ),
     caption_words: int = typer.Option(
-        TOP_CLASSES, "--caption-words", min=1, help="P0: classes per caption."
+        TOP_CLASSES, "--caption-words", min=1, max=100, help="P0: classes per caption."
     ),
     encoder: str = typer.Option(
         EWB.encoder, "--encoder", help="P6: the retrieval method's encoder."
@@ -244,8 +286,12 @@ def ewb(
     stage_effort: list[str] | None = StageEffort,
     batch: bool = Batch,
     batch_poll_s: float = BatchPoll,
+    retry_malformed: bool = RetryMalformed,
 ) -> None:
-    """ExtremeWhenBench construction P0-P6: benchmark.jsonl plus review.jsonl for a person."""
+    """ExtremeWhenBench construction P0-P6: benchmark.jsonl plus review.jsonl for a person.
+
+    Exit code 0, or 2 when an input or option is unusable or no reply of a stage could be
+    read (the records are kept; rerun with --retry-malformed)."""
     from ..curate.ewb_rules import CINEMATIC_WORDS
     from ..curate.ewb_run import dry_run_ewb, format_ewb_summary, run_ewb
     from ..curate.outdir import claim
@@ -261,6 +307,7 @@ def ewb(
     if dry_run:
         typer.echo(dry_run_ewb(videos, settings, chat_captions=captioner == "llm"))
         return
+    _check_outputs(out, cache_dir, videos)
     from ..curate.stage_models import EWB_STAGES
 
     cfg = _llm_config(llm, base_url, model, api_key, concurrency, video_input)
@@ -276,8 +323,8 @@ def ewb(
         words = EncoderCaptioner(encoder, imagenet_vocabulary(), top=caption_words)
     try:
         summary = run_ewb(videos, out, client, words, settings, overwrite=overwrite,
-                          concurrency=concurrency)  # fmt: skip
+                          concurrency=concurrency, retry_malformed=retry_malformed)  # fmt: skip
     finally:
         client.close()
-    typer.echo(format_ewb_summary(summary))
     typer.echo(f"wrote {out / 'benchmark.jsonl'} and {out / 'review.jsonl'} (for a person)")
+    _finish(format_ewb_summary(summary), out)

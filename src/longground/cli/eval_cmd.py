@@ -8,9 +8,9 @@ from typing import Annotated
 
 import typer
 
-from ..atomic import atomic_open
 from ..errors import UserError
 from ..eval.file_protocols import FileProtocol, file_protocol
+from ..outputs import open_output
 from . import analysis_options as ao
 from . import file_options as fo
 from . import options as opt
@@ -209,8 +209,5 @@ def own_files_command(
 
 def write_rows(path: Path, rows: list[dict]) -> None:
     """One JSON line per query, or a `UserError` naming the file."""
-    try:
-        with atomic_open(path) as out:
-            out.writelines(json.dumps(row) + "\n" for row in rows)
-    except OSError as exc:
-        raise UserError(f"{path}: cannot write ({exc.strerror})") from None
+    with open_output(path, "--per-query") as out:
+        out.writelines(json.dumps(row) + "\n" for row in rows)

@@ -8,9 +8,9 @@ from typing import Annotated
 
 import typer
 
-from ..atomic import atomic_open
 from ..errors import UserError
 from ..methods import Grounding, build_method
+from ..outputs import open_output
 from ..timecode import format_time
 from . import export_options as xo
 from . import options as opt
@@ -149,7 +149,7 @@ def find(
         if not grounding.failed:
             found_sets.append(xo.found(video, query, grounding.moments))
         if trace is not None:
-            with atomic_open(trace) as handle:
+            with open_output(trace, "--trace", videos) as handle:
                 handle.write(json.dumps(grounding.trace, indent=1, default=float))
         if grounding.failed:
             typer.echo(f"{video}: {parse_failure_line(grounding)}", err=True)

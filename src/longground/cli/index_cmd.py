@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from ..errors import UserError
+from ..outputs import check_input_file
 from . import options as opt
 from .checks import check_cache_root
 from .main import app, print_error
@@ -49,8 +50,7 @@ def index(
 
 def _index_one(store, model, video: Path, fps: float) -> str:
     """Index one video; the summary line to print."""
-    if not video.is_file():
-        raise UserError(f"{video}: no such file")
+    check_input_file(video)
     from ..index.store import decode_side
 
     cached = store.get(video, model.encoder_id, fps, decode_side(model)) is not None

@@ -8,7 +8,11 @@ from typing import Annotated
 import typer
 
 from . import file_options as fo
+from .checks import check_output_folder
 from .main import app
+
+# What a report writes into its folder: none of these may be one of the inputs.
+REPORT_FILES = ("index.html", "report.json", "figures/*")
 
 
 @app.command("report")
@@ -56,6 +60,8 @@ def report_command(
     """
     from ..report import build_report
 
+    inputs = [gt, *preds, windows, durations]
+    check_output_folder(out, "--out", inputs=inputs, files=REPORT_FILES)
     page = build_report(
         gt,
         preds,

@@ -8,7 +8,13 @@ from typing import Annotated
 import typer
 
 from . import options as opt
+from .checks import check_output_folder
 from .main import app
+
+# What a sweep writes into its folder: none of these may be one of the inputs.
+SWEEP_FILES = (
+    "sweep.json", "results.json", "table.md", "*/*.jsonl", "miou_vs_window.*", "miou_vs_frames.*"
+)
 
 
 @app.command("sweep")
@@ -68,6 +74,7 @@ def sweep_command(
         write_results,
     )
 
+    check_output_folder(out, "--out", inputs=[bench], files=SWEEP_FILES)
     counts = parse_frames(frames)
     chosen = parse_windows(windows or ("full" if counts else "15s,30s,2.5m,5m,10m,20m,full"))
     names = list(dict.fromkeys(methods or ["retrieval"]))

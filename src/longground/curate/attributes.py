@@ -16,6 +16,8 @@ from ..errors import UserError
 from ..samples import ATTRIBUTE_ORDER
 
 MAX_K = 7
+MAX_COUNT = 1_000_000  # combinations one `build attributes` call draws (8 floats each)
+MAX_SEED = 2**63 - 1
 
 # In our words, after CoMET-Bench Sec. 3.1; sent to the model with each combination.
 DEFINITIONS = {
@@ -53,8 +55,16 @@ class AttributeSampler:
             raise UserError(f"--mu must be a finite number, got {self.mu}")
         if not (math.isfinite(self.alpha) and self.alpha >= 0):
             raise UserError(f"--alpha must be a finite number >= 0, got {self.alpha}")
-        if not np.isfinite(self.size_probabilities()).all():
-            raise UserError(f"--mu {self.mu} and --alpha {self.alpha} give no usable sizes")
+        try:
+            with np.errstate(over="raise", invalid="raise", under="ignore"):  # never a warning
+                usable = np.isfinite(self.size_probabilities()).all()
+        except FloatingPointError:
+            usable = False
+        if not usable:
+            raise UserError(
+                f"--mu {self.mu:g} and --alpha {self.alpha:g} overflow the size law "
+                "exp(-alpha (k-mu)^2); choose smaller values"
+            )
 
     def size_probabilities(self) -> np.ndarray:
         """`(7,)` p(k) for k = 1..7, summing to 1."""
@@ -71,10 +81,35 @@ class AttributeSampler:
         >>> all(1 <= len(c) <= 7 for c in AttributeSampler().draw(50, seed=1))
         True
         """
-        if count < 0:
-            raise UserError(f"--count must be >= 0, got {count}")
+        check_count(count)
+        if seed < 0:  # numpy's generators take any integer >= 0
+            raise UserError(f"--seed must be >= 0, got {seed}")
         rng = np.random.default_rng(seed)
         sizes = rng.choice(np.arange(1, MAX_K + 1), size=count, p=self.size_probabilities())
         # k uniform picks without replacement = the first k of a uniform random permutation.
         order = np.argsort(rng.random((count, len(ATTRIBUTE_ORDER))), axis=1)
         return [[ATTRIBUTE_ORDER[i] for i in sorted(order[row, :k])] for row, k in enumerate(sizes)]
+
+
+def check_count(count: int) -> int:
+    """`count` when it is in 0..MAX_COUNT, else a one-line `UserError`.
+
+    >>> check_count(10**12)
+    Traceback (most recent call last):
+    longground.errors.UserError: --count must be in 0..1000000, got 1000000000000
+    """
+    if not 0 <= count <= MAX_COUNT:
+        raise UserError(f"--count must be in 0..{MAX_COUNT}, got {count}")
+    return count
+
+
+def check_seed(seed: int) -> int:
+    """`seed` when it is in 0..2**63-1 (what numpy's generators take), else a `UserError`.
+
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    longground.errors.UserError: --seed must be in 0..9223372036854775807, got -1
+    """
+    if not 0 <= seed <= MAX_SEED:
+        raise UserError(f"--seed must be in 0..{MAX_SEED}, got {seed}")
+    return seed

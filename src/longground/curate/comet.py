@@ -27,7 +27,7 @@ from ..answers import parse_answer
 from ..errors import UserError
 from ..llm.timing import duration_fields, timed_frames_message
 from ..samples import ATTRIBUTES
-from .attributes import DEFINITIONS, AttributeSampler
+from .attributes import DEFINITIONS, AttributeSampler, check_seed
 from .frames import UniformFrames
 from .prompts import build_prompt
 from .spatial import spatial_counting_reason
@@ -36,6 +36,10 @@ from .stage import Call, ReplyError, Stage
 QUERY_PROMPT = "build_comet_query"
 ANNOTATE_PROMPT = "build_comet_annotate"
 _CLOCK = re.compile(r"^\d{2}:[0-5]\d:[0-5]\d$")
+MAX_COMBINATIONS = 1000  # per video, one model call each
+MAX_FRAMES = 1024  # per request
+MIN_SHORT_SIDE, MAX_SHORT_SIDE = 16, 2048
+MAX_FRAME_BYTES = 2 * 2**30  # one video's decoded frames
 
 
 @dataclass(frozen=True)
@@ -63,9 +67,51 @@ class CometSettings:
     domain: str = ""
 
     def __post_init__(self) -> None:
-        if self.combinations < 1:
-            raise UserError(f"--combinations must be at least 1, got {self.combinations}")
+        if not 1 <= self.combinations <= MAX_COMBINATIONS:
+            raise UserError(
+                f"--combinations must be in 1..{MAX_COMBINATIONS} (one model call each), "
+                f"got {self.combinations}"
+            )
+        check_seed(self.seed)
+        if not 1 <= self.n_frames <= MAX_FRAMES:
+            raise UserError(f"--frames must be in 1..{MAX_FRAMES}, got {self.n_frames}")
+        if not MIN_SHORT_SIDE <= self.short_side <= MAX_SHORT_SIDE:
+            raise UserError(
+                f"--short-side must be in {MIN_SHORT_SIDE}..{MAX_SHORT_SIDE}, got {self.short_side}"
+            )
+        if self.frame_bytes() > MAX_FRAME_BYTES:
+            raise UserError(
+                f"--frames {self.n_frames} at --short-side {self.short_side} need about "
+                f"{self.frame_bytes() / 2**30:.1f} GiB per video (at most "
+                f"{MAX_FRAME_BYTES / 2**30:.0f} GiB); send fewer or smaller frames"
+            )
         AttributeSampler(self.mu, self.alpha)  # validates mu and alpha
+
+    def frame_bytes(self) -> int:
+        """Memory for one video's frames at a 16:9 aspect ratio, in bytes.
+
+        >>> CometSettings().frame_bytes() // 2**20
+        36
+        """
+        return self.n_frames * self.short_side * (self.short_side * 16 // 9) * 3
+
+
+def check_frames_fit(videos: Iterable[Path], n_frames: int) -> None:
+    """Refuse `--frames` above a video's frame count (the frames would repeat), naming the
+    first such video; videos that cannot be probed are left to the stages (an input error
+    per item)."""
+    from ..video import probe
+
+    for video in videos:
+        try:
+            info = probe(video)
+        except (UserError, OSError):
+            continue
+        if info.n_frames and n_frames > info.n_frames:
+            raise UserError(
+                f"--frames {n_frames}: {video} has only {info.n_frames} frames; ask for at "
+                f"most {info.n_frames}"
+            )
 
 
 def video_ids(videos: Iterable[Path]) -> dict[str, Path]:

@@ -29,18 +29,22 @@ def run_comet(
     *,
     overwrite: bool = False,
     concurrency: int = 1,
+    retry_malformed: bool = False,
 ) -> dict[str, Any]:
-    """Both stages, then `out/benchmark.jsonl` and `out/summary.json`; returns the summary."""
+    """Both stages, then `out/benchmark.jsonl` and `out/summary.json`; returns the summary.
+    `retry_malformed` asks again only the calls whose earlier reply could not be read."""
     # Calls run in video order; one video per call in flight (plus one) is kept decoded.
     frames = UniformFrames(settings.n_frames, settings.short_side, keep=concurrency + 1)
     queries = run_stage(
         QueryStage(video_ids(videos), settings, frames),
         client, out, overwrite=overwrite, concurrency=concurrency,
+        retry_malformed=retry_malformed,
     )  # fmt: skip
     accepted = [r for r in queries.ok if not r["rejected"]]
     annotations = run_stage(
         AnnotateStage(accepted, settings, frames),
         client, out, overwrite=overwrite, concurrency=concurrency,
+        retry_malformed=retry_malformed,
     )  # fmt: skip
     lines = benchmark_lines(annotations.ok, settings.domain)
     write_jsonl(out / "benchmark.jsonl", lines)

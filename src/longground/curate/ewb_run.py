@@ -56,20 +56,44 @@ class EwbSettings:
 
     def __post_init__(self) -> None:
         for name in ("fps", "chunk_s", "max_gt_s", "group_gap_s", "half_width_s"):
-            if not getattr(self, name) > 0:
-                raise UserError(f"{name} must be positive, got {getattr(self, name)}")
-        if not 0 < self.keep_share <= 1 or self.top_k < 1 or self.group_max < 1:
-            raise UserError("keep share must be in (0, 1], top-k and group size at least 1")
+            value = getattr(self, name)
+            if not 0 < value <= MAX_SECONDS:  # also refuses nan and inf
+                raise UserError(f"{_option(name)} must be in (0, {MAX_SECONDS}], got {value}")
+        if not 0 <= self.nms_s <= MAX_SECONDS:
+            raise UserError(f"--nms-s must be in [0, {MAX_SECONDS}], got {self.nms_s}")
+        if not 1 <= self.top_k <= MAX_TOP_K:
+            raise UserError(f"--top-k must be in 1..{MAX_TOP_K}, got {self.top_k}")
+        if not 1 <= self.caption_batch <= MAX_CAPTION_BATCH:
+            raise UserError(
+                f"--caption-batch must be in 1..{MAX_CAPTION_BATCH}, got {self.caption_batch}"
+            )
+        if not 0 < self.keep_share <= 1 or self.group_max < 1:
+            raise UserError("keep share must be in (0, 1], group size at least 1")
+
+
+MAX_SECONDS = 7 * 24 * 3600.0  # a week: longer than any video these pipelines read
+MAX_TOP_K = 1000
+MAX_CAPTION_BATCH = 64
+
+
+def _option(name: str) -> str:
+    """The command-line option of a setting, for messages.
+
+    >>> _option("half_width_s")
+    '--half-width-s'
+    """
+    return "--" + name.replace("_", "-")
 
 
 def run_ewb(videos: list[Path], out: Path, client: ChatClient, captioner: EncoderCaptioner | None,
             settings: EwbSettings, *, overwrite: bool = False,
-            concurrency: int = 1) -> dict[str, Any]:  # fmt: skip
+            concurrency: int = 1, retry_malformed: bool = False) -> dict[str, Any]:  # fmt: skip
     """Every stage in turn (each resumable), then the two output files and `summary.json`.
     `captioner` None captions P0 with the chat model instead of an encoder."""
 
     def stage(s):
-        result = run_stage(s, client, out, overwrite=overwrite, concurrency=concurrency)
+        result = run_stage(s, client, out, overwrite=overwrite, concurrency=concurrency,
+                           retry_malformed=retry_malformed)  # fmt: skip
         results[s.name] = result
         return result
 

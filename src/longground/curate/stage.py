@@ -124,6 +124,7 @@ def run_stage(
     *,
     overwrite: bool = False,
     concurrency: int = 1,
+    retry_malformed: bool = False,
 ) -> StageResult:
     """Run (or resume) `stage`, writing `out/NAME.jsonl` and `out/NAME.manifest.json`.
 
@@ -134,6 +135,8 @@ def run_stage(
         out: the pipeline's folder.
         overwrite: start the stage's file afresh whatever it holds.
         concurrency: calls in flight at once; records are still written in plan order.
+        retry_malformed: on resume, ask again (past the response cache) exactly the calls
+            whose earlier reply could not be read; every other record is kept as it is.
 
     Raises:
         UserError: the client failed (server, model) or the file was made with other
@@ -143,8 +146,10 @@ def run_stage(
 
     client, batch = stage_client(client, stage.name)  # a model per stage (--stage-model)
     path = Path(out) / f"{stage.name}.jsonl"
-    session = {"requests": 0, "cache_hits": 0, "resumed": 0}
+    session = {"requests": 0, "cache_hits": 0, "resumed": 0, "retried": 0}
     order: list[str] = []
+    again = drop_malformed(path) if retry_malformed and not overwrite else set()
+    session["retried"] = len(again)
     with Journal.open(path, fingerprint(stage, client.model), overwrite=overwrite) as journal:
         session["resumed"] = len(journal.done)
         todo = []
@@ -158,7 +163,8 @@ def run_stage(
             from .batch import answer_by_batch
 
             session["batched"] = answer_by_batch(stage.name, todo, client, Path(out), batch)
-        for record, cached in _in_order(todo, lambda c: _answer(stage, client, c), concurrency):
+        ask = lambda c: _answer(stage, client, c, fresh=c.key in again)  # noqa: E731
+        for record, cached in _in_order(todo, ask, concurrency):
             if cached is not None:
                 session["cache_hits" if cached else "requests"] += 1
             journal.append(record.to_json())
@@ -168,13 +174,64 @@ def run_stage(
     return StageResult(records, manifest)
 
 
-def _answer(stage: Stage, client: ChatClient, call: Call) -> tuple[StageRecord, bool | None]:
-    """The record of one call, and whether its answer came from the cache (None: no call)."""
+def drop_malformed(path: Path) -> set[str]:
+    """Rewrite the stage file `path` without its records whose reply could not be read
+    (`parse_error`), atomically; returns their keys. A missing file drops nothing.
+
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "s.jsonl"
+    >>> _ = p.write_text('{"qid": "a"}\\n{"qid": "b", "parse_error": "x"}\\n')
+    >>> drop_malformed(p), p.read_text()
+    ({'b'}, '{"qid": "a"}\\n')
+    """
+    if not path.is_file():
+        return set()
+    kept, dropped = [], set()
+    for line in path.read_text(encoding="utf-8").splitlines(keepends=True):
+        try:
+            record = json.loads(line)
+        except ValueError:  # a torn last line: the journal cuts it away
+            kept.append(line)
+            continue
+        if isinstance(record, dict) and "parse_error" in record:
+            dropped.add(str(record.get("qid")))
+        else:
+            kept.append(line)
+    if dropped:
+        write_atomic(path, "".join(kept))
+    return dropped
+
+
+def unreadable_stage(manifests: Iterable[dict[str, Any]]) -> str | None:
+    """The one-line error for a build in which no reply of a stage could be read (None when
+    every stage that had items read at least one reply).
+
+    >>> unreadable_stage([{"stage": "queries", "counts": {"items": 4, "ok": 0,
+    ...                    "parse_failed": 3, "input_failed": 1}}])
+    'no reply of stage queries could be read (4 items: 3 malformed replies, 1 input errors); ...'
+    """
+    for manifest in manifests:
+        c = manifest["counts"]
+        if c["items"] and not c["ok"]:
+            return (
+                f"no reply of stage {manifest['stage']} could be read ({c['items']} items: "
+                f"{c['parse_failed']} malformed replies, {c['input_failed']} input errors); "
+                "the records are kept: check the model and rerun with --retry-malformed"
+            )
+    return None
+
+
+def _answer(
+    stage: Stage, client: ChatClient, call: Call, fresh: bool = False
+) -> tuple[StageRecord, bool | None]:
+    """The record of one call, and whether its answer came from the cache (None: no call).
+    `fresh` asks the model again past the response cache (when the client has one)."""
     try:
         messages = call.build()
     except (UserError, OSError, ValueError) as exc:
         return StageRecord(call.key, dict(call.context), error=_one_line(exc)), None
-    completion = client.complete(messages, max_tokens=call.max_tokens)
+    complete = getattr(client, "refresh", client.complete) if fresh else client.complete
+    completion = complete(messages, max_tokens=call.max_tokens)
     # Whether the answer came from the cache is the session's business, not the record's: a
     # resumed stage then writes the same lines as an uninterrupted one.
     usage = Usage.from_json(completion_usage(completion))

@@ -50,7 +50,8 @@ def _video_samples(video: str, entry: object, where: Where) -> list[Sample]:
         if not isinstance(sentence, str) or not sentence.strip():
             raise here.error("empty or non-text sentence")
         gt = Moments.from_list([fields.interval(stamp, here)])
-        out.append(Sample(here.qid, video, duration_s, sentence.strip(), gt))
+        query = fields.valid_text(sentence.strip(), "query", here)
+        out.append(Sample(here.qid, video, duration_s, query, gt))
     return out
 
 

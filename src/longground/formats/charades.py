@@ -33,7 +33,7 @@ def _parse_line(line: str, where: Where) -> tuple[str, tuple[float, float], str]
     span = fields.interval([_number(start, where), _number(end, where)], where)
     if not sentence.strip():
         raise where.error("empty sentence")
-    return video, span, sentence.strip()
+    return video, span, fields.valid_text(sentence.strip(), "query", where)
 
 
 def _number(token: str, where: Where) -> float:

@@ -63,7 +63,7 @@ def sample_from_record(record: dict, where: Where) -> Sample:
         qid=qid,
         video=fields.text_field(record, "video_id", where),
         duration_s=fields.duration_field(duration, where),
-        query=fields.text_field(record, "question", where),
+        query=fields.text_field(record, "question", where, label="query"),
         gt=Moments(correct_interval(fields.required(record, "correct_interval", where), where)),
         domain=str(record.get("category") or record.get("source_corpus") or ""),
     )

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..errors import BadInputFile
 from ..samples import Sample, unknown_attribute
+from ..text import text_problem
 from ..timecode import parse_time
 from .records import Where, qid_in_text, read_qid, records
 
@@ -32,12 +33,26 @@ def qid_field(record: dict, key: str, where: Where) -> str:
     return qid
 
 
-def text_field(record: dict, key: str, where: Where) -> str:
-    """A required text field (numbers are taken as text, e.g. numeric video ids)."""
+def text_field(record: dict, key: str, where: Where, label: str | None = None) -> str:
+    """A required text field (numbers are taken as text, e.g. numeric video ids); text
+    holding a lone surrogate or a NUL is refused as `LABEL is not valid text`.
+
+    >>> text_field({"query": "a \\ud800"}, "query", Where("gt.jsonl", 3))
+    Traceback (most recent call last):
+    longground.errors.BadInputFile: gt.jsonl:3: query is not valid text (a lone surrogate ...)
+    """
     value = required(record, key, where)
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise where.error(f"field {key!r} must be text, got {value!r}")
-    return str(value)
+    return valid_text(str(value), label or key, where)
+
+
+def valid_text(value: str, label: str, where: Where) -> str:
+    """`value`, or the error `FILE:LINE: LABEL is not valid text (why)`."""
+    problem = text_problem(value)
+    if problem is not None:
+        raise where.error(f"{label} is not valid text ({problem})")
+    return value
 
 
 _NOT_FINITE = ("nan", "inf", "+inf", "-inf", "infinity", "-infinity")

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import BadInputFile, UserError
+from ..text import undecodable
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,10 @@ def read_text(path: Path) -> str:
         return Path(path).read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise UserError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError:
+        line, reason = undecodable(Path(path).read_bytes()) or (None, "not UTF-8")
+        raise BadInputFile(str(path), line, f"is not valid text ({reason})") from None
+    except OSError as exc:
         raise UserError(f"{path}: cannot read ({exc})") from None
 
 

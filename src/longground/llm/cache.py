@@ -178,6 +178,17 @@ class CachedChatClient(ChatClient):
         self.usage.record(completion)
         return completion
 
+    def refresh(
+        self, messages: list[Message], *, max_tokens: int = 1024, temperature: float = 0.0
+    ) -> Completion:
+        """Ask the model again, whatever the cache holds, and keep the new answer (for
+        re-asking replies that could not be read)."""
+        key = cache_key(self.model, messages, max_tokens, temperature)
+        completion = self.inner.complete(messages, max_tokens=max_tokens, temperature=temperature)
+        self.cache.put(key, self.model, completion)
+        self.usage.record(completion)
+        return completion
+
     def close(self) -> None:
         close = getattr(self.inner, "close", None)
         if close is not None:

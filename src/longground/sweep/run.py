@@ -13,6 +13,7 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from ..atomic import atomic_open
 from ..errors import UserError
 from ..run.execute import error_record, grounding_record
 from ..run.scheduler import resolve_video
@@ -51,7 +52,8 @@ def prepare_out(out: Path, settings: dict, overwrite: bool) -> None:
         if overwrite:
             for answers in _answer_files(folder, [settings, old if isinstance(old, dict) else {}]):
                 answers.unlink(missing_ok=True)
-        path.write_text(json.dumps(settings, indent=1), encoding="utf-8")
+        with atomic_open(path) as handle:
+            handle.write(json.dumps(settings, indent=1))
     except OSError as exc:
         raise UserError(f"{out}: cannot write the sweep there ({exc.strerror})") from None
     except ValueError:

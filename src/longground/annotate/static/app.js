@@ -82,6 +82,7 @@ async function openVideo(name, qid) {
     player.removeAttribute("src");
     player.hidden = true;
     $("#no-video").hidden = false;
+    $("#no-video").textContent = `The video file is not in the videos folder: ${state.videoInfo.expected_path}`;
   }
   remember();
   render();
@@ -160,6 +161,7 @@ function card(q) {
     tags.append(tag);
   }
   const actions = el("div", { class: "actions" });
+  box.append(head, clip(q), text, tags);
   const verify = el("button", { class: "verify" }, q.review === "verified" ? "Unverify" : "Verify");
   verify.addEventListener("click", () => edit(q.qid, {
     review: q.review === "verified" ? "unverified" : "verified" }));
@@ -169,8 +171,21 @@ function card(q) {
   const refine = el("button", { class: "to-refine" }, "Refine intervals \u2192");
   refine.addEventListener("click", () => { state.qid = q.qid; state.selected = 0; show("refine"); });
   actions.append(verify, discard, refine);
-  box.append(head, text, tags, actions);
+  box.append(actions);
   return box;
+}
+
+// The clip a card plays: the query's first interval (a media fragment, so the browser stops
+// at its end), or the whole video for a query without intervals.
+function clip(q) {
+  const info = state.videoInfo && state.videoInfo.video === q.video ? state.videoInfo : null;
+  if (info && !info.available) {
+    return el("p", { class: "no-clip" }, `No video to play: ${info.expected_path} is missing`);
+  }
+  const span = q.intervals[0];
+  const fragment = span ? `#t=${span[0].toFixed(2)},${span[1].toFixed(2)}` : "";
+  return el("video", { class: "clip", controls: "", muted: "", preload: "metadata",
+    src: `${q.media_url}${fragment}`, "aria-label": `clip of ${q.qid}` });
 }
 
 function current() {
@@ -250,7 +265,25 @@ function drawTimeline() {
       edit(q.qid, { intervals: [...q.intervals, [span[0], span[1]]] });
     });
   });
+  drawTicks(total);
   moveCursor();
+}
+
+// Time marks under the lanes, in HH:MM:SS, on a round step with room for each label.
+const TICK_STEPS_S = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14400];
+const TICK_LABEL_PX = 72;
+
+function drawTicks(total) {
+  const ticks = $("#ticks");
+  ticks.replaceChildren();
+  if (!total) return;
+  const most = Math.max(1, Math.floor(($("#timeline").clientWidth || 480) / TICK_LABEL_PX) - 1);
+  const step = TICK_STEPS_S.find((s) => total / s <= most) || TICK_STEPS_S[TICK_STEPS_S.length - 1];
+  for (let t = 0; t <= total + 1e-9; t += step) {
+    const mark = el("span", { class: "tick", style: `left:${(100 * t) / total}%` },
+      hms(t).slice(0, 8));
+    ticks.append(mark);
+  }
 }
 
 function moveCursor() {
@@ -338,12 +371,22 @@ function show(view) {
   state.view = view;
   remember();
   render();
+  if (view === "refine") openAtFirstInterval();
+}
+
+// The refinement view starts where the query's first interval starts (not at 0:00).
+function openAtFirstInterval() {
+  const q = current();
+  state.selected = 0;
+  if (q && q.intervals.length) select(0, true);
 }
 
 function step(list, delta) {
   const i = list.findIndex((q) => q.qid === state.qid);
   const next = list[Math.min(list.length - 1, Math.max(0, i + delta))];
-  if (next) { state.qid = next.qid; state.selected = 0; remember(); render(); }
+  if (!next) return;
+  state.qid = next.qid; state.selected = 0; remember(); render();
+  if (state.view === "refine") openAtFirstInterval();
 }
 
 function onKey(event) {
@@ -390,7 +433,7 @@ async function start() {
     render();
   });
   $("#query-select").addEventListener("change", (e) => {
-    state.qid = e.target.value; state.selected = 0; remember(); render();
+    state.qid = e.target.value; state.selected = 0; remember(); render(); openAtFirstInterval();
   });
   $("#video-filter").addEventListener("input", renderNavigator);
   $("#video-status").addEventListener("change", renderNavigator);
