@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..atomic import atomic_open
 from ..errors import BadInputFile, UserError
+from .fast_json import loads
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ def jsonl_records(text: str) -> Iterator[Record]:
         if not line.strip():
             continue
         try:
-            yield Record(number, json.loads(line), raw=line)
+            yield Record(number, loads(line), raw=line)
         except (ValueError, RecursionError) as exc:
             reason = getattr(exc, "msg", "nested too deeply")
             yield Record(number, error=f"malformed JSON ({reason})", raw=line)

@@ -71,6 +71,9 @@ class FileSource(VideoSource):
         self.duration_s = float(probe(self.video).duration_s)
         ids = [getattr(encoder, "encoder_id", type(encoder).__name__)]
         ids += [f"{name}={enc.encoder_id}" for name, (enc, _) in sorted(self.extractors.items())]
+        gate = getattr(store, "gate", None)
+        if gate is not None:  # reused rows (content-adaptive index) change the graph
+            ids.append(f"change={gate.key}")
         self.key = agent_video_key(video_fingerprint(self.video), "+".join(ids))
         self.default_threshold = getattr(encoder, "default_threshold", None)
         self._timelines: dict[float, tuple[np.ndarray, dict[str, np.ndarray]]] = {}
