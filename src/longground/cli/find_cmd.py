@@ -92,6 +92,8 @@ def find(
     preset: opt.Preset = None,
     appearance: opt.Appearance = None,
     segment_encoder: opt.SegmentEncoder = None,
+    device: opt.Device = None,
+    batch_size: opt.BatchSize = None,
     llm: opt.Llm = None,
     base_url: opt.BaseUrl = None,
     model: opt.Model = None,
@@ -119,6 +121,7 @@ def find(
         encoder=encoder, fps=fps, single=single, params=params, llm=llm,
         base_url=base_url, model=model, api_key=api_key, cache_dir=cache_dir,
         method=method, preset=preset, appearance=appearance, segment_encoder=segment_encoder,
+        device=device, batch_size=batch_size,
     )  # fmt: skip
     grounder = build_method(method, config)
     prefix = len(videos) > 1

@@ -22,6 +22,16 @@ def index(
     fps: opt.Fps = 1.0,
     encoder: opt.Encoder = "label-bridge",
     cache_dir: opt.CacheDir = None,
+    device: opt.Device = None,
+    batch_size: opt.BatchSize = None,
+    every_frame: Annotated[
+        bool,
+        typer.Option(
+            "--every-frame",
+            help="Encode every sampled frame (by default a frame whose picture has not changed "
+            "since the last encoded one reuses its features).",
+        ),
+    ] = False,
 ) -> None:
     """Sample each VIDEO at FPS, encode the frames and store the features for later queries.
 
@@ -33,8 +43,8 @@ def index(
     from ..index import FeatureStore
 
     check_cache_root(cache_dir)
-    model = load_encoder(encoder)
-    store = FeatureStore(cache_dir)
+    model = load_encoder(encoder, device, batch_size)
+    store = FeatureStore(cache_dir, gate=None) if every_frame else FeatureStore(cache_dir)
     failed = 0
     for video in videos:
         try:
@@ -58,6 +68,8 @@ def _index_one(store, model, video: Path, fps: float) -> str:
     timeline = store.get_or_build(video, model, fps)
     took_s = time.perf_counter() - started
     what = f"{video}: {len(timeline)} frames at {fps:g} fps with {model.encoder_id}"
+    if not timeline.encoded.all():
+        what += f" ({int(timeline.encoded.sum())} encoded, the others unchanged)"
     if cached:
         return f"{what}, already indexed"
     rate = len(timeline) / took_s if took_s > 0 else float("inf")

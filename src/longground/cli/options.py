@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from ..device import check_batch_size, parse_device
 from ..errors import UserError
 from ..methods import LLMConfig, MethodConfig
 from .checks import at_least
@@ -31,6 +32,18 @@ Fps = Annotated[
         callback=at_least(0.01),
         help="Frames per second to index (at most the video's own rate).",
     ),
+]
+Device = Annotated[
+    str | None,
+    typer.Option(
+        "--device",
+        help="Where encoders run: cpu, cuda, cuda:N or auto (a GPU when there is one; half "
+        "precision there). Default: each encoder's own (the CPU).",
+    ),
+]
+BatchSize = Annotated[
+    int | None,
+    typer.Option("--batch-size", help="Frames per encoder forward pass (default: the encoder's)."),
 ]
 Single = Annotated[
     bool,
@@ -119,6 +132,8 @@ def method_config(
     preset: str | None = None,
     appearance: str | None = None,
     segment_encoder: str | None = None,
+    device: str | None = None,
+    batch_size: int | None = None,
 ) -> MethodConfig:
     """The `MethodConfig` that the shared options describe; `preset` (for `method`) gives
     parameter values that `params` then override; `appearance` and `segment_encoder` (the
@@ -146,4 +161,14 @@ def method_config(
         params={**apply_preset(method, preset, parse_params(params)), **extractors},
         llm=llm_config,
         cache_dir=cache_dir,
+        device=_checked_device(device),
+        batch_size=check_batch_size(batch_size),
     )
+
+
+def _checked_device(device: str | None) -> str | None:
+    """`--device` checked for its form (whether the GPU exists is checked when the encoder
+    loads, so a run that needs no encoder never asks)."""
+    if device is not None:
+        parse_device(device)
+    return device

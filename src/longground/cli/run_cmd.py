@@ -36,6 +36,8 @@ def run(
     preset: opt.Preset = None,
     appearance: opt.Appearance = None,
     segment_encoder: opt.SegmentEncoder = None,
+    device: opt.Device = None,
+    batch_size: opt.BatchSize = None,
     llm: opt.Llm = None,
     base_url: opt.BaseUrl = None,
     model: opt.Model = None,
@@ -136,6 +138,8 @@ def run(
         preset=preset,
         appearance=appearance,
         segment_encoder=segment_encoder,
+        device=device,
+        batch_size=batch_size,
     )
     spec = MethodSpec(method, config)
     backend = _backend(spec, workers, ray, gpus_per_worker, ray_runtime_env)

@@ -20,8 +20,8 @@ from ..answers import ParsedAnswer, moments_from_json, parse_answer
 from ..moments import Moments
 from ..samples import Prediction, Sample
 from . import fields
-from .prediction_file import PredictionList, read_predictions
 from .fast_json import clean_pairs
+from .prediction_file import PredictionList, read_predictions
 from .records import Where
 from .registry import (
     Peek,
