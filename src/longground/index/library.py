@@ -8,6 +8,7 @@ skipped.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -87,7 +88,10 @@ def index_missing(
         return _on_ray(todo, job, ray)
     if workers == 1:
         return {v: error for v in todo if (error := build_one(v, job)) is not None}
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # spawn, not fork: a fork of a process whose torch or ONNX Runtime threads hold locks
+    # can hang forever in the child
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         errors = pool.map(build_one, todo, [job] * len(todo))
         return {v: error for v, error in zip(todo, errors, strict=True) if error is not None}
 
