@@ -54,7 +54,9 @@ def test_a_library_is_indexed_first_in_parallel_processes(library, tmp_path, mon
     assert len(list((cache / "timelines").glob("*.npz"))) == 3
     counts = capsys.readouterr().out.splitlines()
     assert [line.split(":")[0] for line in counts] == [
-        str(library / "a.mp4"), str(library / "sub/b.mp4"), str(library / "sub/c.MP4")
+        str(library / "a.mp4"),
+        str(library / "sub/b.mp4"),
+        str(library / "sub/c.MP4"),
     ]
 
 

@@ -1,17 +1,20 @@
 """The fast path of reading records: orjson for parsing, numpy for clean interval lists.
 
-Both fall back to the exact, slower readers whenever the input is anything but plain:
-a line orjson refuses (NaN literals, integers past 64 bits, lone surrogates) is parsed by
-the standard `json` module, and an interval list that is not all finite non-negative
-numbers in ordered pairs goes through the per-interval checks, so errors and their messages
-are the same either way. `orjson` comes with the `fast` extra; without it, `json` is used.
+Both fall back to the exact, slower readers whenever the input is anything but plain: a line
+orjson refuses (NaN literals, lone surrogates) or would read differently (integers past 64
+bits, which it makes floats) is parsed by the standard `json` module, and an interval list
+that is not all finite non-negative numbers in ordered pairs goes through the per-interval
+checks, so errors and their messages are the same either way. `orjson` comes with the `fast`
+extra; without it, `json` is used.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from itertools import chain
+from operator import ge
 
 import numpy as np
 
@@ -25,11 +28,14 @@ def _loader() -> Callable[[str], object]:
     except ImportError:
         return json.loads
     fast_loads, decode_error = orjson.loads, orjson.JSONDecodeError
+    long_number = re.compile(r"\d{19}").search  # orjson turns ints past 64 bits into floats
 
     def loads(text: str) -> object:
+        if long_number(text):
+            return json.loads(text)
         try:
             return fast_loads(text)
-        except decode_error:  # what orjson refuses, json may accept (NaN, huge ints)
+        except decode_error:  # what orjson refuses, json may accept (NaN, lone surrogates)
             return json.loads(text)
 
     return loads
@@ -58,19 +64,14 @@ def clean_pairs(value: object) -> np.ndarray | None:
         return None
     if not value:
         return np.empty((0, 2), dtype=np.float64)
-    try:  # the pairs' members, in C; a dict pair gives its keys, a string its characters
-        kinds = set(map(type, chain.from_iterable(value)))
-    except TypeError:  # a pair that is a number
+    # Every check runs in C (map, set, min, max) instead of a Python loop per pair.
+    if set(map(type, value)) != {list} or set(map(len, value)) != {2}:
         return None
-    if not kinds <= _NUMBERS:  # no bool, str, None, nested list
+    flat = list(chain.from_iterable(value))
+    if not set(map(type, flat)) <= _NUMBERS:  # no bool, str, None, nested list
         return None
-    try:
-        spans = np.array(value, dtype=np.float64)
-    except (OverflowError, TypeError, ValueError):  # ragged, or an int past float range
+    starts, ends = flat[0::2], flat[1::2]
+    # nan fails every comparison, so `end >= start` also refuses it; inf fails the bounds
+    if not (min(starts) >= 0 and max(ends) < _LIMIT_S and all(map(ge, ends, starts))):
         return None
-    if spans.shape != (len(value), 2):
-        return None
-    start, end = spans[:, 0], spans[:, 1]
-    if not (start.min() >= 0 and (end - start).min() >= 0 and end.max() < _LIMIT_S):
-        return None  # also catches nan and inf
-    return spans
+    return np.array(flat, dtype=np.float64).reshape(-1, 2)
