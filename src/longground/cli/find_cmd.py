@@ -156,8 +156,8 @@ def find(
     unindexable = _index_library(grounder, videos, config, workers, ray)
     videos = [video for video in videos if video not in unindexable]
     if top is not None:
-        _find_top(grounder, videos, query, method, top, as_json)
-        raise typer.Exit(2 if unindexable else 0)
+        printed, failed = _find_top(grounder, videos, query, method, top, as_json)
+        raise typer.Exit(2 if unindexable or failed else 0 if printed else 1)
     matched, failed = 0, len(unindexable)
     for video in videos:
         try:
@@ -198,18 +198,27 @@ def _index_library(grounder, videos: list[Path], config, workers, ray: str | Non
     return set(errors)
 
 
-def _find_top(grounder, videos: list[Path], query: str, method: str, top: int, as_json: bool):
-    """Search every video, then print the `top` best moments across them (exit 1 if none)."""
+def _find_top(
+    grounder, videos: list[Path], query: str, method: str, top: int, as_json: bool
+) -> tuple[int, int]:
+    """Search every video, then print the `top` best moments across them; how many were
+    printed, and how many videos could not be searched (each reported in one line)."""
     from .find_library import print_top
 
-    results = []
+    results, failed = [], 0
     for video in videos:
         try:
-            results.append((video, _ground(grounder, video, query, None)[0]))
+            grounding = _ground(grounder, video, query, None)[0]
         except UserError as exc:
             print_error(exc)
-    if not print_top(results, top, query, method, as_json):
-        raise typer.Exit(1)
+            failed += 1
+            continue
+        if grounding.failed:
+            typer.echo(f"{video}: {parse_failure_line(grounding)}", err=True)
+            failed += 1
+            continue
+        results.append((video, grounding))
+    return print_top(results, top, query, method, as_json), failed
 
 
 def _ground(grounder, video: Path, query: str, max_moments: int | None) -> tuple[Grounding, int]:
