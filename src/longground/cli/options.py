@@ -85,8 +85,12 @@ Llm = Annotated[
     str | None, typer.Option("--llm", help="Video-LLM backend: openai (HTTP) or transformers.")
 ]
 BaseUrl = Annotated[
-    str | None,
-    typer.Option("--base-url", help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1."),
+    list[str] | None,
+    typer.Option(
+        "--base-url",
+        help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1; repeat it (or give a "
+        "file of URLs, one per line) to spread requests over several servers.",
+    ),
 ]
 Model = Annotated[str | None, typer.Option("--model", help="Model name or local path.")]
 ApiKey = Annotated[
@@ -124,7 +128,7 @@ def method_config(
     single: bool,
     params: list[str] | None,
     llm: str | None,
-    base_url: str | None,
+    base_url: list[str] | str | None,
     model: str | None,
     api_key: str | None,
     cache_dir: Path | None,
@@ -151,7 +155,7 @@ def method_config(
         llm_config = LLMConfig(
             backend=llm or "openai",
             model=model or os.environ.get("LONGGROUND_LLM_MODEL", ""),
-            base_url=base_url or os.environ.get("LONGGROUND_LLM_BASE_URL"),
+            base_url=join_urls(base_url) or os.environ.get("LONGGROUND_LLM_BASE_URL"),
             api_key=api_key,
         )
     return MethodConfig(
@@ -164,6 +168,17 @@ def method_config(
         device=_checked_device(device),
         batch_size=check_batch_size(batch_size),
     )
+
+
+def join_urls(base_url: list[str] | str | None) -> str | None:
+    """`--base-url` values as the one setting `LLMConfig.base_url` holds (space-separated).
+
+    >>> join_urls(["http://a/v1", "http://b/v1"]), join_urls(None)
+    ('http://a/v1 http://b/v1', None)
+    """
+    if isinstance(base_url, str) or base_url is None:
+        return base_url
+    return " ".join(base_url) or None
 
 
 def _checked_device(device: str | None) -> str | None:
