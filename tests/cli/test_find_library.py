@@ -11,6 +11,9 @@ import pytest
 from longground.cli.main import main
 from tests.cli.test_find import bikes  # noqa: F401  (fixture)
 
+# The fast method; the threshold is low enough that bikes.mp4 gives moments to rank.
+RETRIEVAL = ["--method", "retrieval", "-p", "threshold=0"]
+
 
 @pytest.fixture(scope="module")
 def library(tmp_path_factory, bikes):  # noqa: F811
@@ -29,10 +32,10 @@ def test_top_ranks_moments_of_every_video_by_score(library, tmp_path, monkeypatc
     videos = [library / "a.mp4", library / "sub/b.mp4", library / "sub/c.MP4"]
     per_video = []
     for video in videos:
-        main(["find", str(video), "a bicycle", "--json", "-j", "1"])
+        main(["find", str(video), "a bicycle", "--json", *RETRIEVAL])
         record = json.loads(capsys.readouterr().out)
         per_video += [(m["score"], str(video), m["start_s"]) for m in record["moments"]]
-    assert main(["find", str(library), "a bicycle", "--top", "4"]) == 0
+    assert main(["find", str(library), "a bicycle", "--top", "4", "-j", "1", *RETRIEVAL]) == 0
     out = capsys.readouterr()
     lines = out.out.splitlines()
     assert len(lines) == min(4, len(per_video)) and len(per_video) >= 3
@@ -42,7 +45,7 @@ def test_top_ranks_moments_of_every_video_by_score(library, tmp_path, monkeypatc
     expected = sorted(per_video, key=lambda m: (-m[0], videos.index(type(videos[0])(m[1])), m[2]))
     assert [round(s, 3) for s in scores] == [round(m[0], 3) for m in expected[:4]]
     assert f"of {len(per_video)} moments in 3 videos" in out.err
-    assert main(["find", str(library), "a bicycle", "--top", "2", "--json"]) == 0
+    assert main(["find", str(library), "a bicycle", "--top", "2", "--json", *RETRIEVAL]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["score"] for r in records] == [m[0] for m in expected[:2]]
 
@@ -50,7 +53,7 @@ def test_top_ranks_moments_of_every_video_by_score(library, tmp_path, monkeypatc
 def test_a_library_is_indexed_first_in_parallel_processes(library, tmp_path, monkeypatch, capsys):
     cache = tmp_path / "cache"
     monkeypatch.setenv("LONGGROUND_CACHE", str(cache))
-    assert main(["find", str(library), "a car", "-c", "-j", "2", "--method", "retrieval"]) == 0
+    assert main(["find", str(library), "a car", "-c", "-j", "2", *RETRIEVAL]) == 0
     assert len(list((cache / "timelines").glob("*.npz"))) == 3
     counts = capsys.readouterr().out.splitlines()
     assert [line.split(":")[0] for line in counts] == [
