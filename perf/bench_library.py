@@ -61,6 +61,7 @@ def main() -> None:
     parser.add_argument("--hours", type=float, nargs="+", default=[1, 10, 100, 1000])
     parser.add_argument("--unique", type=float, default=0.25, help="computed rows per sample")
     parser.add_argument("--ann-from", type=float, default=10.0, help="hours from which to try ANN")
+    parser.add_argument("--ann-to", type=float, default=1000.0, help="hours up to which to try ANN")
     args = parser.parse_args()
     qs = queries()
     print(f"{DIM}-d float16 rows, {args.unique:.0%} of samples computed, top-{K}, "
@@ -74,7 +75,7 @@ def main() -> None:
         base_ms = base_ms or exact_s * 1e3
         mb = matrix.rows.nbytes / 1e6
         every_f32 = hours * 3600 * DIM * 4 / 1e6
-        ann = "" if hours < args.ann_from else None
+        ann = "" if not args.ann_from <= hours <= args.ann_to else None
         if ann is None:
             started = time.perf_counter()
             matrix.build_ann()

@@ -68,13 +68,14 @@ def _index_one(store, model, video: Path, fps: float) -> str:
     timeline = store.get_or_build(video, model, fps)
     took_s = time.perf_counter() - started
     what = f"{video}: {len(timeline)} frames at {fps:g} fps with {model.encoder_id}"
-    if not timeline.encoded.all():
-        what += f" ({int(timeline.encoded.sum())} encoded, the others unchanged)"
+    reused = int((~timeline.encoded).sum())
+    note = f"; {reused} unchanged, not encoded" if reused else ""
     if cached:
-        return f"{what}, already indexed"
+        return f"{what}, already indexed{note}"
     rate = len(timeline) / took_s if took_s > 0 else float("inf")
     realtime = timeline.duration_s / took_s if took_s > 0 else float("inf")
-    return f"{what}, built in {took_s:.1f} s ({rate:.3g} frames/s, {realtime:.3g}x realtime)"
+    speed = f"({rate:.3g} frames/s, {realtime:.3g}x realtime)"
+    return f"{what}, built in {took_s:.1f} s {speed}{note}"
 
 
 @contextmanager
