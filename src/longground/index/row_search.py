@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-# Above this many rows, a query by exact search takes longer than about 0.1 s on one core
-# of the 2-core reference machine (perf/bench_library.py), so `top_rows` uses the ANN index.
-EXACT_MAX_ROWS = 1_000_000
+# Past this many rows (about 28 hours at 1 fps with a quarter of the frames computed) exact
+# search took 0.7 s a query on the shared 2-core machine, the ANN index 8 ms with recall@10
+# 0.87 (perf/bench_library.py; docs/video-and-index.md), so `top_rows` uses the index.
+EXACT_MAX_ROWS = 100_000
 _CHUNK_ROWS = 65_536  # rows upcast to float32 at a time (16 MB at 64 dims)
 
 
