@@ -33,7 +33,7 @@ def ntsc(tmp_path_factory):
 def fake_encoder(monkeypatch, tmp_path):
     built = []
 
-    def load_encoder(spec="label-bridge"):
+    def load_encoder(spec="label-bridge", device=None, batch_size=None):
         built.append(spec)
         return MeanColour()
 

@@ -97,7 +97,7 @@ def _llm_config(llm, base_url, model, api_key, concurrency: int, video_input: st
     cfg = LLMConfig(
         backend=llm or "openai",
         model=model or os.environ.get("LONGGROUND_LLM_MODEL", ""),
-        base_url=base_url,
+        base_url=opt.join_urls(base_url),
         api_key=api_key,
         concurrency=concurrency,
         video_input=video_input,

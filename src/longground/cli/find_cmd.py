@@ -70,7 +70,10 @@ def parse_failure_line(grounding: Grounding) -> str:
 def find(
     videos: Annotated[
         list[Path],
-        typer.Argument(help="Video file(s), anything FFmpeg reads.", metavar="VIDEO"),
+        typer.Argument(
+            help="Video file(s), anything FFmpeg reads, or folders (searched recursively).",
+            metavar="VIDEO",
+        ),
     ],
     query: Annotated[
         str, typer.Argument(help="What to look for, in plain words.", metavar="QUERY")
@@ -95,6 +98,27 @@ def find(
     parse: opt.ParseMode = None,
     appearance: opt.Appearance = None,
     segment_encoder: opt.SegmentEncoder = None,
+    device: opt.Device = None,
+    batch_size: opt.BatchSize = None,
+    top: Annotated[
+        int | None,
+        typer.Option(
+            "--top", min=1, help="Rank moments across every video; print the N best, best first."
+        ),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            "-j",
+            min=1,
+            help="Processes indexing the videos not yet indexed (default: one per core).",
+        ),
+    ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option("--ray", help="Index the missing videos on Ray: auto, HOST:PORT or local."),
+    ] = None,
     llm: opt.Llm = None,
     base_url: opt.BaseUrl = None,
     model: opt.Model = None,
@@ -118,8 +142,14 @@ def find(
     """
     if not query.strip():
         raise UserError("the query is empty")
+    from ..index.library import find_videos
+
+    named = len(videos) > 1 or any(video.is_dir() for video in videos)
+    videos = find_videos(videos)
     if trace is not None and len(videos) > 1:
         raise UserError("--trace takes one video")
+    if top is not None and (count or max_moments is not None):
+        raise UserError("--top ranks moments across videos; it takes neither --count nor --max")
     if trace is not None:
         check_output_file(trace, "--trace", inputs=videos)
     targets = xo.ExportTargets(tuple(export or ()), clips, exact, thumbs, timeline)
@@ -129,11 +159,16 @@ def find(
         encoder=encoder, fps=fps, single=single, params=params, llm=llm,
         base_url=base_url, model=model, api_key=api_key, cache_dir=cache_dir,
         method=method, preset=preset, appearance=appearance, segment_encoder=segment_encoder,
-        video_input=video_input, parse=parse,
+        video_input=video_input, parse=parse, device=device, batch_size=batch_size,
     )  # fmt: skip
     grounder = build_method(method, config)
-    prefix = len(videos) > 1
-    matched = failed = 0
+    prefix = named
+    unindexable = _index_library(grounder, videos, config, workers, ray)
+    videos = [video for video in videos if video not in unindexable]
+    if top is not None:
+        printed, failed = _find_top(grounder, videos, query, method, top, as_json)
+        raise typer.Exit(2 if unindexable or failed else 0 if printed else 1)
+    matched, failed = 0, len(unindexable)
     found_sets = []
     for video in videos:
         try:
@@ -158,6 +193,47 @@ def find(
     for line in targets.write(found_sets) if targets.wanted else ():
         typer.echo(f"longground: {line}", err=True)
     raise typer.Exit(2 if failed else 0 if matched else 1)
+
+
+def _index_library(grounder, videos: list[Path], config, workers, ray: str | None) -> set:
+    """With several videos and a method that reads the index, index the videos without an
+    entry first (several processes, or Ray), so the searches that follow only read; prints
+    each failure and returns the videos that failed."""
+    from ..methods.base import IndexedGrounder
+
+    if len(videos) < 2 or not isinstance(grounder, IndexedGrounder):
+        return set()
+    from ..index.library import IndexJob, index_missing
+
+    job = IndexJob(config.encoder, config.fps, config.cache_dir, config.device,
+                   config.batch_size)  # fmt: skip
+    errors = index_missing(videos, job, workers, ray)
+    for message in errors.values():
+        print_error(UserError(message))
+    return set(errors)
+
+
+def _find_top(
+    grounder, videos: list[Path], query: str, method: str, top: int, as_json: bool
+) -> tuple[int, int]:
+    """Search every video, then print the `top` best moments across them; how many were
+    printed, and how many videos could not be searched (each reported in one line)."""
+    from .find_library import print_top
+
+    results, failed = [], 0
+    for video in videos:
+        try:
+            grounding = _ground(grounder, video, query, None)[0]
+        except UserError as exc:
+            print_error(exc)
+            failed += 1
+            continue
+        if grounding.failed:
+            typer.echo(f"{video}: {parse_failure_line(grounding)}", err=True)
+            failed += 1
+            continue
+        results.append((video, grounding))
+    return print_top(results, top, query, method, as_json), failed
 
 
 def _ground(grounder, video: Path, query: str, max_moments: int | None) -> tuple[Grounding, int]:

@@ -23,6 +23,16 @@ def index(
     fps: opt.Fps = opt.DEFAULTS.fps,
     encoder: opt.Encoder = opt.DEFAULTS.encoder,
     cache_dir: opt.CacheDir = None,
+    device: opt.Device = None,
+    batch_size: opt.BatchSize = None,
+    every_frame: Annotated[
+        bool,
+        typer.Option(
+            "--every-frame",
+            help="Encode every sampled frame (by default a frame whose picture has not changed "
+            "since the last encoded one reuses its features).",
+        ),
+    ] = False,
 ) -> None:
     """Sample each VIDEO at FPS, encode the frames and store the features for later queries.
 
@@ -34,8 +44,8 @@ def index(
     from ..index import FeatureStore
 
     check_cache_root(cache_dir)
-    model = load_encoder(encoder)
-    store = FeatureStore(cache_dir)
+    model = load_encoder(encoder, device, batch_size)
+    store = FeatureStore(cache_dir, gate=None) if every_frame else FeatureStore(cache_dir)
     failed = 0
     for video in videos:
         try:
@@ -58,11 +68,14 @@ def _index_one(store, model, video: Path, fps: float) -> str:
     timeline = store.get_or_build(video, model, fps)
     took_s = time.perf_counter() - started
     what = f"{video}: {len(timeline)} frames at {fps:g} fps with {model.encoder_id}"
+    reused = int((~timeline.encoded).sum())
+    note = f"; {reused} unchanged, not encoded" if reused else ""
     if cached:
-        return f"{what}, already indexed"
+        return f"{what}, already indexed{note}"
     rate = len(timeline) / took_s if took_s > 0 else float("inf")
     realtime = timeline.duration_s / took_s if took_s > 0 else float("inf")
-    return f"{what}, built in {took_s:.1f} s ({rate:.3g} frames/s, {realtime:.3g}x realtime)"
+    speed = f"({rate:.3g} frames/s, {realtime:.3g}x realtime)"
+    return f"{what}, built in {took_s:.1f} s {speed}{note}"
 
 
 @contextmanager

@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from ..device import check_batch_size, parse_device
 from ..errors import UserError
 from ..methods import LLMConfig, MethodConfig
 from .checks import at_least
@@ -34,6 +35,18 @@ Fps = Annotated[
         callback=at_least(0.01),
         help="Frames per second to index (at most the video's own rate).",
     ),
+]
+Device = Annotated[
+    str | None,
+    typer.Option(
+        "--device",
+        help="Where encoders run: cpu, cuda, cuda:N or auto (a GPU when there is one; half "
+        "precision there). Default: each encoder's own (the CPU).",
+    ),
+]
+BatchSize = Annotated[
+    int | None,
+    typer.Option("--batch-size", help="Frames per encoder forward pass (default: the encoder's)."),
 ]
 Single = Annotated[
     bool,
@@ -92,8 +105,12 @@ Llm = Annotated[
     str | None, typer.Option("--llm", help="Video-LLM backend: openai (HTTP) or transformers.")
 ]
 BaseUrl = Annotated[
-    str | None,
-    typer.Option("--base-url", help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1."),
+    list[str] | None,
+    typer.Option(
+        "--base-url",
+        help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1; repeat it (or give a "
+        "file of URLs, one per line) to spread requests over several servers.",
+    ),
 ]
 Model = Annotated[str | None, typer.Option("--model", help="Model name or local path.")]
 ApiKey = Annotated[
@@ -131,7 +148,7 @@ def method_config(
     single: bool,
     params: list[str] | None,
     llm: str | None,
-    base_url: str | None,
+    base_url: list[str] | str | None,
     model: str | None,
     api_key: str | None,
     cache_dir: Path | None,
@@ -141,6 +158,8 @@ def method_config(
     segment_encoder: str | None = None,
     video_input: str | None = None,
     parse: str | None = None,
+    device: str | None = None,
+    batch_size: int | None = None,
 ) -> MethodConfig:
     """The `MethodConfig` that the shared options describe; `preset` (for `method`) gives
     parameter values that `params` then override; `appearance` and `segment_encoder` (the
@@ -171,7 +190,7 @@ def method_config(
         llm_config = LLMConfig(
             backend=llm or "openai",
             model=model_name,
-            base_url=base_url or os.environ.get("LONGGROUND_LLM_BASE_URL"),
+            base_url=join_urls(base_url) or os.environ.get("LONGGROUND_LLM_BASE_URL"),
             api_key=api_key,
             video_input=video_input,
             grid_side=grid_side,
@@ -184,6 +203,8 @@ def method_config(
         llm=llm_config,
         cache_dir=cache_dir,
         parse=parse or "lenient",
+        device=_checked_device(device),
+        batch_size=check_batch_size(batch_size),
     )
 
 
@@ -200,3 +221,22 @@ def paper_baseline(method: str, preset: str | None, single: bool, model: str):
     from ..methods.baselines import paper_setting
 
     return paper_setting(method, single, model)
+
+
+def join_urls(base_url: list[str] | str | None) -> str | None:
+    """`--base-url` values as the one setting `LLMConfig.base_url` holds (space-separated).
+
+    >>> join_urls(["http://a/v1", "http://b/v1"]), join_urls(None)
+    ('http://a/v1 http://b/v1', None)
+    """
+    if isinstance(base_url, str) or base_url is None:
+        return base_url
+    return " ".join(base_url) or None
+
+
+def _checked_device(device: str | None) -> str | None:
+    """`--device` checked for its form (whether the GPU exists is checked when the encoder
+    loads, so a run that needs no encoder never asks)."""
+    if device is not None:
+        parse_device(device)
+    return device

@@ -39,6 +39,8 @@ def run(
     parse: opt.ParseMode = None,
     appearance: opt.Appearance = None,
     segment_encoder: opt.SegmentEncoder = None,
+    device: opt.Device = None,
+    batch_size: opt.BatchSize = None,
     llm: opt.Llm = None,
     base_url: opt.BaseUrl = None,
     model: opt.Model = None,
@@ -151,6 +153,8 @@ def run(
         segment_encoder=segment_encoder,
         video_input=video_input,
         parse=parse,
+        device=device,
+        batch_size=batch_size,
     )
     spec = MethodSpec(method, config)
     backend = _backend(spec, workers, ray, gpus_per_worker, ray_runtime_env)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -170,7 +171,9 @@ Runner = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 BACKENDS = ("auto", "onnx", "torch")
 
 
-def efficientnet_lite0_runner(backend: str = "auto", threads: int | None = None) -> Runner:
+def efficientnet_lite0_runner(
+    backend: str = "auto", threads: int | None = None, device=None
+) -> Runner:
     """The packaged classifier as a function `(N, 3, 224, 224) float32 -> (logits, pooled)`.
 
     Args:
@@ -178,11 +181,17 @@ def efficientnet_lite0_runner(backend: str = "auto", threads: int | None = None)
             when installed). Both give the same outputs to float32 rounding.
         threads: threads for the ONNX Runtime session (default all cores); torch uses its own
             setting.
+        device: a `Device` (default the CPU): the ONNX session gets the CUDA provider, the
+            torch network moves there; both stay in float32.
 
     Returns:
         The runner; outputs are numpy float32 `(N, 1000)` logits and `(N, 1280)` pooled features.
     """
+    from ..device import Device, onnx_providers
+    from ..errors import UserError
     from .onnx_net import cached_onnx_net, onnx_available
+
+    device = Device() if device is None else replace(device, dtype="float32")
 
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
@@ -195,18 +204,19 @@ def efficientnet_lite0_runner(backend: str = "auto", threads: int | None = None)
                 image_size=224,
                 output_names=("logits", "pooled"),
                 threads=threads,
+                providers=onnx_providers(device),
             )
         except Exception as exc:  # export or runtime failure: "auto" still works, slower
-            if backend == "onnx":
+            if backend == "onnx" or isinstance(exc, UserError):
                 raise
             message = f"ONNX Runtime failed ({exc}); running the classifier in torch"
             warnings.warn(message, stacklevel=2)
-    net = load_efficientnet_lite0()
+    net = load_efficientnet_lite0().to(device.torch_name)
 
     def run(images: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         x = torch.from_numpy(images).contiguous(memory_format=torch.channels_last)
         with torch.inference_mode():
-            logits, pooled = net(x)
-        return logits.numpy(), pooled.numpy()
+            logits, pooled = net(x.to(device.torch_name))
+        return logits.cpu().numpy(), pooled.cpu().numpy()
 
     return run

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..device import Device, place_module, to_device
 from .base import ImageTextEncoder, register_encoder
 from .contrastive import (
     CLIP_COSINE_THRESHOLD,
@@ -56,9 +57,11 @@ class HFImageTextEncoder(ImageTextEncoder):
     Args:
         source: a local folder or a Hub repo id.
         batch_size: frames per forward pass.
+        device: where the model runs (half precision on a GPU, which adds the dtype to
+            `encoder_id`).
     """
 
-    def __init__(self, source: str, batch_size: int = 32):
+    def __init__(self, source: str, batch_size: int = 32, device: Device = Device()):
         from longground.errors import UserError, require
 
         transformers = require("transformers", "clip")
@@ -85,13 +88,15 @@ class HFImageTextEncoder(ImageTextEncoder):
         self.default_threshold = family.default_threshold
         self.dim = int(getattr(config, "projection_dim", 0) or config.text_config.hidden_size)
         self.max_text_tokens = config.text_config.max_position_embeddings
-        self.batch_size = batch_size
+        self.batch_size, self.device = batch_size, device
+        self.model = place_module(self.model, device)
         self.input_size = int(getattr(config.vision_config, "image_size", 224))
         version = files_fingerprint(Path(location)) if local else (config._commit_hash or "hub")
-        self.encoder_id = f"hf:{location}@{version}"
+        self.encoder_id = f"hf:{location}@{version}{device.id_suffix}"
 
     def encode_images(self, frames: np.ndarray) -> np.ndarray:
         def embed(pixels):
+            pixels = to_device(pixels, self.device)
             return _as_features(self.model.get_image_features(pixel_values=pixels))
 
         return encode_in_batches(frames, self.processor, embed, self.batch_size, self.dim)
@@ -108,6 +113,7 @@ class HFImageTextEncoder(ImageTextEncoder):
             max_length=self.max_text_tokens,
             return_tensors="pt",
         )
+        tokens = {name: to_device(value, self.device) for name, value in tokens.items()}
         with torch.inference_mode():
             features = self.model.get_text_features(**tokens)
         return l2_normalize(_as_features(features))
@@ -125,14 +131,14 @@ def _as_features(output) -> np.ndarray:
     """transformers 5 returns a model output with the projected embedding as `pooler_output`;
     earlier versions return the tensor itself."""
     tensor = output if hasattr(output, "numpy") else output.pooler_output
-    return tensor.float().numpy()
+    return tensor.float().cpu().numpy()
 
 
 @register_encoder("hf")
-def _make(arg: str) -> HFImageTextEncoder:
+def _make(arg: str, device: Device = Device(), batch_size: int = 32) -> HFImageTextEncoder:
     """`hf:REPO_OR_PATH`."""
     from longground.errors import UserError
 
     if not arg:
         raise UserError("hf: needs a model folder or repo id, e.g. hf:/models/clip-vit-base")
-    return HFImageTextEncoder(arg)
+    return HFImageTextEncoder(arg, batch_size, device)

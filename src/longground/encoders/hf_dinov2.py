@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..device import Device, place_module, resolve_device, to_device
 from ..errors import UserError, require
 from .base import ImageTextEncoder
 from .disk_cache import files_fingerprint
@@ -35,9 +36,10 @@ class Dinov2Encoder(ImageTextEncoder):
     Args:
         source: a local folder or a Hub repo id holding a `Dinov2Model`.
         batch_size: frames per forward pass.
+        device: where the model runs (half precision on a GPU, noted in `encoder_id`).
     """
 
-    def __init__(self, source: str, batch_size: int = 32):
+    def __init__(self, source: str, batch_size: int = 32, device: Device = Device()):
         transformers = require("transformers", "clip")
         require("torch", "clip")
         location, kwargs = _location(source)
@@ -47,19 +49,21 @@ class Dinov2Encoder(ImageTextEncoder):
         except (OSError, ValueError) as exc:
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise UserError(f"hf:{source}: cannot load the DINOv2 model ({reason})") from exc
-        self.source, self.batch_size = source, batch_size
+        self.source, self.batch_size, self.device = source, batch_size, device
+        self.model = place_module(self.model, device)
         self.dim = int(self.model.config.hidden_size)
         crop = getattr(self.processor, "crop_size", None) or {}
         self.input_size = int(crop.get("height", 224))
         local = "local_files_only" in kwargs
         version = files_fingerprint(Path(location)) if local else "hub"
-        self.encoder_id = f"hf-dinov2:{location}@{version}"
+        self.encoder_id = f"hf-dinov2:{location}@{version}{device.id_suffix}"
 
     def encode_images(self, frames: np.ndarray) -> np.ndarray:
         """`(N, H, W, 3)` uint8 RGB -> `(N, D)` float32 L2-normalised CLS tokens."""
 
         def embed(pixels):
-            return self.model(pixel_values=pixels).last_hidden_state[:, 0].float().numpy()
+            hidden = self.model(pixel_values=to_device(pixels, self.device)).last_hidden_state
+            return hidden[:, 0].float().cpu().numpy()
 
         return encode_in_batches(frames, self.processor, embed, self.batch_size, self.dim)
 
@@ -90,13 +94,17 @@ def model_type(source: str) -> str:
         raise UserError(f"hf:{source}: cannot load the model config ({exc})") from exc
 
 
-def load_feature_encoder(spec: str, feature: str, role: str) -> ImageTextEncoder:
+def load_feature_encoder(
+    spec: str, feature: str, role: str, device: str | None = None, batch_size: int | None = None
+) -> ImageTextEncoder:
     """The encoder that gives the agent its `feature` ("appearance" or "embedding") for `role`.
 
     Args:
         spec: an encoder spec; `hf:PATH` of a DINOv2 checkpoint gives a `Dinov2Encoder`.
         feature: the `image_features` key the caller reads.
         role: the option it came from, for messages ("--appearance").
+        device: `--device` for the model; None: its default (the CPU for DINOv2).
+        batch_size: frames per forward pass; None: the encoder's default.
 
     Raises:
         UserError: one line naming `spec`, when it cannot produce `feature`.
@@ -105,17 +113,19 @@ def load_feature_encoder(spec: str, feature: str, role: str) -> ImageTextEncoder
     if name == "hf" and arg:
         kind = model_type(arg)
         if kind == "dinov2":
+            where = resolve_device(device) if device is not None else Device()
+            key = f"{arg}|{where}|{batch_size}"
             with _LOCK:
-                if arg not in _LOADED:
-                    _LOADED[arg] = Dinov2Encoder(arg)
-                return _LOADED[arg]
+                if key not in _LOADED:
+                    _LOADED[key] = Dinov2Encoder(arg, batch_size or 32, where)
+                return _LOADED[key]
         if kind not in IMAGE_TEXT_TYPES:
             raise UserError(
                 f"{role} {spec}: a {kind or 'untyped'} checkpoint cannot produce an {feature} "
                 f"feature; use a DINOv2 (dinov2) or image-text ({', '.join(IMAGE_TEXT_TYPES)}) "
                 "checkpoint"
             )
-    encoder = load_encoder(spec)
+    encoder = load_encoder(spec, device, batch_size)
     probe = encoder.image_features(np.zeros((1, 32, 32, 3), np.uint8))
     if feature not in probe:
         raise UserError(f"{role} {spec}: encoder {encoder.encoder_id} produces no {feature} "

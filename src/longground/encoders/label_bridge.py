@@ -19,6 +19,7 @@ import hashlib
 
 import numpy as np
 
+from ..device import Device
 from .base import ImageTextEncoder, register_encoder
 from .contrastive import check_query
 from .imagenet_labels import N_CLASSES, class_prompts
@@ -99,6 +100,9 @@ class LabelBridgeEncoder(ImageTextEncoder):
         batch_size: frames per forward pass.
         backend: how the classifier runs: "onnx" (ONNX Runtime), "torch", or "auto" (ONNX
             Runtime when installed). Same features either way, so the encoder id does not change.
+        device: where the classifier runs (`encoders.device`; the CPU by default): ONNX
+            Runtime's CUDA provider or torch on that GPU, in float32 either way, so the id does
+            not change either. The text model stays on the CPU (one query at a time).
 
     >>> encoder = LabelBridgeEncoder(top_k=5)
     >>> encoder.encoder_id, encoder.default_threshold
@@ -107,8 +111,14 @@ class LabelBridgeEncoder(ImageTextEncoder):
 
     default_threshold = NO_MATCH_SCORE
 
-    def __init__(self, top_k: int = DEFAULT_TOP_K, batch_size: int = 8, backend: str = "auto"):
-        self.top_k = top_k
+    def __init__(
+        self,
+        top_k: int = DEFAULT_TOP_K,
+        batch_size: int = 8,
+        backend: str = "auto",
+        device: Device = Device(),
+    ):
+        self.top_k, self.device = top_k, device
         self.batch_size = batch_size
         self.backend = backend
         self.encoder_id = f"label-bridge-v{VERSION}:efficientnet-lite0+all-minilm-l6-v2:top{top_k}"
@@ -155,7 +165,7 @@ class LabelBridgeEncoder(ImageTextEncoder):
         if self._net is None:
             from .efficientnet_lite import efficientnet_lite0_runner
 
-            self._net = efficientnet_lite0_runner(self.backend)
+            self._net = efficientnet_lite0_runner(self.backend, device=self.device)
         probs = [np.zeros((0, N_CLASSES), np.float32)]
         pooled = [np.zeros((0, APPEARANCE_DIM), np.float32)]
         for start in range(0, len(frames), self.batch_size):
@@ -201,12 +211,12 @@ class LabelBridgeEncoder(ImageTextEncoder):
 
 
 @register_encoder("label-bridge")
-def _make(arg: str) -> LabelBridgeEncoder:
+def _make(arg: str, device: Device = Device(), batch_size: int = 8) -> LabelBridgeEncoder:
     """`label-bridge` or `label-bridge:K` (top-K classes per frame, 1..1000, default 10)."""
     from longground.errors import UserError
 
     if not arg:
-        return LabelBridgeEncoder()
+        return LabelBridgeEncoder(batch_size=batch_size, device=device)
     if not arg.isdigit() or not 1 <= int(arg) <= N_CLASSES:
         raise UserError(f"label-bridge:{arg}: expected a top-k between 1 and {N_CLASSES}")
-    return LabelBridgeEncoder(top_k=int(arg))
+    return LabelBridgeEncoder(top_k=int(arg), batch_size=batch_size, device=device)

@@ -7,6 +7,7 @@ A spec is `NAME` or `NAME:ARG`, split at the first colon: "label-bridge", "label
 from __future__ import annotations
 
 import importlib
+import inspect
 import threading
 
 from .base import DEFAULT_ENCODER, ENCODERS, ImageTextEncoder
@@ -34,11 +35,19 @@ def parse_spec(spec: str) -> tuple[str, str]:
     return name.strip(), arg.strip()
 
 
-def load_encoder(spec: str = DEFAULT_ENCODER) -> ImageTextEncoder:
-    """The encoder for `spec`, loaded once per process and then reused.
+def load_encoder(
+    spec: str = DEFAULT_ENCODER, device: str | None = None, batch_size: int | None = None
+) -> ImageTextEncoder:
+    """The encoder for `spec`, loaded once per process (per device and batch size) and reused.
+
+    Args:
+        spec: `NAME` or `NAME:ARG`.
+        device: `--device` (cpu, cuda, cuda:N, auto); None: the encoder's own default.
+        batch_size: frames per forward pass; None: the encoder's own default.
 
     Raises:
-        UserError: unknown encoder name (the message lists the known ones) or a bad argument.
+        UserError: unknown encoder name (the message lists the known ones), a bad argument,
+            a device this machine lacks, or a device given to an encoder that takes none.
 
     >>> load_encoder("label-bridge") is load_encoder("label-bridge")
     True
@@ -49,8 +58,16 @@ def load_encoder(spec: str = DEFAULT_ENCODER) -> ImageTextEncoder:
     """
     from longground.errors import UserError
 
+    from ..device import check_batch_size, resolve_device
+
     name, arg = parse_spec(spec)
-    key = f"{name}:{arg}"
+    check_batch_size(batch_size)
+    options = {}
+    if device is not None:
+        options["device"] = resolve_device(device)
+    if batch_size is not None:
+        options["batch_size"] = batch_size
+    key = f"{name}:{arg}|{options.get('device')}|{batch_size}"
     with _LOCK:
         if key not in _LOADED:
             for module in IMPLEMENTATIONS:
@@ -58,5 +75,10 @@ def load_encoder(spec: str = DEFAULT_ENCODER) -> ImageTextEncoder:
             if name not in ENCODERS:
                 known = ", ".join(sorted(ENCODERS))
                 raise UserError(f"unknown encoder {name!r}; known: {known}")
-            _LOADED[key] = ENCODERS[name](arg)
+            factory = ENCODERS[name]
+            refused = set(options) - set(inspect.signature(factory).parameters)
+            if refused:
+                flags = ", ".join("--" + k.replace("_", "-") for k in sorted(refused))
+                raise UserError(f"encoder {name!r} does not take {flags}")
+            _LOADED[key] = factory(arg, **options)
         return _LOADED[key]

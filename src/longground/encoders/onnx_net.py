@@ -78,9 +78,10 @@ class OnnxNet:
         threads: intra-op threads; default all the cores this process may use. Threads sleep
             instead of spinning when idle, so a decoder running beside the network keeps its
             core.
+        providers: ONNX Runtime execution providers (`device.onnx_providers`); default the CPU.
     """
 
-    def __init__(self, path: Path, threads: int | None = None):
+    def __init__(self, path: Path, threads: int | None = None, providers: list | None = None):
         import onnxruntime as ort
 
         options = ort.SessionOptions()
@@ -88,7 +89,8 @@ class OnnxNet:
         options.inter_op_num_threads = 1
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.log_severity_level = 3
-        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        providers = providers or ["CPUExecutionProvider"]
+        self.session = ort.InferenceSession(str(path), options, providers=providers)
 
     def __call__(self, images: np.ndarray) -> tuple[np.ndarray, ...]:
         """Run on `(N, 3, S, S)` float32 (C-contiguous); returns the outputs, float32."""
@@ -104,6 +106,7 @@ def cached_onnx_net(
     output_names: tuple[str, ...],
     root: Path | None = None,
     threads: int | None = None,
+    providers: list | None = None,
 ) -> OnnxNet:
     """Load the ONNX export of a network from the cache, exporting it first if needed.
 
@@ -116,6 +119,7 @@ def cached_onnx_net(
         output_names: output names, in forward order.
         root: cache root; default `cache_root()`.
         threads: intra-op threads for the session.
+        providers: execution providers for the session (default the CPU).
 
     Returns:
         The loaded `OnnxNet`. An unreadable entry is exported again; when the cache folder cannot
@@ -127,7 +131,7 @@ def cached_onnx_net(
     path = encoder_file(f"{name}-{key}.onnx", root)
     if path.is_file():
         try:
-            return OnnxNet(path, threads)
+            return OnnxNet(path, threads, providers)
         except Exception:  # a damaged entry (onnxruntime raises its own types): export again
             path.unlink(missing_ok=True)
     try:
@@ -138,4 +142,4 @@ def cached_onnx_net(
         path = Path(tempfile.gettempdir()) / "longground-onnx" / path.name
         if not path.is_file():
             export_onnx(make_net, path, image_size, output_names)
-    return OnnxNet(path, threads)
+    return OnnxNet(path, threads, providers)

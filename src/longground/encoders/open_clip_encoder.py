@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..device import Device, place_module, to_device
 from .base import ImageTextEncoder, register_encoder
 from .contrastive import (
     CLIP_COSINE_THRESHOLD,
@@ -49,9 +50,12 @@ class OpenCLIPEncoder(ImageTextEncoder):
         arch: OpenCLIP model name.
         pretrained: pretrained tag or checkpoint path; None for the hf-hub form.
         batch_size: frames per forward pass.
+        device: where the model runs (half precision on a GPU, noted in `encoder_id`).
     """
 
-    def __init__(self, arch: str, pretrained: str | None, batch_size: int = 32):
+    def __init__(
+        self, arch: str, pretrained: str | None, batch_size: int = 32, device: Device = Device()
+    ):
         from longground.errors import UserError
 
         try:
@@ -68,7 +72,7 @@ class OpenCLIPEncoder(ImageTextEncoder):
         except (RuntimeError, OSError, ValueError) as exc:
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise UserError(f"open_clip:{arch}/{pretrained}: cannot load ({reason})") from exc
-        self.model = model.eval()
+        self.model, self.device = place_module(model.eval(), device), device
         self.tokenizer = open_clip.get_tokenizer(arch)
         cfg = open_clip.get_model_preprocess_cfg(model)
         size = cfg["size"]
@@ -85,7 +89,7 @@ class OpenCLIPEncoder(ImageTextEncoder):
         )
         local = pretrained is not None and Path(pretrained).expanduser().exists()
         version = files_fingerprint(Path(pretrained).expanduser()) if local else pretrained
-        self.encoder_id = f"open_clip-{open_clip.__version__}:{arch}/{version}"
+        self.encoder_id = f"open_clip-{open_clip.__version__}:{arch}/{version}{device.id_suffix}"
         self.dim = int(self.encode_texts(["a"]).shape[1])
 
     def encode_images(self, frames: np.ndarray) -> np.ndarray:
@@ -103,7 +107,8 @@ class OpenCLIPEncoder(ImageTextEncoder):
                     interpolation=self.interpolation,
                     squash=self.squash,
                 )
-                out.append(self.model.encode_image(x).float().numpy())
+                x = to_device(x, self.device)
+                out.append(self.model.encode_image(x).float().cpu().numpy())
         return l2_normalize(np.concatenate(out))
 
     def encode_texts(self, texts: list[str]) -> np.ndarray:
@@ -112,8 +117,9 @@ class OpenCLIPEncoder(ImageTextEncoder):
         if not texts:
             return np.zeros((0, self.dim), np.float32)
         with torch.inference_mode():
-            features = self.model.encode_text(self.tokenizer(list(texts)))
-        return l2_normalize(features.float().numpy())
+            tokens = to_device(self.tokenizer(list(texts)), self.device)
+            features = self.model.encode_text(tokens)
+        return l2_normalize(features.float().cpu().numpy())
 
     def score(self, features: dict[str, np.ndarray], text: str) -> np.ndarray:
         """Cosine, or match probability for SigLIP-style models, per frame: `(N,)`."""
@@ -125,11 +131,11 @@ class OpenCLIPEncoder(ImageTextEncoder):
 
 
 @register_encoder("open_clip")
-def _make(arg: str) -> OpenCLIPEncoder:
+def _make(arg: str, device: Device = Device(), batch_size: int = 32) -> OpenCLIPEncoder:
     """`open_clip:ARCH/PRETRAINED_OR_PATH`."""
     from longground.errors import UserError
 
     arch, pretrained = parse_open_clip_arg(arg)
     if not arch:
         raise UserError("open_clip: needs ARCH/PRETRAINED, e.g. open_clip:ViT-B-32/openai")
-    return OpenCLIPEncoder(arch, pretrained)
+    return OpenCLIPEncoder(arch, pretrained, batch_size, device)

@@ -21,6 +21,7 @@ from ..answers import ParsedAnswer, answer_parser, moments_from_json, parse_answ
 from ..moments import Moments
 from ..samples import Prediction, Sample
 from . import fields
+from .fast_json import clean_pairs
 from .prediction_file import PredictionList, read_predictions
 from .records import Where
 from .registry import (
@@ -100,6 +101,9 @@ def _interval_answer(record: dict) -> ParsedAnswer:
     if not isinstance(items, list):
         return ParsedAnswer(None, f"'intervals' is not a list: {items!r:.60}")
     scores = record.get("scores")
+    spans = clean_pairs(items) if scores is None else None
+    if spans is not None:  # plain pairs: what moments_from_json gives, without its loop
+        return ParsedAnswer(Moments(spans), None, 0)
     if isinstance(scores, list) and len(scores) == len(items):
         items = [
             [*i, s] if isinstance(i, list) and len(i) == 2 else i

@@ -12,6 +12,7 @@ from ..errors import BadInputFile
 from ..samples import Sample, unknown_attribute
 from ..text import text_problem
 from ..timecode import parse_time
+from .fast_json import clean_pairs
 from .records import Where, qid_in_text, read_qid, records
 
 _MISSING = object()
@@ -103,6 +104,9 @@ def interval(value: object, where: Where) -> tuple[float, float]:
 
 def intervals(value: object, where: Where) -> np.ndarray:
     """A list of `[start, end]` pairs as a `(K, 2)` float64 array; `[]` gives `(0, 2)`."""
+    spans = clean_pairs(value)
+    if spans is not None:
+        return spans
     if not isinstance(value, list | tuple):
         raise where.error(f"intervals must be a list of [start, end], got {value!r}")
     return np.array([interval(v, where) for v in value], dtype=np.float64).reshape(-1, 2)

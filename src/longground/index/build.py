@@ -15,6 +15,7 @@ from ..encoders.base import ImageTextEncoder
 from ..progress import progress_bar
 from ..video import FrameBatch, sample_frames
 from ..video.sampling import as_fraction
+from .change import ChangeGate, expand_rows
 from .prefetch import prefetch
 from .rows import RowBuffer
 from .timeline import Timeline
@@ -31,6 +32,7 @@ def build_timeline(
     resume: Timeline | None = None,
     checkpoint: Callable[[Timeline], None] | None = None,
     checkpoint_every_s: float = 60.0,
+    gate: ChangeGate | None = None,
 ) -> Timeline:
     """Encode the frames of `video` sampled at `fps`.
 
@@ -51,6 +53,9 @@ def build_timeline(
             when the build is interrupted (an exception, Ctrl-C), so that it can be saved and
             passed back as `resume`.
         checkpoint_every_s: wall time between checkpoints.
+        gate: when set, only frames it finds changed since the last encoded one are
+            encoded; the others reuse that frame's features, and the timeline's `encoded`
+            mask says which rows were computed. None encodes every frame.
 
     Returns:
         The `Timeline`; its `truncated_at_s` is set when the file was cut short.
@@ -93,8 +98,9 @@ def build_timeline(
     batches: Iterable[FrameBatch] = prefetch(stream) if pipeline else stream
     clock, features = RowBuffer(total or 1024), RowBuffer(total or 1024)
     if done:
-        clock.append({"times_s": resume.times_s, "pts_s": resume.pts_s})
+        clock.append({"times_s": resume.times_s, "pts_s": resume.pts_s, "encoded": resume.encoded})
         features.append(resume.features)
+    encode = _Encode(encoder, gate)
 
     def so_far() -> Timeline:
         times = clock.arrays()
@@ -106,6 +112,7 @@ def build_timeline(
             duration_s=float(stream.duration_s or times["times_s"][-1]),
             pts_s=times["pts_s"],
             truncated_at_s=stream.truncated_at_s,
+            encoded=times["encoded"],
         )
 
     saved_at, saved_rows = time.monotonic(), len(clock)
@@ -113,8 +120,9 @@ def build_timeline(
         with progress_bar(total, desc=Path(video).name, unit="frame", enabled=progress) as bar:
             bar.update(done)
             for batch in batches:
-                features.append(_checked(encoder.image_features(batch.frames), len(batch)))
-                clock.append({"times_s": batch.times_s, "pts_s": batch.pts_s})
+                rows, encoded = encode(batch.frames)
+                features.append(rows)
+                clock.append({"times_s": batch.times_s, "pts_s": batch.pts_s, "encoded": encoded})
                 bar.update(len(batch))
                 if checkpoint and time.monotonic() - saved_at > checkpoint_every_s:
                     checkpoint(so_far())
@@ -133,6 +141,30 @@ def build_timeline(
     if not len(clock):
         raise ValueError(f"{video}: no frames were sampled")
     return so_far()
+
+
+class _Encode:
+    """Features of each batch, through `gate` when one is set (carrying the last encoded
+    thumbnail and feature row from batch to batch)."""
+
+    def __init__(self, encoder: ImageTextEncoder, gate: ChangeGate | None):
+        self.encoder, self.gate = encoder, gate
+        self.last_thumb = None
+        self.last_row: dict[str, np.ndarray] | None = None
+
+    def __call__(self, frames: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """Named `(B, ...)` float32 features of `frames` and the `(B,)` bool encoded mask."""
+        if self.gate is None:
+            rows = _checked(self.encoder.image_features(frames), len(frames))
+            return rows, np.ones(len(frames), dtype=bool)
+        encoded, self.last_thumb = self.gate.select(self.gate.thumbnails(frames), self.last_thumb)
+        computed = {}
+        if encoded.any():
+            chosen = frames[encoded]
+            computed = _checked(self.encoder.image_features(chosen), len(chosen))
+        rows = expand_rows(computed, encoded, self.last_row)
+        self.last_row = {name: values[-1].copy() for name, values in rows.items()}
+        return rows, encoded
 
 
 def _at_or_past_end(video: str | Path, start: Fraction) -> bool:

@@ -1,7 +1,10 @@
 """Timelines on disk: one `.npz` per entry, written atomically, checked when read.
 
 An entry holds the arrays plus a JSON manifest (format version, what was indexed, and each
-array's shape and dtype). The zip container's CRC-32 catches damaged bytes, a missing
+array's shape and dtype). Since format 2, features are stored compactly: half precision, and
+only the rows the encoder computed (the `encoded` mask says which; content-adaptive indexing
+reuses a row while the picture does not change). Format 1 entries (every row, float32) are
+still read. The zip container's CRC-32 catches damaged bytes, a missing
 central directory catches truncation, and the manifest catches a file that is whole but not
 what it claims to be. Any of these makes `read_timeline` raise `CorruptEntry`.
 """
@@ -9,6 +12,7 @@ what it claims to be. Any of these makes `read_timeline` raise `CorruptEntry`.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -18,7 +22,11 @@ from ..atomic import atomic_open
 from ..video.sampling import as_fraction
 from .timeline import Timeline
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_FORMATS = (1, 2)
+# Stored feature precision: halves the bytes; `half_precision` rounds a fresh build the same
+# way, so a timeline reads back exactly as it was first used.
+STORED_DTYPE = np.float16
 _FEATURE = "feature."
 
 
@@ -40,8 +48,11 @@ def write_timeline(
         video_path: the source video, recorded (absolute) for `longground cache`; not part of
             the key, so a moved video still hits its entry.
     """
-    arrays = {"times_s": timeline.times_s, "pts_s": timeline.pts_s}
-    arrays.update({_FEATURE + name: values for name, values in timeline.features.items()})
+    encoded = timeline.encoded
+    arrays = {"times_s": timeline.times_s, "pts_s": timeline.pts_s, "encoded": encoded}
+    arrays.update(
+        {_FEATURE + k: v[encoded].astype(STORED_DTYPE) for k, v in timeline.features.items()}
+    )
     manifest = {
         "format": FORMAT_VERSION,
         "key": key,
@@ -72,7 +83,10 @@ def read_timeline(path: Path, key: dict) -> Timeline:
     except Exception as exc:  # whatever is wrong with the bytes, the entry is not usable
         raise CorruptEntry(f"{path}: unreadable ({type(exc).__name__}: {exc})") from None
     _check(path, manifest, arrays, key)
+    encoded = arrays.get("encoded")
     features = {k[len(_FEATURE) :]: v for k, v in arrays.items() if k.startswith(_FEATURE)}
+    if encoded is not None:
+        features = _expanded(path, features, encoded)
     return Timeline(
         times_s=arrays["times_s"],
         features=features,
@@ -81,11 +95,33 @@ def read_timeline(path: Path, key: dict) -> Timeline:
         duration_s=manifest["duration_s"],
         pts_s=arrays["pts_s"],
         truncated_at_s=manifest["truncated_at_s"],
+        encoded=encoded,
     )
 
 
+def half_precision(timeline: Timeline) -> Timeline:
+    """`timeline` with its features rounded to the stored precision (float16), still float32
+    in memory, so a fresh build scores exactly like its entry read back."""
+    rounded = {k: v.astype(STORED_DTYPE) for k, v in timeline.features.items()}
+    return replace(timeline, features=rounded)
+
+
+def _expanded(path: Path, stored: dict, encoded: np.ndarray) -> dict[str, np.ndarray]:
+    """Every row from the stored computed rows: row i is the last computed row at or
+    before i."""
+    if encoded.dtype != bool or not len(encoded) or not encoded[0]:
+        raise CorruptEntry(f"{path}: the encoded mask is not usable")
+    source = np.cumsum(encoded) - 1
+    out = {}
+    for name, values in stored.items():
+        if len(values) != source[-1] + 1:
+            raise CorruptEntry(f"{path}: feature {name} has {len(values)} computed rows")
+        out[name] = values[source]
+    return out
+
+
 def _check(path: Path, manifest: dict, arrays: dict, key: dict) -> None:
-    if manifest.get("format") != FORMAT_VERSION:
+    if manifest.get("format") not in READABLE_FORMATS:
         raise CorruptEntry(f"{path}: format {manifest.get('format')} is not {FORMAT_VERSION}")
     if not {"times_s", "pts_s"} <= set(arrays):
         raise CorruptEntry(f"{path}: times are missing")

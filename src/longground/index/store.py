@@ -3,6 +3,7 @@ the size frames are decoded at (the encoder's input size)."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 import warnings
@@ -17,8 +18,9 @@ from ..encoders.base import ImageTextEncoder
 from ..video import BadVideo, TruncatedVideo
 from ..video.sampling import truncation_message
 from .build import build_timeline
+from .change import ChangeGate
 from .rate import sampling_rate
-from .storage import CorruptEntry, read_timeline, write_timeline
+from .storage import CorruptEntry, half_precision, read_timeline, write_timeline
 from .timeline import Timeline
 
 # Timelines kept in memory across FeatureStore instances of one process.
@@ -28,6 +30,15 @@ CHECKPOINT_S = 60.0
 # The decode short side of every entry written before the size followed the encoder; keys
 # at this size omit it, so those entries stay valid (see `FeatureStore.key`).
 LEGACY_SHORT_SIDE = 224
+# Set to 1 to encode every sampled frame (no content-adaptive indexing) by default.
+EVERY_FRAME_ENV = "LONGGROUND_INDEX_EVERY_FRAME"
+DEFAULT_GATE = ChangeGate()
+
+
+def default_gate() -> ChangeGate | None:
+    """The change gate new stores use: `DEFAULT_GATE`, or None (every frame encoded) when
+    `$LONGGROUND_INDEX_EVERY_FRAME` is 1."""
+    return None if os.environ.get(EVERY_FRAME_ENV, "").strip() == "1" else DEFAULT_GATE
 
 
 def decode_side(encoder: ImageTextEncoder) -> int:
@@ -58,20 +69,27 @@ class FeatureStore:
 
     Args:
         root: cache folder; default `$LONGGROUND_CACHE` or `~/.cache/longground`.
+        gate: content-adaptive indexing: only frames this gate finds changed are encoded
+            (`index/change.py`); None encodes every sampled frame. Default `default_gate()`.
+            The gate is part of the key.
 
     >>> import tempfile
     >>> FeatureStore(tempfile.mkdtemp()).root.name
     'timelines'
     """
 
-    def __init__(self, root: str | Path | None = None):
+    _UNSET = object()
+
+    def __init__(self, root: str | Path | None = None, gate: ChangeGate | None = _UNSET):
         self.root = index_dir(root)
+        self.gate = default_gate() if gate is FeatureStore._UNSET else gate
 
     def key(
         self, video: str | Path, encoder_id: str, fps: float, short_side: int = LEGACY_SHORT_SIDE
     ) -> dict:
         """What identifies an entry: `{"video": fingerprint, "encoder": id, "fps": "n/d"}`,
-        plus `"short_side"` when frames are decoded at another size than 224 pixels.
+        plus `"short_side"` when frames are decoded at another size than 224 pixels, and
+        `"change"` (the gate's key) when only changed frames are encoded.
 
         KEY FORMAT NOTE (for porting to the cache package): the decode size joined the key
         in issue 13. It is left out at 224, the size every entry was decoded at before, so
@@ -81,6 +99,8 @@ class FeatureStore:
         key = {"video": video_fingerprint(video), "encoder": encoder_id, "fps": str(rate)}
         if short_side != LEGACY_SHORT_SIDE:
             key["short_side"] = int(short_side)
+        if self.gate is not None:
+            key["change"] = self.gate.key
         return key
 
     def path_for(self, video: str | Path, key: dict) -> Path:
@@ -145,8 +165,9 @@ class FeatureStore:
             resume = None
         timeline = build_timeline(
             video, encoder, fps, progress=progress, short_side=decode_side(encoder),
-            resume=resume, checkpoint=save, checkpoint_every_s=CHECKPOINT_S,
+            resume=resume, checkpoint=save, checkpoint_every_s=CHECKPOINT_S, gate=self.gate,
         )  # fmt: skip
+        timeline = half_precision(timeline)
         write_timeline(path, timeline, key, video_path=video)
         partial.unlink(missing_ok=True)
         return timeline

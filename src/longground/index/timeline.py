@@ -25,6 +25,9 @@ class Timeline:
         duration_s: length of the video in seconds.
         pts_s: `(N,)` float64, when each sampled frame started being displayed.
         truncated_at_s: where decoding stopped, if the file was cut short.
+        encoded: `(N,)` bool, True where the encoder computed the row and False where
+            content-adaptive indexing reused the last computed row (the picture had not
+            changed); all True when omitted.
 
     >>> t = Timeline(np.arange(3.0), {"embedding": np.ones((3, 4))}, "fake", 1.0, 3.0)
     >>> len(t), t.features["embedding"].dtype, t.nbytes, t.fps
@@ -38,6 +41,7 @@ class Timeline:
     duration_s: float
     pts_s: np.ndarray | None = None
     truncated_at_s: float | None = None
+    encoded: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         self.fps = as_fraction(self.fps)
@@ -47,8 +51,11 @@ class Timeline:
         )
         self.features = {k: np.asarray(v, dtype=np.float32) for k, v in self.features.items()}
         n = len(self.times_s)
-        if self.times_s.ndim != 1 or self.pts_s.shape != (n,):
-            raise ValueError("times_s and pts_s must be (N,) arrays of one length")
+        self.encoded = (
+            np.ones(n, dtype=bool) if self.encoded is None else np.asarray(self.encoded, bool)
+        )
+        if self.times_s.ndim != 1 or self.pts_s.shape != (n,) or self.encoded.shape != (n,):
+            raise ValueError("times_s, pts_s and encoded must be (N,) arrays of one length")
         for name, values in self.features.items():
             if values.ndim < 1 or len(values) != n:
                 raise ValueError(f"feature {name!r} has {len(values)} rows for {n} times")
@@ -63,6 +70,6 @@ class Timeline:
 
     def freeze(self) -> Timeline:
         """Make every array read-only (shared timelines must not be changed in place)."""
-        for array in (self.times_s, self.pts_s, *self.features.values()):
+        for array in (self.times_s, self.pts_s, self.encoded, *self.features.values()):
             array.flags.writeable = False
         return self

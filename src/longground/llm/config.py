@@ -12,7 +12,9 @@ class LLMConfig:
     Attributes:
         backend: a name registered in `CHAT_BACKENDS`.
         model: the model name; empty means `$LONGGROUND_LLM_MODEL`.
-        base_url: the API root; None means the environment or the OpenAI API.
+        base_url: the API root; None means the environment or the OpenAI API. Several
+            roots separated by spaces (or the path of a file listing them) spread requests
+            over those servers (`llm/spread.py`).
         api_key: the API key; None means the environment.
         timeout_s: seconds one request may take.
         max_retries: retries after a failed request.

@@ -69,18 +69,25 @@ def resolve_base_url(cfg: LLMConfig) -> str:
 
 @register_backend("openai")
 def _openai_backend(cfg: LLMConfig) -> ChatClient:
+    """One server, or a `SpreadChatClient` over several when `base_url` names several
+    (whitespace-separated URLs, or a file of URLs)."""
     from .openai_client import OpenAIChatClient
+    from .spread import SpreadChatClient, split_base_urls
 
-    return OpenAIChatClient(
-        resolve_model(cfg),
-        resolve_base_url(cfg),
-        cfg.api_key or _env("LONGGROUND_LLM_API_KEY", "OPENAI_API_KEY"),
-        timeout_s=cfg.timeout_s,
-        retry=RetryPolicy(max_retries=cfg.max_retries),
-        concurrency=cfg.concurrency,
-        pricing=Pricing.from_env(),
-        extra_body={"reasoning_effort": cfg.reasoning_effort} if cfg.reasoning_effort else None,
-    )
+    def client(url: str) -> OpenAIChatClient:
+        return OpenAIChatClient(
+            resolve_model(cfg),
+            url,
+            cfg.api_key or _env("LONGGROUND_LLM_API_KEY", "OPENAI_API_KEY"),
+            timeout_s=cfg.timeout_s,
+            retry=RetryPolicy(max_retries=cfg.max_retries),
+            concurrency=cfg.concurrency,
+            pricing=Pricing.from_env(),
+            extra_body={"reasoning_effort": cfg.reasoning_effort} if cfg.reasoning_effort else None,
+        )
+
+    urls = split_base_urls(resolve_base_url(cfg))
+    return client(urls[0]) if len(urls) == 1 else SpreadChatClient([client(u) for u in urls])
 
 
 @register_backend("transformers")

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..errors import UserError, require
 from .base import ChatClient, Completion, Message
+from .placement import place_network
 from .usage import UsageMeter
 from .video_input import video_processor_kwargs
 
@@ -59,22 +60,27 @@ def load_processor(name: str):
 
 
 def load_network(name: str, device: str | None = None, dtype: str = "auto"):
-    """The model weights through `AutoModelForImageTextToText`, in eval mode on `device`
-    (default: CUDA when available, else CPU)."""
+    """The model weights through `AutoModelForImageTextToText`, in eval mode, placed by
+    `place_network(device, dtype)`: a GPU when there is one (bfloat16 or float16), split
+    over every GPU (`device_map="auto"`) when `device` is "auto" and there are several."""
     transformers = require("transformers", "llm-local")
-    torch = require("torch", "llm-local")
-    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+    require("torch", "llm-local")
+    placement = place_network(device, dtype)
     # transformers 5 names the argument `dtype`; 4.x called it `torch_dtype`.
     dtype_arg = "dtype" if int(transformers.__version__.split(".")[0]) >= 5 else "torch_dtype"
+    kwargs = {dtype_arg: placement.dtype}
+    if placement.device_map is not None:
+        require("accelerate", "llm-local")
+        kwargs["device_map"] = placement.device_map
     try:
-        network = transformers.AutoModelForImageTextToText.from_pretrained(
-            name, **{dtype_arg: dtype}
-        )
+        network = transformers.AutoModelForImageTextToText.from_pretrained(name, **kwargs)
     except (OSError, ValueError) as exc:
         raise UserError(
             f"cannot load model {name!r} with transformers: {_first_line(exc)}"
         ) from exc
-    return network.to(device).eval()
+    if placement.device is not None:
+        network = network.to(placement.device)
+    return network.eval()
 
 
 class TransformersChatClient(ChatClient):

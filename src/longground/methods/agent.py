@@ -74,6 +74,9 @@ class FileSource(VideoSource):
         self.duration_s = float(probe(self.video).duration_s)
         ids = [getattr(encoder, "encoder_id", type(encoder).__name__)]
         ids += [f"{name}={enc.encoder_id}" for name, (enc, _) in sorted(self.extractors.items())]
+        gate = getattr(store, "gate", None)
+        if gate is not None:  # reused rows (content-adaptive index) change the graph
+            ids.append(f"change={gate.key}")
         self.key = agent_video_key(video_fingerprint(self.video), "+".join(ids))
         self.default_threshold = getattr(encoder, "default_threshold", None)
         self._timelines: dict[float, tuple[np.ndarray, dict[str, np.ndarray]]] = {}
@@ -150,18 +153,25 @@ def nearest_rows(times_s: np.ndarray, rows: np.ndarray, at_s: np.ndarray) -> np.
     return rows[np.where(nearer_left, left, right)]
 
 
-def feature_extractors(settings: AgentSettings) -> dict:
+def feature_extractors(
+    settings: AgentSettings, device: str | None = None, batch_size: int | None = None
+) -> dict:
     """`{"appearance": (encoder, "appearance"), "segment": (encoder, "embedding")}` for the
-    extractors the settings name; a spec that cannot give its feature is a one-line error."""
+    extractors the settings name, on `device` (`--device`); a spec that cannot give its
+    feature is a one-line error."""
     from ..agent.source import SEGMENT_FEATURE
     from ..encoders.hf_dinov2 import load_feature_encoder
 
     out = {}
     if settings.appearance:
-        enc = load_feature_encoder(settings.appearance, "appearance", "--appearance")
+        enc = load_feature_encoder(
+            settings.appearance, "appearance", "--appearance", device, batch_size
+        )
         out["appearance"] = (enc, "appearance")
     if settings.segment_encoder:
-        enc = load_feature_encoder(settings.segment_encoder, "embedding", "--segment-encoder")
+        enc = load_feature_encoder(
+            settings.segment_encoder, "embedding", "--segment-encoder", device, batch_size
+        )
         out[SEGMENT_FEATURE] = (enc, "embedding")
     return out
 
@@ -183,7 +193,9 @@ class AgentMethod(IndexedGrounder):
             client = method_chat_client(config)
         cache = GraphCache(agent_dir(config.cache_dir))
         self.agent = CometAgent(self.settings, config.fps, cache, client)
-        self._extractors = feature_extractors(self.settings)  # bad specs fail before any work
+        self._extractors = feature_extractors(  # bad specs fail before any work
+            self.settings, self.config.device, self.config.batch_size
+        )
         self._sources: dict[Path, FileSource] = {}
 
     def _wants_llm(self) -> bool:

@@ -28,14 +28,19 @@ class MethodConfig:
     llm: LLMConfig | None = None
     cache_dir: Path | None = None
     parse: str = "lenient"
+    #: `--device` and `--batch-size` of the encoders (None: each encoder's default).
+    device: str | None = None
+    batch_size: int | None = None
 
     def fingerprint(self, method: str) -> dict[str, Any]:
         """What identifies the answers this configuration produces (for resuming runs).
-        The API key and the cache location never change answers, so they are left out;
-        settings at their defaults (lenient parsing, frames input) are left out too, so
+        The API key, the cache location, the device and the batch size never change answers
+        (half precision changes the encoder id, which keys the features), so they are left
+        out; settings at their defaults (lenient parsing, frames input) are left out too, so
         runs started before those settings existed still resume."""
         out = {"method": method, **asdict(self)}
-        out.pop("cache_dir")
+        for where in ("cache_dir", "device", "batch_size"):
+            out.pop(where)
         if out["parse"] == "lenient":
             out.pop("parse")
         if out["llm"] is not None:
@@ -92,7 +97,8 @@ class IndexedGrounder(Grounder):
         if self._encoder is None:
             from ..encoders import load_encoder
 
-            self._encoder = load_encoder(self.config.encoder)
+            config = self.config
+            self._encoder = load_encoder(config.encoder, config.device, config.batch_size)
         return self._encoder
 
     @property

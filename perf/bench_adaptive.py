@@ -1,0 +1,175 @@
+"""Content-adaptive indexing against the naive loop and the every-frame index, same video.
+
+Generates a synthetic-benchmark video (`longground.synth`: scripted shots with pans, zooms,
+moving objects and playing clips) at 640x360, 25 fps, of the requested length (cached under
+`$TMPDIR/longground-bench`), then runs each measurement in its own child process:
+
+- naive: `cv2.VideoCapture` reads every frame; the frame on screen at each sample time is
+  resized to 224 on its short side and encoded, 64 at a time (the decode-then-embed loop);
+- every: `FeatureStore.get_or_build` encoding every sampled frame (decoding in a thread,
+  keyframe-aware seeking, frames scaled inside FFmpeg);
+- adaptive: the same with the change gate (only frames whose thumbnail changed are encoded).
+
+The encoder is loaded and run once before each clock starts. Prints wall and CPU seconds,
+frames encoded, and each against the naive loop. Target (issue 24): adaptive <= 0.15x the
+naive loop on 20 minutes.
+
+    python perf/bench_adaptive.py                # 20 minutes (the target case)
+    python perf/bench_adaptive.py --minutes 3    # quick
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from fractions import Fraction
+from pathlib import Path
+
+WIDTH, HEIGHT, SOURCE_FPS = 640, 360, 25
+TARGET = 0.15
+KINDS = ("naive", "every", "adaptive")
+
+
+def make_video(minutes: float) -> Path:
+    """The benchmark video, rendered once and cached (written atomically)."""
+    from longground.synth.generate import Preset, plan_video
+    from longground.synth.writer import write_video
+
+    folder = Path(os.environ.get("TMPDIR", tempfile.gettempdir())) / "longground-bench"
+    path = folder / f"synth_{WIDTH}x{HEIGHT}_{SOURCE_FPS}fps_{minutes:g}min.mp4"
+    if path.exists():
+        return path
+    folder.mkdir(parents=True, exist_ok=True)
+    preset = Preset(WIDTH, HEIGHT, Fraction(SOURCE_FPS), (2.0, 60.0), (minutes,))
+    planned = plan_video(0, minutes, 0, preset, path.name)
+    partial = path.with_suffix(".partial.mp4")
+    started = time.perf_counter()
+    write_video(planned.script, partial, WIDTH, HEIGHT, preset.crf, preset.x264_preset)
+    partial.rename(path)
+    print(f"generated {path} in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    return path
+
+
+def _cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _warm(encoder_spec: str):
+    import numpy as np
+
+    from longground.encoders import load_encoder
+
+    encoder = load_encoder(encoder_spec)
+    encoder.image_features(np.zeros((2, 224, 398, 3), np.uint8))
+    return encoder
+
+
+def naive(video: Path, fps: float, encoder_spec: str) -> dict:
+    """Every frame decoded by OpenCV; the sampled ones resized and encoded in batches."""
+    import cv2
+    import numpy as np
+
+    encoder = _warm(encoder_spec)
+    started, cpu = time.perf_counter(), _cpu_s()
+    capture = cv2.VideoCapture(str(video))
+    source_fps = capture.get(cv2.CAP_PROP_FPS)
+    batch, encoded, index, next_sample = [], 0, 0, 0.0
+    while True:
+        ok, frame = capture.read()
+        if not ok:
+            break
+        if index / source_fps + 1e-9 >= next_sample:  # the first frame at or past the sample
+            h, w = frame.shape[:2]
+            scale = 224 / min(h, w)
+            small = cv2.resize(frame, (round(w * scale), round(h * scale)), cv2.INTER_AREA)
+            batch.append(cv2.cvtColor(small, cv2.COLOR_BGR2RGB))
+            next_sample += 1 / fps
+        if len(batch) == 64:
+            encoder.image_features(np.stack(batch))
+            encoded, batch = encoded + len(batch), []
+        index += 1
+    if batch:
+        encoder.image_features(np.stack(batch))
+        encoded += len(batch)
+    capture.release()
+    return {"wall_s": time.perf_counter() - started, "cpu_s": _cpu_s() - cpu,
+            "frames": encoded, "encoded": encoded}  # fmt: skip
+
+
+def indexed(video: Path, fps: float, encoder_spec: str, adaptive: bool) -> dict:
+    """`FeatureStore.get_or_build` from an empty cache, with or without the change gate."""
+    from longground.index import FeatureStore
+    from longground.index.store import DEFAULT_GATE
+
+    encoder = _warm(encoder_spec)
+    with tempfile.TemporaryDirectory() as cache:
+        store = FeatureStore(cache, gate=DEFAULT_GATE if adaptive else None)
+        started, cpu = time.perf_counter(), _cpu_s()
+        timeline = store.get_or_build(video, encoder, fps, progress=False)
+        wall_s, cpu_s = time.perf_counter() - started, _cpu_s() - cpu
+        entry_bytes = sum(p.stat().st_size for p in Path(cache).rglob("*.npz"))
+    return {"wall_s": wall_s, "cpu_s": cpu_s, "frames": len(timeline),
+            "encoded": int(timeline.encoded.sum()), "entry_bytes": entry_bytes,
+            "duration_s": timeline.duration_s}  # fmt: skip
+
+
+def child(kind: str, video: Path, fps: float, encoder_spec: str) -> None:
+    if kind == "naive":
+        result = naive(video, fps, encoder_spec)
+    else:
+        result = indexed(video, fps, encoder_spec, adaptive=kind == "adaptive")
+    print(json.dumps(result))
+
+
+def run_child(kind: str, video: Path, args) -> dict:
+    command = [sys.executable, __file__, "--child", kind, "--video", str(video),
+               "--fps", str(args.fps), "--encoder", args.encoder]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{kind} failed: {done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=20.0)
+    parser.add_argument("--fps", type=float, default=1.0)
+    parser.add_argument("--encoder", default="label-bridge")
+    parser.add_argument("--child", choices=KINDS, help=argparse.SUPPRESS)
+    parser.add_argument("--video", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child, args.video, args.fps, args.encoder)
+        return
+    video = make_video(args.minutes)
+    load = os.getloadavg()[0]
+    print(f"{video.name}: {args.minutes:g} min at {args.fps:g} fps, {args.encoder}, "
+          f"load average {load:.1f} at the start")  # fmt: skip
+    results = {kind: run_child(kind, video, args) for kind in KINDS}
+    base = results["naive"]
+    print(f"{'':9} {'wall s':>8} {'cpu s':>8} {'encoded':>12} {'x naive (wall)':>15} "
+          f"{'x naive (cpu)':>14} {'x realtime':>11}")  # fmt: skip
+    for kind, r in results.items():
+        realtime = args.minutes * 60 / r["wall_s"]
+        encoded = f"{r['encoded']}/{r['frames']}"
+        print(f"{kind:9} {r['wall_s']:8.1f} {r['cpu_s']:8.1f} {encoded:>12} "
+              f"{r['wall_s'] / base['wall_s']:15.3f} {r['cpu_s'] / base['cpu_s']:14.3f} "
+              f"{realtime:11.1f}")  # fmt: skip
+    ratio = results["adaptive"]["wall_s"] / base["wall_s"]
+    print(f"adaptive / naive: {ratio:.3f}x wall; target <= {TARGET}x "
+          f"{'met' if ratio <= TARGET else 'MISSED'}")  # fmt: skip
+    hours = results["adaptive"]["duration_s"] / 3600
+    for kind in ("every", "adaptive"):
+        per_hour = results[kind]["entry_bytes"] / hours / 1e6
+        print(f"index entry ({kind}): {per_hour:.2f} MB per hour of video")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+"""`find ... --top N`: the best moments across every video, ranked by one score.
+
+Every method's moment score means the same thing in every video (the retrieval method's is
+the encoder's absolute score, the agent's a confidence in [0, 1]), so moments of different
+videos compare directly.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import typer
+
+from ..errors import UserError
+from ..methods import Grounding
+from ..timecode import format_time
+
+
+@dataclass(frozen=True)
+class RankedMoment:
+    """One moment of one video, with its score."""
+
+    video: Path
+    start_s: float
+    end_s: float
+    score: float
+
+    def line(self) -> str:
+        """`VIDEO: HH:MM:SS.s-HH:MM:SS.s  score`."""
+        return (
+            f"{self.video}: {format_time(self.start_s)}-{format_time(self.end_s)}  {self.score:.3f}"
+        )
+
+    def record(self, query: str, method: str) -> dict:
+        return {"video": str(self.video), "query": query, "method": method,
+                "start_s": self.start_s, "end_s": self.end_s, "score": self.score}  # fmt: skip
+
+
+def top_moments(results: list[tuple[Path, Grounding]], top: int) -> tuple[list[RankedMoment], int]:
+    """The `top` best-scoring moments over every video (ties: video order, then time) and
+    how many moments there were in all.
+
+    Raises:
+        UserError: the method gave moments without scores (nothing to rank them by).
+
+    >>> from longground.moments import Moments
+    >>> a = Grounding(Moments.from_list([[0, 5], [10, 12]], [0.2, 0.9]))
+    >>> b = Grounding(Moments.from_list([[3, 4]], [0.5]))
+    >>> best, found = top_moments([(Path("a.mp4"), a), (Path("b.mp4"), b)], 2)
+    >>> [m.line() for m in best], found
+    (['a.mp4: 00:00:10.0-00:00:12.0  0.900', 'b.mp4: 00:00:03.0-00:00:04.0  0.500'], 3)
+    """
+    spans, scores, owners = [np.zeros((0, 2))], [np.zeros(0)], [np.zeros(0, int)]
+    for k, (video, grounding) in enumerate(results):
+        moments = grounding.moments
+        if len(moments) and moments.scores is None:
+            raise UserError(f"{video}: the method gave moments without scores; --top needs them")
+        spans.append(moments.spans)
+        scores.append(np.zeros(0) if moments.scores is None else moments.scores)
+        owners.append(np.full(len(moments), k))
+    spans, scores, owners = map(np.concatenate, (spans, scores, owners))
+    order = np.lexsort((spans[:, 0], owners, -scores))[:top]
+    best = [
+        RankedMoment(results[owners[i]][0], float(spans[i, 0]), float(spans[i, 1]),
+                     float(scores[i]))
+        for i in order
+    ]  # fmt: skip
+    return best, len(scores)
+
+
+def print_top(
+    results: list[tuple[Path, Grounding]], top: int, query: str, method: str, as_json: bool
+) -> int:
+    """Print the best `top` moments, one per line, each starting with `VIDEO:` (or one JSON
+    object per moment); a summary goes to stderr. Returns how many were printed."""
+    best, found = top_moments(results, top)
+    for moment in best:
+        typer.echo(json.dumps(moment.record(query, method)) if as_json else moment.line())
+    typer.echo(f"{len(best)} of {found} moments in {len(results)} videos", err=True)
+    return len(best)

@@ -1,0 +1,77 @@
+"""The fast path of reading records: orjson for parsing, numpy for clean interval lists.
+
+Both fall back to the exact, slower readers whenever the input is anything but plain: a line
+orjson refuses (NaN literals, lone surrogates) or would read differently (integers past 64
+bits, which it makes floats) is parsed by the standard `json` module, and an interval list
+that is not all finite non-negative numbers in ordered pairs goes through the per-interval
+checks, so errors and their messages are the same either way. `orjson` comes with the `fast`
+extra; without it, `json` is used.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from itertools import chain
+from operator import ge
+
+import numpy as np
+
+_NUMBERS = {int, float}
+_LIMIT_S = 1e300  # larger numbers are refused (huge integers overflow float seconds)
+
+
+def _loader() -> Callable[[str], object]:
+    try:
+        import orjson
+    except ImportError:
+        return json.loads
+    fast_loads, decode_error = orjson.loads, orjson.JSONDecodeError
+    long_number = re.compile(r"\d{19}").search  # orjson turns ints past 64 bits into floats
+
+    def loads(text: str) -> object:
+        if long_number(text):
+            return json.loads(text)
+        try:
+            return fast_loads(text)
+        except decode_error:  # what orjson refuses, json may accept (NaN, lone surrogates)
+            return json.loads(text)
+
+    return loads
+
+
+loads = _loader()
+loads.__doc__ = """Decode one JSON text: orjson when installed, else (or where it refuses) json.
+
+>>> loads('{"a": [1, 2.5]}'), loads('[NaN]')
+({'a': [1, 2.5]}, [nan])
+"""
+
+
+def clean_pairs(value: object) -> np.ndarray | None:
+    """`value` as a `(K, 2)` float64 array when it is a list of `[start, end]` pairs of plain
+    numbers with `0 <= start <= end < 1e300`; None for anything else (the caller then runs
+    its exact checks, which give the same result for clean input and the right message
+    otherwise).
+
+    >>> clean_pairs([[1, 2.5], [3, 3]]).tolist(), clean_pairs([]).shape
+    ([[1.0, 2.5], [3.0, 3.0]], (0, 2))
+    >>> [clean_pairs(v) for v in ([[2, 1]], [[True, 2]], [["1", 2]], [[1, 2, 3]], [[-1, 2]])]
+    [None, None, None, None, None]
+    """
+    if type(value) is not list:
+        return None
+    if not value:
+        return np.empty((0, 2), dtype=np.float64)
+    # Every check runs in C (map, set, min, max) instead of a Python loop per pair.
+    if set(map(type, value)) != {list} or set(map(len, value)) != {2}:
+        return None
+    flat = list(chain.from_iterable(value))
+    if not set(map(type, flat)) <= _NUMBERS:  # no bool, str, None, nested list
+        return None
+    starts, ends = flat[0::2], flat[1::2]
+    # nan fails every comparison, so `end >= start` also refuses it; inf fails the bounds
+    if not (min(starts) >= 0 and max(ends) < _LIMIT_S and all(map(ge, ends, starts))):
+        return None
+    return np.array(flat, dtype=np.float64).reshape(-1, 2)
