@@ -95,7 +95,7 @@ class FileSource(VideoSource):
 
     def sampled_fps(self, fps: float) -> float:
         """`Timeline.fps` of the index at `fps`: the rate after capping at the video's own."""
-        return float(self.store.get_or_build(self.video, self.encoder, fps, progress=False).fps)
+        return float(self.store.get_or_build(self.video, self.encoder, fps).fps)
 
     def score(self, features: dict[str, np.ndarray], text: str) -> np.ndarray:
         return np.asarray(self.encoder.score(features, text), dtype=np.float64)
