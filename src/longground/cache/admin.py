@@ -20,6 +20,7 @@ import numpy as np
 from .fingerprint import video_fingerprint
 from .kinds import (
     AGENT_DIR,
+    CHANNELS_DIR,
     ENCODERS_DIR,
     INDEX_DIR,
     KINDS,
@@ -256,15 +257,19 @@ def _index_entries(base: Path) -> list[Entry]:
     return out
 
 
-def _agent_entries(base: Path) -> list[Entry]:
+def _agent_entries(base: Path, kind: str = "agent", folder: str = AGENT_DIR) -> list[Entry]:
     out = []
-    for path in _regular_files(base / AGENT_DIR, base):
+    for path in _regular_files(base / folder, base):
         if path.name.startswith("."):
             continue
         stat = path.lstat()
         video_fp = agent_video_fp(path.name)
-        out.append(Entry("agent", path, stat.st_size, stat.st_mtime, video_fp=video_fp))
+        out.append(Entry(kind, path, stat.st_size, stat.st_mtime, video_fp=video_fp))
     return out
+
+
+def _channel_entries(base: Path) -> list[Entry]:
+    return _agent_entries(base, "channels", CHANNELS_DIR)
 
 
 def _encoder_entries(base: Path) -> list[Entry]:
@@ -274,7 +279,8 @@ def _encoder_entries(base: Path) -> list[Entry]:
 
 def _temp_entries(base: Path) -> list[Entry]:
     out = []
-    for folder in (base, base / INDEX_DIR, base / AGENT_DIR, base / ENCODERS_DIR):
+    for folder in (base, base / INDEX_DIR, base / AGENT_DIR, base / CHANNELS_DIR,
+                   base / ENCODERS_DIR):
         files = _regular_files(folder, base)
         out += [_file_entry("temp", p) for p in files if is_temp(p.name)]
     index_files = _regular_files(base / INDEX_DIR, base)
@@ -310,6 +316,7 @@ def _llm_entries(base: Path) -> list[Entry]:
 SCANNERS: dict[str, Callable[[Path], list[Entry]]] = {
     "index": _index_entries,
     "agent": _agent_entries,
+    "channels": _channel_entries,
     "llm": _llm_entries,
     "encoders": _encoder_entries,
     "temp": _temp_entries,
