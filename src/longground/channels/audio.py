@@ -29,7 +29,7 @@ class AudioInfo:
         duration_s: the stream's length from the headers, or None when they do not say.
 
     >>> AudioInfo("aac", 48000, 2, 61.5).describe()
-    'audio: aac, 48000 Hz, 2 channels, 00:01:01.5'
+    'audio:     aac, 48000 Hz, 2 channels, 00:01:01.5'
     """
 
     codec: str
@@ -44,7 +44,7 @@ class AudioInfo:
         length = "length unknown" if self.duration_s is None else format_time(self.duration_s)
         plural = "s" if self.channels != 1 else ""
         return (
-            f"audio: {self.codec}, {self.sample_rate_hz} Hz, {self.channels} channel{plural}, "
+            f"{'audio:':<11}{self.codec}, {self.sample_rate_hz} Hz, {self.channels} channel{plural}, "
             f"{length}"
         )
 

@@ -23,6 +23,8 @@ _PACKAGES = {"speech": ("pocketsphinx", "silero-vad"), "text": ("rapidocr-onnxru
 class ChannelNote(UserWarning):
     """A channel does not exist in a video (no audio stream); shown as one note line."""
 
+    label = "note"
+
 
 class ChannelWarning(UserWarning):
     """A channel's stream exists but could not be read; shown as one warning line."""

@@ -13,6 +13,7 @@ from ..errors import UserError
 from ..methods import Grounding, build_method
 from ..timecode import format_time
 from . import options as opt
+from .channel_options import Channels
 from .checks import check_cache_root, check_output_file
 from .main import app, print_error
 
@@ -97,6 +98,7 @@ def find(
     model: opt.Model = None,
     api_key: opt.ApiKey = None,
     cache_dir: opt.CacheDir = None,
+    channels: Channels = None,
     trace: Annotated[
         Path | None, typer.Option("--trace", help="Write a JSON record of the search here.")
     ] = None,
@@ -120,6 +122,10 @@ def find(
         base_url=base_url, model=model, api_key=api_key, cache_dir=cache_dir,
         method=method, preset=preset, appearance=appearance, segment_encoder=segment_encoder,
     )  # fmt: skip
+    from ..channels import parse_channels
+
+    parse_channels(channels)  # a bad --channels fails before any work
+    config.channels = channels
     grounder = build_method(method, config)
     prefix = len(videos) > 1
     matched = failed = 0

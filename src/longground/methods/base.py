@@ -30,12 +30,16 @@ class MethodConfig:
     params: dict[str, Any] = field(default_factory=dict)
     llm: LLMConfig | None = None
     cache_dir: Path | None = None
+    # Evidence channels a query may be routed to (`--channels`); None: every installed one.
+    channels: str | None = None
 
     def fingerprint(self, method: str) -> dict[str, Any]:
         """What identifies the answers this configuration produces (for resuming runs).
         The API key and the cache location never change answers, so they are left out."""
         out = {"method": method, **asdict(self)}
         out.pop("cache_dir")
+        if out["channels"] is None:  # answers recorded before channels existed stay valid
+            out.pop("channels")
         if out["llm"] is not None:
             out["llm"].pop("api_key")
             out["llm"].pop("concurrency")
