@@ -95,6 +95,8 @@ def pcm_chunks(path: str | Path, chunk_s: float = 30.0) -> Iterator[np.ndarray]:
     held = 0
     try:
         with av.open(str(path)) as container:
+            if not container.streams.audio:
+                return
             stream = container.streams.audio[0]
             for packet in container.demux(stream):
                 for frame in packet.decode():

@@ -59,11 +59,17 @@ def synth(
     overwrite: bool = typer.Option(
         False, "--overwrite", help="Replace a benchmark that OUT already holds."
     ),
+    av: bool = typer.Option(
+        False, "--av", help="The audio-visual benchmark: speech, slides, captions, scoreboard, "
+        "faces (queries on speech, text, person; 15-minute videos by default).",
+    ),
 ) -> None:
     """Generate a synthetic long-video benchmark with exact ground truth for every query type."""
     from ..synth import JSONL_NAME, generate, plan, summarize
 
     lengths = parse_minutes(minutes)
+    if av:
+        return _synth_av(out, videos, lengths, seed, overwrite)
     if dry_run:
         samples = [s for v in plan(videos, lengths, seed, tiny) for s in v.samples]
         typer.echo(summarize(samples))
@@ -77,3 +83,18 @@ def synth(
     typer.echo(f"wrote {videos} videos and {len(samples)} queries to {out / JSONL_NAME}")
     if stats:
         typer.echo(summarize(samples))
+
+
+def _synth_av(out: Path | None, videos: int, lengths, seed: int, overwrite: bool) -> None:
+    """`synth --av`: the audio-visual benchmark (see `synth.audiovisual`)."""
+    from ..synth import JSONL_NAME
+    from ..synth.av_generate import generate_av
+    from ..synth.generate import VIDEO_DIR
+
+    if out is None:
+        raise UserError("--out is required")
+    check_output_folder(out, "--out")
+    if not overwrite and _holds_benchmark(out):
+        raise UserError(f"--out {out}: already holds a benchmark; pass --overwrite to replace it")
+    samples = generate_av(out, videos, lengths, seed, JSONL_NAME, VIDEO_DIR)
+    typer.echo(f"wrote {videos} audio-visual videos and {len(samples)} queries to {out / JSONL_NAME}")
