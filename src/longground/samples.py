@@ -17,6 +17,10 @@ ATTRIBUTE_ORDER = (
     "synchronous",
     "bounded",
     "negative",
+    # Beyond CoMET: what the query asks the evidence channels about (issue 21).
+    "speech",
+    "text",
+    "person",
 )
 ATTRIBUTES = frozenset(ATTRIBUTE_ORDER)
 

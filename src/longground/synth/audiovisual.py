@@ -27,7 +27,7 @@ TITLES = ("Quarterly Results", "Project Timeline", "Safety Rules", "Team Members
 CAPTIONS = ("GOAL", "BREAKING NEWS", "HALF TIME", "PENALTY", "WEATHER ALERT", "LIVE")
 SCENES = ("slide", "face", "photo")
 PHOTOS = ("coffee", "chelsea", "rocket", "camera")
-ATTRIBUTES = ("speech", "text", "person", "slide", "caption", "scoreboard", "negative")
+ATTRIBUTES = ("speech", "text", "person", "negative")
 MIN_MINUTES = 0.25
 MAX_MINUTES = 180.0
 
@@ -163,7 +163,7 @@ def av_samples(plan: AvPlan, video: str, spoken_s: dict[int, tuple[float, float]
     unseen = [t for t in TITLES if t not in titles][:1]
     for title in titles[:3] + unseen:
         spans = [(s.start_s, s.end_s) for s in plan.scenes if s.kind == "slide" and s.label == title]
-        add(f"slide_{title.split()[0].lower()}", f"the slide reads {title}", spans, ("text", "slide"))
+        add(f"slide_{title.split()[0].lower()}", f"the slide reads {title}", spans, ("text",))
     _overlay_queries(plan, add)
     faces = [(s.start_s, s.end_s) for s in plan.scenes if s.kind == "face"]
     add("person", "a person", faces, ("person",))
@@ -176,8 +176,8 @@ def _overlay_queries(plan: AvPlan, add) -> None:
     for word in captions[:2] + [c for c in CAPTIONS if c not in captions][:1]:
         spans = [(o.start_s, o.end_s) for o in plan.overlays if o.text == word]
         add(f"caption_{word.split()[0].lower()}", f"the caption says {word}", spans,
-            ("text", "caption"))  # fmt: skip
+            ("text",))  # fmt: skip
     scores = [o.text.split()[1] for o in plan.overlays if o.kind == "scoreboard"]
     for score in sorted(set(scores), key=scores.index)[1:3] + ["7-5"]:
         spans = [(o.start_s, o.end_s) for o in plan.overlays if o.text == f"HOME {score} AWAY"]
-        add(f"score_{score}", f"the score is {score}", spans, ("text", "scoreboard"))
+        add(f"score_{score}", f"the score is {score}", spans, ("text",))
