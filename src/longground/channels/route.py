@@ -42,7 +42,7 @@ class Rule:
 
 
 _SCREEN = r"(?:slides?|screens?|captions?|subtitles?|scoreboards?|titles?|banners?|signs?|on[- ]screen text|text)"
-_SHOWS = r"(?:shows?|showing|reads?|reading|says?|saying|displays?|displaying|with|contains?)"
+_SHOWS = r"(?:shows?|showing|reads?|reading|says?|saying|displays?|displaying|contains?)"
 _SPEAK = (r"(?:says?|said|saying|mentions?|mentioned|mentioning|talks? about|talking about|"
           r"speaks? about|speaking about|discuss(?:es)?|discussing|pronounces?|utters?|"
           r"is heard|we hear|you hear|hear)")  # fmt: skip
