@@ -49,7 +49,9 @@ def make_video(work: Path, minutes: float) -> Path:
     start = time.perf_counter()
     path = work / f"av_{minutes:g}min.mp4"
     write_av_video(plan_av(7, 0, minutes), path)
-    print(f"generated a {minutes:g}-minute audio-visual video in {time.perf_counter() - start:.0f} s")
+    print(
+        f"generated a {minutes:g}-minute audio-visual video in {time.perf_counter() - start:.0f} s"
+    )
     return path
 
 

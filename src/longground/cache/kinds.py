@@ -7,7 +7,7 @@ Everything lives under one root (`cache_root`):
 | index | `timelines/<stem>.<digest>.npz` (+ `.lock`) | one feature timeline |
 | agent | `agent/<fingerprint>-<encoder>-<fps>fps.json`, `.regions.npz` | one file of graph pieces |
 | llm | `llm_cache.sqlite` (+ `-wal`, `-shm`) | one stored answer (a row) |
-| channels | `channels/<fingerprint>-<digest>.json` | one video's speech, on-screen text and people |
+| channels | `channels/<fingerprint>-<digest>.json` | one channel (speech, text, people) |
 | encoders | `encoders/<name>.npy`, `<name>-<key>.onnx` | one array or network export |
 | temp | `.<name>.<random>.tmp` beside any of those; `.lock` files without an entry | one leftover |
 

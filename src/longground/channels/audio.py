@@ -44,8 +44,8 @@ class AudioInfo:
         length = "length unknown" if self.duration_s is None else format_time(self.duration_s)
         plural = "s" if self.channels != 1 else ""
         return (
-            f"{'audio:':<11}{self.codec}, {self.sample_rate_hz} Hz, {self.channels} channel{plural}, "
-            f"{length}"
+            f"{'audio:':<11}{self.codec}, {self.sample_rate_hz} Hz, "
+            f"{self.channels} channel{plural}, {length}"
         )
 
     def to_dict(self) -> dict:

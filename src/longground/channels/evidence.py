@@ -65,7 +65,9 @@ class Transcript:
     def to_dict(self) -> dict:
         return {
             "segments": self.segments.spans.tolist(),
-            "words": [[float(a), float(b), t] for a, b, t in zip(self.start_s, self.end_s, self.text)],
+            "words": [
+                [float(a), float(b), t] for a, b, t in zip(self.start_s, self.end_s, self.text)
+            ],
         }
 
     @classmethod

@@ -107,8 +107,8 @@ def text_moments(readings: Readings, needle: str) -> tuple[Moments, dict]:
     keep = scores >= TEXT_MATCH if len(scores) else np.zeros(0, bool)
     spans = np.stack([readings.start_s, readings.end_s], axis=1)[keep]
     moments = _merged(Moments(spans.reshape(-1, 2), scores[keep]), TEXT_GAP_S)
-    details = {"lines": len(readings), "frames_read": readings.n_read,
-               "matched": sorted(set(t for t, k in zip(readings.text, keep) if k))[:20]}  # fmt: skip
+    matched = sorted({t for t, k in zip(readings.text, keep) if k})[:20]
+    details = {"lines": len(readings), "frames_read": readings.n_read, "matched": matched}
     return moments, details
 
 

@@ -41,24 +41,36 @@ class Rule:
     absent: bool = False
 
 
-_SCREEN = r"(?:slides?|screens?|captions?|subtitles?|scoreboards?|titles?|banners?|signs?|on[- ]screen text|text)"
+_SCREEN = (r"(?:slides?|screens?|captions?|subtitles?|scoreboards?|titles?|banners?|signs?|"
+           r"on[- ]screen text|text)")  # fmt: skip
 _SHOWS = r"(?:shows?|showing|reads?|reading|says?|saying|displays?|displaying|contains?)"
 _SPEAK = (r"(?:says?|said|saying|mentions?|mentioned|mentioning|talks? about|talking about|"
           r"speaks? about|speaking about|discuss(?:es)?|discussing|pronounces?|utters?|"
           r"is heard|we hear|you hear|hear)")  # fmt: skip
 _PERSON = (r"(?:person|people|someone|somebody|anyone|a human|humans?|man|woman|men|women|"
            r"child|kid|faces?|persons?)")  # fmt: skip
-_WHERE = r"(?:\s+(?:is\s+|are\s+)?(?:on screen|visible|appears?|in (?:the )?(?:frame|shot|picture|video)|present|shown))?"
+_WHERE = (r"(?:\s+(?:is\s+|are\s+)?(?:on screen|visible|appears?|present|shown|"
+          r"in (?:the )?(?:frame|shot|picture|video)))?")  # fmt: skip
+_SCORE = r"\bscore(?:board)?\s+(?:is|reads|becomes|changes to|shows)\s+(?P<x>\d+\s*[-:–]\s*\d+)"
+_WRITTEN = (r"(?P<x>.+?)\s+(?:is|are)\s+(?:written|displayed)\b"
+            r"|\b(?:written|displayed) (?:on screen )?(?:words? )?(?P<y>.+)")  # fmt: skip
+_SPOKEN = (r"\b(?:word|words|phrase|name)\s+(?P<x>.+?)\s+(?:is|are|gets|get)\s+"
+           r"(?:spoken|said|heard|mentioned)")  # fmt: skip
+_SAYS = rf"\b{_SPEAK}\b\s*[:,]?\s*(?:the (?:word|words|phrase)\s+)?(?P<x>.+)"
+_NOBODY = (rf"^(?:there is |there are |when )?(?:nobody|no one|no person|no people|no face)\b"
+           rf"{_WHERE}\s*$")  # fmt: skip
+_SOMEONE = (rf"^(?:when (?:is|are|does) )?(?:there (?:is|are) )?(?:a |an |the |some |any )?"
+            rf"(?P<x>{_PERSON}){_WHERE}\s*$")  # fmt: skip
 
 RULES: list[Rule] = [
-    Rule("text-score", "text", re.compile(r"\bscore(?:board)?\s+(?:is|reads|becomes|changes to|shows)\s+(?P<x>\d+\s*[-:–]\s*\d+)")),
+    Rule("text-score", "text", re.compile(_SCORE)),
     Rule("text-shows", "text", re.compile(rf"\b{_SCREEN}\b.*?\b{_SHOWS}\b\s*[:,]?\s*(?P<x>.+)")),
-    Rule("text-written", "text", re.compile(r"(?P<x>.+?)\s+(?:is|are)\s+(?:written|displayed)\b|\b(?:written|displayed) (?:on screen )?(?:words? )?(?P<y>.+)")),
-    Rule("speech-spoken", "speech", re.compile(r"\b(?:word|words|phrase|name)\s+(?P<x>.+?)\s+(?:is|are|gets|get)\s+(?:spoken|said|heard|mentioned)")),
-    Rule("speech-says", "speech", re.compile(rf"\b{_SPEAK}\b\s*[:,]?\s*(?:the (?:word|words|phrase)\s+)?(?P<x>.+)")),
-    Rule("people-absent", "people", re.compile(rf"^(?:there is |there are |when )?(?:nobody|no one|no person|no people|no face)\b{_WHERE}\s*$"), absent=True),
-    Rule("people", "people", re.compile(rf"^(?:when (?:is|are|does) )?(?:there (?:is|are) )?(?:a |an |the |some |any )?(?P<x>{_PERSON}){_WHERE}\s*$")),
-]  # fmt: skip
+    Rule("text-written", "text", re.compile(_WRITTEN)),
+    Rule("speech-spoken", "speech", re.compile(_SPOKEN)),
+    Rule("speech-says", "speech", re.compile(_SAYS)),
+    Rule("people-absent", "people", re.compile(_NOBODY), absent=True),
+    Rule("people", "people", re.compile(_SOMEONE)),
+]
 
 
 def _clean(needle: str) -> str:

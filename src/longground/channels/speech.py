@@ -72,7 +72,10 @@ def extract_speech(video: str | Path, recogniser: Recogniser | None = None) -> T
         probs = vad.probabilities(part.astype(np.float32) / 32768.0)
         fed += usable
         close(segmenter.feed(probs))
-        if segmenter.open_since_s is not None and fed / RATE_HZ - segmenter.open_since_s > MAX_SEGMENT_S:
+        if (
+            segmenter.open_since_s is not None
+            and fed / RATE_HZ - segmenter.open_since_s > MAX_SEGMENT_S
+        ):
             close(segmenter.finish())
         keep_s = segmenter.open_since_s if segmenter.open_since_s is not None else fed / RATE_HZ
         keep = max(int((keep_s - segmenter.pad_s) * RATE_HZ), buffer_at)

@@ -97,4 +97,5 @@ def _synth_av(out: Path | None, videos: int, lengths, seed: int, overwrite: bool
     if not overwrite and _holds_benchmark(out):
         raise UserError(f"--out {out}: already holds a benchmark; pass --overwrite to replace it")
     samples = generate_av(out, videos, lengths, seed, JSONL_NAME, VIDEO_DIR)
-    typer.echo(f"wrote {videos} audio-visual videos and {len(samples)} queries to {out / JSONL_NAME}")
+    where = out / JSONL_NAME
+    typer.echo(f"wrote {videos} audio-visual videos and {len(samples)} queries to {where}")

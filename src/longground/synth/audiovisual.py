@@ -162,7 +162,9 @@ def av_samples(plan: AvPlan, video: str, spoken_s: dict[int, tuple[float, float]
     titles = sorted({s.label for s in plan.scenes if s.kind == "slide"})
     unseen = [t for t in TITLES if t not in titles][:1]
     for title in titles[:3] + unseen:
-        spans = [(s.start_s, s.end_s) for s in plan.scenes if s.kind == "slide" and s.label == title]
+        spans = [
+            (s.start_s, s.end_s) for s in plan.scenes if s.kind == "slide" and s.label == title
+        ]
         add(f"slide_{title.split()[0].lower()}", f"the slide reads {title}", spans, ("text",))
     _overlay_queries(plan, add)
     faces = [(s.start_s, s.end_s) for s in plan.scenes if s.kind == "face"]

@@ -136,7 +136,9 @@ def write_av_video(plan: AvPlan, path: Path, width: int = 480, height: int = 270
             until = len(track) if i == n_frames else int(i / fps * AUDIO_RATE_HZ)
             while sent + 1024 <= until or (i == n_frames and sent < until):
                 block = track[sent : sent + 1024]
-                frame = av.AudioFrame.from_ndarray(block.reshape(1, -1), format="s16", layout="mono")
+                frame = av.AudioFrame.from_ndarray(
+                    block.reshape(1, -1), format="s16", layout="mono"
+                )
                 frame.sample_rate, frame.pts = AUDIO_RATE_HZ, sent
                 container.mux(audio.encode(frame))
                 sent += len(block)
