@@ -118,3 +118,9 @@ def test_unreadable_video_is_one_line(tmp_path, capsys):
     bad.write_bytes(b"not a video at all")
     code, _, err = run(capsys, "find", bad, "someone says hello", "--cache-dir", tmp_path / "c")
     assert code == 2 and err.count("\n") == 1
+
+
+def test_frames_smaller_than_the_person_detector(tmp_path, capsys):
+    path = write_clip(tmp_path / "tiny.mp4", [np.zeros((48, 64, 3), np.uint8)], 1.0, fps=1)
+    code, _, err = run(capsys, "find", path, "a person", "--cache-dir", tmp_path / "c")
+    assert code == 1 and "Traceback" not in err and "error" not in err

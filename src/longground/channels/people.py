@@ -8,6 +8,7 @@ import numpy as np
 from ..errors import UserError, require
 
 SIDE = 360  # frames are looked at with their shorter side at most this many pixels
+HOG_WINDOW = (64, 128)  # width, height of the pedestrian detector's window
 
 
 class PeopleDetector:
@@ -35,8 +36,11 @@ class PeopleDetector:
             frame = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
         grey = cv2.equalizeHist(cv2.cvtColor(frame, cv2.COLOR_RGB2GRAY))
         faces = self._faces.detectMultiScale(grey, 1.1, 6, minSize=(24, 24))
-        bodies, weights = self._hog.detectMultiScale(grey, winStride=(8, 8), scale=1.1)
-        bodies = [b for b, w in zip(bodies, np.ravel(weights)) if w > 0.5]
+        bodies = []
+        if grey.shape[0] >= HOG_WINDOW[1] and grey.shape[1] >= HOG_WINDOW[0]:
+            # (OpenCV 4.14 crashes when the frame is smaller than the detector's window.)
+            found, weights = self._hog.detectMultiScale(grey, winStride=(8, 8), scale=1.1)
+            bodies = [b for b, w in zip(found, np.ravel(weights)) if w > 0.5]
         faces = [[int(v / scale) for v in box] for box in faces]
         bodies = [[int(v / scale) for v in box] for box in bodies]
         return len(faces), max(len(bodies), len(faces)), [faces, bodies]
