@@ -66,3 +66,9 @@ def test_people_runs_and_absence():
     assert people_moments(people, "person", False)[0].to_list() == [[1.0, 7.0]]
     assert people_moments(people, "face", False)[0].to_list() == []
     assert people_moments(people, "", True)[0].to_list() == [[7.0, 10.0]]  # runs of 1 drop
+
+
+def test_text_phrase_split_into_boxes_is_found_on_its_frame():
+    readings = Readings.from_rows([(5.0, 9.0, "HALF", 0.9), (5.0, 9.0, "TIME", 0.9),
+                                   (9.0, 12.0, "HALF", 0.9)])  # fmt: skip
+    assert text_moments(readings, "half time")[0].to_list() == [[5.0, 9.0]]

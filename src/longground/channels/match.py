@@ -6,8 +6,9 @@ type and the needle, each returning `(Moments, details)` where details go to the
   MiniLM cosine between the needle and the segment's words; segments at `SPEECH_MATCH` or
   above are the moments.
 - text: each on-screen line scores 1.0 when it holds the needle, else the best
-  `difflib` ratio of the needle against a stretch of the line as long as it;
-  lines at `TEXT_MATCH` or above are on screen over their reading's interval.
+  `difflib` ratio of the needle against a stretch of the line as long as it, or how well the
+  lines read on its frame together cover the needle's words (`word_cover`); lines at
+  `TEXT_MATCH` or above are on screen over their reading's interval.
 - people: the runs of sampled frames with a face (needle "face") or a person (any other),
   or with nobody (`absent`), of at least `MIN_RUN` samples, joined across `PEOPLE_GAP_S`.
 """
@@ -101,9 +102,32 @@ def text_similarity(needle: str, line: str) -> float:
     return max(SequenceMatcher(None, needle, line[i : i + width]).ratio() for i in starts)
 
 
+def word_cover(needle: str, words_read: list[str]) -> float:
+    """How well the words read on one frame cover the needle's words: the mean, over the
+    needle's words, of each one's best `difflib` ratio against a word read. OCR boxes single
+    words apart ("HALF", "TIME"), so a phrase is looked for across the lines of a frame.
+
+    >>> word_cover("half time", ["TIME", "HALF", "HOME0-1AWAY"])
+    1.0
+    >>> round(word_cover("safety rules", ["Safety"]), 2)
+    0.59
+    """
+    wanted = _normalise(needle).split()
+    have = [w for line in words_read for w in _normalise(line).split()]
+    if not wanted or not have:
+        return 0.0
+    best = [max(SequenceMatcher(None, w, h).ratio() for h in have) for w in wanted]
+    return sum(best) / len(best)
+
+
 def text_moments(readings: Readings, needle: str) -> tuple[Moments, dict]:
-    """The intervals during which a line matching the needle is on screen."""
+    """The intervals during which the needle is on screen: a line that holds it, or the
+    lines read on one frame that together hold its words."""
     scores = np.array([text_similarity(needle, line) for line in readings.text])
+    for start_s in np.unique(readings.start_s):
+        same = readings.start_s == start_s
+        cover = word_cover(needle, [t for t, k in zip(readings.text, same) if k])
+        scores[same] = np.maximum(scores[same], cover)
     keep = scores >= TEXT_MATCH if len(scores) else np.zeros(0, bool)
     spans = np.stack([readings.start_s, readings.end_s], axis=1)[keep]
     moments = _merged(Moments(spans.reshape(-1, 2), scores[keep]), TEXT_GAP_S)
