@@ -17,12 +17,11 @@ ATTRIBUTE_ORDER = (
     "synchronous",
     "bounded",
     "negative",
-    # Beyond CoMET: what the query asks the evidence channels about (issue 21).
-    "speech",
-    "text",
-    "person",
 )
-ATTRIBUTES = frozenset(ATTRIBUTE_ORDER)
+# Beyond CoMET: which evidence channel a query asks about (docs/channels.md); benchmark files
+# may carry them, CoMET's attribute sampler and the annotation page do not.
+CHANNEL_ATTRIBUTES = ("speech", "text", "person")
+ATTRIBUTES = frozenset(ATTRIBUTE_ORDER + CHANNEL_ATTRIBUTES)
 
 
 def unknown_attribute(names: set[str] | frozenset[str]) -> str | None:
