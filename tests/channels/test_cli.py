@@ -124,3 +124,10 @@ def test_frames_smaller_than_the_person_detector(tmp_path, capsys):
     path = write_clip(tmp_path / "tiny.mp4", [np.zeros((48, 64, 3), np.uint8)], 1.0, fps=1)
     code, _, err = run(capsys, "find", path, "a person", "--cache-dir", tmp_path / "c")
     assert code == 1 and "Traceback" not in err and "error" not in err
+
+
+def test_channels_sample_no_faster_than_the_video(tmp_path, capsys):
+    path = write_clip(tmp_path / "slow.mp4", [slide("Hi")], 2.0, fps=2)
+    code, out, _ = run(capsys, "index", path, "--fps", "1e308", "--channels", "people",
+                       "--cache-dir", tmp_path / "c", "--encoder", "label-bridge")  # fmt: skip
+    assert code == 0 and "people in 0 of 4 frames" in out

@@ -57,7 +57,9 @@ class ChannelStore:
         from ..video import probe
 
         video = Path(video)
-        duration_s = float(probe(video).duration_s)
+        info = probe(video)
+        duration_s = float(info.duration_s)
+        fps = min(fps, float(info.fps))  # no more samples than the video has frames
         channels, notes = {}, {}
         missing = []
         for name in names:
