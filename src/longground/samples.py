@@ -18,7 +18,10 @@ ATTRIBUTE_ORDER = (
     "bounded",
     "negative",
 )
-ATTRIBUTES = frozenset(ATTRIBUTE_ORDER)
+# Beyond CoMET: which evidence channel a query asks about (docs/channels.md); benchmark files
+# may carry them, CoMET's attribute sampler and the annotation page do not.
+CHANNEL_ATTRIBUTES = ("speech", "text", "person")
+ATTRIBUTES = frozenset(ATTRIBUTE_ORDER + CHANNEL_ATTRIBUTES)
 
 
 def unknown_attribute(names: set[str] | frozenset[str]) -> str | None:

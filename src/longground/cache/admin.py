@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from .fingerprint import video_fingerprint
-from .kinds import KINDS, LOCK_SUFFIX, STALE_TEMP_S, is_temp
+from .kinds import KINDS, LOCK_SUFFIX, STALE_TEMP_S, agent_video_fp, is_temp
 
 # A temporary file younger than this may belong to a write in progress: it is never removed.
 TEMP_GRACE_S = STALE_TEMP_S
@@ -134,6 +134,23 @@ class CacheKind:
     def entry_lines(self, entries: list[Entry]) -> list[str]:
         """A table of `entries` for `cache info --entries` (kinds with `lists_entries`)."""
         return [str(e.path) for e in entries]
+
+
+class FingerprintFilesKind(CacheKind):
+    """A kind of one file per entry in its folder, each named after its video's fingerprint
+    (`<fingerprint>-...`): the file belongs to that video."""
+
+    follows_video = True
+
+    def scan(self, base: Path) -> list[Entry]:
+        out = []
+        for path in regular_files(base / self.folders[0], base):
+            if path.name.startswith("."):
+                continue
+            stat = path.lstat()
+            video_fp = agent_video_fp(path.name)
+            out.append(Entry(self.name, path, stat.st_size, stat.st_mtime, video_fp=video_fp))
+        return out
 
 
 CACHE_KINDS: dict[str, CacheKind] = {}

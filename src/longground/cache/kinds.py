@@ -7,6 +7,7 @@ Everything lives under one root (`cache_root`):
 | index | `timelines/<stem>.<digest>.npz` (+ `.lock`) | one feature timeline |
 | agent | `agent/<fingerprint>-<encoder>-<fps>fps.json`, `.regions.npz` | one file of graph pieces |
 | llm | `llm_cache.sqlite` (+ `-wal`, `-shm`) | one stored answer (a row) |
+| channels | `channels/<fingerprint>-<digest>.json` | one channel (speech, text, people) |
 | encoders | `encoders/<name>.npy`, `<name>-<key>.onnx` | one array or network export |
 | temp | `.<name>.<random>.tmp` beside any of those; `.lock` files without an entry | one leftover |
 
@@ -22,8 +23,9 @@ from pathlib import Path
 from ..atomic import TEMP_PREFIX, TEMP_SUFFIX
 from .root import cache_root
 
-KINDS = ("index", "agent", "llm", "encoders", "temp")
+KINDS = ("index", "agent", "channels", "llm", "encoders", "temp")
 INDEX_DIR, AGENT_DIR, ENCODERS_DIR = "timelines", "agent", "encoders"
+CHANNELS_DIR = "channels"
 LLM_FILE = "llm_cache.sqlite"
 LLM_FILES = (LLM_FILE, LLM_FILE + "-wal", LLM_FILE + "-shm")
 LOCK_SUFFIX = ".lock"
@@ -116,6 +118,17 @@ def agent_video_fp(name: str) -> str | None:
     """
     match = _AGENT_NAME.match(name)
     return match[1] if match else None
+
+
+def channels_path(video_fp: str, key: dict, root: str | Path | None = None) -> Path:
+    """The evidence-channels entry of one video under one key (channel names, model
+    versions, rate): `channels/<fingerprint>-<digest>.json`.
+
+    >>> channels_path("f" * 32, {"channels": "speech"}, "/c").name[32:]
+    '-33a04eb09f1ad81136f0b64a.json'
+    """
+    digest = hashlib.blake2b(repr(sorted(key.items())).encode(), digest_size=12).hexdigest()
+    return cache_root(root) / CHANNELS_DIR / f"{video_fp}-{digest}.json"
 
 
 def llm_path(root: str | Path | None = None) -> Path:

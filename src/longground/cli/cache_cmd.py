@@ -12,6 +12,7 @@ import typer
 
 from ..agent.graph import cache_kind as _agent_kind  # noqa: F401  (each registers its kind)
 from ..cache import admin as ca
+from ..channels import cache_kind as _channels_kind  # noqa: F401
 from ..encoders import cache_kind as _encoders_kind  # noqa: F401
 from ..errors import UserError
 from ..index import cache_kind as _index_kind  # noqa: F401

@@ -14,6 +14,7 @@ from ..outputs import open_output
 from ..timecode import format_time
 from . import export_options as xo
 from . import options as opt
+from .channel_options import Channels
 from .checks import check_cache_root, check_output_file
 from .main import app, print_error
 
@@ -124,6 +125,7 @@ def find(
     model: opt.Model = None,
     api_key: opt.ApiKey = None,
     cache_dir: opt.CacheDir = None,
+    channels: Channels = None,
     trace: Annotated[
         Path | None, typer.Option("--trace", help="Write a JSON record of the search here.")
     ] = None,
@@ -161,6 +163,10 @@ def find(
         method=method, preset=preset, appearance=appearance, segment_encoder=segment_encoder,
         video_input=video_input, parse=parse, device=device, batch_size=batch_size,
     )  # fmt: skip
+    from ..channels import parse_channels
+
+    parse_channels(channels)  # a bad --channels fails before any work
+    config.channels = channels
     grounder = build_method(method, config)
     prefix = named
     unindexable = _index_library(grounder, videos, config, workers, ray)

@@ -13,6 +13,7 @@ import typer
 from ..errors import UserError
 from ..outputs import check_input_file
 from . import options as opt
+from .channel_options import Channels, index_channels
 from .checks import check_cache_root
 from .main import app, print_error
 
@@ -33,17 +34,21 @@ def index(
             "since the last encoded one reuses its features).",
         ),
     ] = False,
+    channels: Channels = None,
 ) -> None:
-    """Sample each VIDEO at FPS, encode the frames and store the features for later queries.
+    """Sample each VIDEO at FPS, encode the frames and store the features for later queries,
+    and extract the evidence channels (speech, on-screen text, people) once.
 
     Shows a progress bar (frames/s, ETA) on a terminal. A video already indexed with the same
     encoder and rate is skipped. Exit code 0 when every video is indexed, 2 when any could
     not be (the others are still indexed).
     """
+    from ..channels import parse_channels
     from ..encoders import load_encoder
     from ..index import FeatureStore
 
     check_cache_root(cache_dir)
+    names = parse_channels(channels)
     model = load_encoder(encoder, device, batch_size)
     store = FeatureStore(cache_dir, gate=None) if every_frame else FeatureStore(cache_dir)
     failed = 0
@@ -51,6 +56,9 @@ def index(
         try:
             with _warnings_as_lines():
                 typer.echo(_index_one(store, model, video, fps))
+                line = index_channels(video, names, fps, cache_dir)
+                if line:
+                    typer.echo(line)
         except UserError as exc:
             print_error(exc)
             failed += 1
@@ -87,4 +95,5 @@ def _warnings_as_lines():
             yield
         finally:
             for item in caught:
-                typer.echo(f"longground: warning: {item.message}", err=True)
+                label = getattr(item.category, "label", "warning")
+                typer.echo(f"longground: {label}: {item.message}", err=True)

@@ -41,6 +41,7 @@ COMMAND_MODULES: list[str] = [
     "sweep_cmd",
     "reproduce_cmd",
     "annotate_cmd",
+    "transcript_cmd",
 ]
 
 
@@ -102,8 +103,9 @@ def _usage_line(exc: UsageError) -> str:
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    """Warnings for people: one line, no source location."""
-    typer.echo(f"longground: warning: {message}", err=True)
+    """Warnings for people: one line, no source location (`note:` for a category that says
+    it is only a note, such as a video without an audio stream)."""
+    typer.echo(f"longground: {getattr(category, 'label', 'warning')}: {message}", err=True)
 
 
 def main(argv: list[str] | None = None) -> int:

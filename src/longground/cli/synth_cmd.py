@@ -69,6 +69,10 @@ def synth(
     composition: str = typer.Option(
         None, "--composition", help="How photos sit on the backdrop: opaque (default), feathered."
     ),
+    av: bool = typer.Option(
+        False, "--av", help="The audio-visual benchmark: speech, slides, captions, scoreboard, "
+        "faces (queries on speech, text, person; 15-minute videos by default).",
+    ),
 ) -> None:
     """Generate a synthetic long-video benchmark with exact ground truth for every query type."""
     from fractions import Fraction
@@ -77,6 +81,8 @@ def synth(
     from ..synth.rendering import parse_size
 
     lengths = parse_minutes(minutes)
+    if av:
+        return _synth_av(out, videos, lengths, seed, overwrite)
     if fps is not None and not 1 <= fps <= 60:
         raise UserError(f"--fps {fps:g} is out of range: use 1 to 60")
     rate = None if fps is None else Fraction(fps).limit_denominator(1001)
@@ -98,3 +104,19 @@ def synth(
     typer.echo(f"wrote {videos} videos and {len(samples)} queries to {out / JSONL_NAME}")
     if stats:
         typer.echo(summarize(samples))
+
+
+def _synth_av(out: Path | None, videos: int, lengths, seed: int, overwrite: bool) -> None:
+    """`synth --av`: the audio-visual benchmark (see `synth.audiovisual`)."""
+    from ..synth import JSONL_NAME
+    from ..synth.av_generate import generate_av
+    from ..synth.generate import VIDEO_DIR
+
+    if out is None:
+        raise UserError("--out is required")
+    check_output_folder(out, "--out")
+    if not overwrite and _holds_benchmark(out):
+        raise UserError(f"--out {out}: already holds a benchmark; pass --overwrite to replace it")
+    samples = generate_av(out, videos, lengths, seed, JSONL_NAME, VIDEO_DIR)
+    where = out / JSONL_NAME
+    typer.echo(f"wrote {videos} audio-visual videos and {len(samples)} queries to {where}")

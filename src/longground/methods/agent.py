@@ -212,6 +212,15 @@ class AgentMethod(IndexedGrounder):
     def ground(self, video: Path, query: str) -> Grounding:
         if not query.strip():
             raise UserError("the query is empty")
+        from .channels import routed_grounding, with_route
+
+        routed = routed_grounding(video, query, self.config)
+        if routed is not None:
+            routed.trace["method"] = "agent"
+            return routed
+        return with_route(self._ground_frames(video, query), query, self.config)
+
+    def _ground_frames(self, video: Path, query: str) -> Grounding:
         moments, trace = self.agent.run(self.source(video), query)
         if self.config.single and len(moments) > 1:
             moments = moments[np.argsort(-moments.scores, kind="stable")[:1]]

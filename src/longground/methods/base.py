@@ -31,6 +31,8 @@ class MethodConfig:
     #: `--device` and `--batch-size` of the encoders (None: each encoder's default).
     device: str | None = None
     batch_size: int | None = None
+    # Evidence channels a query may be routed to (`--channels`); None: every installed one.
+    channels: str | None = None
 
     def fingerprint(self, method: str) -> dict[str, Any]:
         """What identifies the answers this configuration produces (for resuming runs).
@@ -43,6 +45,8 @@ class MethodConfig:
             out.pop(where)
         if out["parse"] == "lenient":
             out.pop("parse")
+        if out["channels"] is None:  # answers recorded before channels existed stay valid
+            out.pop("channels")
         if out["llm"] is not None:
             out["llm"].pop("api_key")
             out["llm"].pop("concurrency")

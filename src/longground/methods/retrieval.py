@@ -145,6 +145,14 @@ class RetrievalMethod(IndexedGrounder):
         return self.encoder.default_threshold
 
     def ground(self, video: Path, query: str) -> Grounding:
+        from .channels import routed_grounding, with_route
+
+        routed = routed_grounding(video, query, self.config)
+        if routed is not None:
+            return routed
+        return with_route(self._ground_frames(video, query), query, self.config)
+
+    def _ground_frames(self, video: Path, query: str) -> Grounding:
         times_s, scores, duration_s, fps = self.scored(video, query)
         p, step_s = self.params, float(1 / fps)
         if p.mode == "single" and not p.force and not scores.max(initial=-np.inf) >= self.threshold:

@@ -1,0 +1,29 @@
+"""A routed query's answer from the evidence: one reader per channel, in a registry."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..moments import Moments
+from .evidence import Evidence
+from .match import people_moments, speech_moments, text_moments
+from .route import Route
+
+Reader = Callable[[Evidence, Route], tuple[Moments, dict]]
+
+READERS: dict[str, Reader] = {
+    "speech": lambda evidence, route: speech_moments(evidence.get("speech"), route.needle),
+    "text": lambda evidence, route: text_moments(evidence.get("text"), route.needle),
+    "people": lambda evidence, route: people_moments(
+        evidence.get("people"), route.needle, route.absent
+    ),
+}
+
+
+def answer(evidence: Evidence, route: Route) -> tuple[Moments, dict]:
+    """The moments of `route.channel` that match, clipped to the video, and trace details.
+
+    The channel must be in `evidence.channels` (the caller checks `evidence.notes` first).
+    """
+    moments, details = READERS[route.channel](evidence, route)
+    return moments.clip(0.0, evidence.duration_s), details

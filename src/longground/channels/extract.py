@@ -1,0 +1,121 @@
+"""Which channels exist, which are installed, and extracting them from one video.
+
+Speech reads the audio stream; on-screen text and people share one pass over frames sampled
+at `fps`. A channel that cannot be extracted from this video (no audio stream, an audio
+stream that does not decode) leaves a note instead of data; the other channels go on.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+from pathlib import Path
+
+from ..errors import UserError
+from .evidence import People, Readings, Transcript
+
+CHANNELS = ("speech", "text", "people")
+#: The modules each channel needs (all in the `channels` extra).
+NEEDS = {
+    "speech": ("pocketsphinx", "silero_vad", "onnxruntime", "av"),
+    "text": ("rapidocr_onnxruntime", "cv2", "av"),
+    "people": ("cv2", "av"),
+}
+OCR_SIDE = 720  # frames are read for text with their shorter side at most this many pixels
+
+
+def installed(name: str) -> bool:
+    """True when every module channel `name` needs can be imported (people: and OpenCV ships
+    its cascades, which OpenCV 5 does not)."""
+    if not all(importlib.util.find_spec(m) is not None for m in NEEDS[name]):
+        return False
+    if name == "people":
+        import cv2
+
+        return hasattr(cv2, "HOGDescriptor_getDefaultPeopleDetector") and bool(
+            getattr(getattr(cv2, "data", None), "haarcascades", "")
+        )
+    return True
+
+
+def parse_channels(text: str | None) -> tuple[str, ...]:
+    """`--channels`: None or "auto" = every installed channel; "none" = no channel; else a
+    comma-separated list of names, each of which must be installed.
+
+    >>> parse_channels("none"), parse_channels(" people ,text")
+    ((), ('text', 'people'))
+    """
+    if text is None or text.strip() == "auto":
+        return tuple(c for c in CHANNELS if installed(c))
+    if text.strip() == "none":
+        return ()
+    names = {part.strip() for part in text.split(",") if part.strip()}
+    unknown = sorted(names - set(CHANNELS))
+    if unknown or not names:
+        raise UserError(
+            f"--channels: unknown channel(s) {', '.join(unknown) or repr(text)}; "
+            f"choose from {', '.join(CHANNELS)}, auto or none"
+        )
+    for name in names:
+        if not installed(name):
+            raise UserError(
+                f"--channels: the {name} channel's models are not installed: "
+                "pip install 'longground[channels]'"
+            )
+    return tuple(c for c in CHANNELS if c in names)
+
+
+def extract_audio_channel(video: Path) -> tuple[Transcript | None, str | None, bool]:
+    """The transcript, or None and the note that says why there is none, and whether that
+    note is a warning (the stream exists but does not decode) rather than a plain note."""
+    from .audio import BadAudio, probe_audio
+    from .speech import extract_speech
+
+    if probe_audio(video) is None:
+        return None, "no audio stream; speech channel skipped", False
+    try:
+        return extract_speech(video), None, False
+    except BadAudio as exc:
+        reason = str(exc).split(": ", 1)[-1]
+        return None, f"audio unreadable, speech channel skipped: {reason}", True
+
+
+def extract_visual_channels(
+    video: Path, names: tuple[str, ...], fps: float, on_frames: Callable[[int], None] | None = None
+) -> dict:
+    """`{"text": Readings, "people": People}` for the names asked, from one pass over frames."""
+    import numpy as np
+
+    from ..video import probe, sample_frames
+    from .ocr import TextReader, changed, thumbnail
+    from .people import PeopleDetector
+
+    info = probe(video)
+    side = min(info.width, info.height)
+    reader = TextReader() if "text" in names else None
+    detector = PeopleDetector() if "people" in names else None
+    last_thumb, shown, rows, n_read = None, [], [], 0  # shown: lines on screen since a time
+    times, faces, persons, boxes = [], [], [], []
+    stream = sample_frames(video, fps, short_side=None if side <= OCR_SIDE else OCR_SIDE)
+    for batch in stream:
+        for frame, time_s in zip(batch.frames, batch.times_s):
+            if reader is not None:
+                thumb = thumbnail(frame)
+                if changed(last_thumb, thumb):
+                    rows += [(start, float(time_s), t, c) for start, t, c in shown]
+                    shown = [(float(time_s), t, c) for t, c in reader.read(frame)]
+                    last_thumb, n_read = thumb, n_read + 1
+            if detector is not None:
+                n_faces, n_persons, found = detector.count(frame)
+                times.append(float(time_s)), faces.append(n_faces), persons.append(n_persons)
+                boxes.append(found)
+        if on_frames is not None:
+            on_frames(len(batch))
+    rows += [(start, info.duration_s, t, c) for start, t, c in shown]
+    out = {}
+    if reader is not None:
+        out["text"] = Readings.from_rows(rows, n_read)
+    if detector is not None:
+        out["people"] = People(np.array(times), np.array(faces, np.int64),
+                               np.array(persons, np.int64), tuple(boxes), 1.0 / fps)  # fmt: skip
+    return out

@@ -1,0 +1,157 @@
+"""Reading moments off a channel for a routed query: pure functions of the channel's value
+type and the needle, each returning `(Moments, details)` where details go to the trace.
+
+- speech: each voice-activity segment scores the best of an exact word/phrase match (1.0),
+  a phone-level match (`phonetic.best_match`) and, when the needle has several words, the
+  MiniLM cosine between the needle and the segment's words; segments at `SPEECH_MATCH` or
+  above are the moments.
+- text: each on-screen line scores 1.0 when it holds the needle, else the best
+  `difflib` ratio of the needle against a stretch of the line as long as it, or how well the
+  lines read on its frame together cover the needle's words (`word_cover`); lines at
+  `TEXT_MATCH` or above are on screen over their reading's interval.
+- people: the runs of sampled frames with a face (needle "face") or a person (any other),
+  or with nobody (`absent`), of at least `MIN_RUN` samples, joined across `PEOPLE_GAP_S`.
+"""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+from functools import lru_cache
+
+import numpy as np
+
+from ..moments import Moments
+from .evidence import People, Readings, Transcript
+from .phonetic import best_match, phones, words
+
+SPEECH_MATCH = 0.75
+SEMANTIC_MATCH = 0.6
+TEXT_MATCH = 0.8
+TEXT_GAP_S = 1.0
+MIN_RUN = 2
+PEOPLE_GAP_S = 2.0
+_ARTICLES = {"a", "an", "the", "some"}
+
+
+def _core_words(needle: str) -> list[str]:
+    tokens = words(needle)
+    while tokens and tokens[0] in _ARTICLES:
+        tokens = tokens[1:]
+    return tokens
+
+
+@lru_cache(maxsize=1)
+def _sentence_model():
+    from ..encoders.minilm import MiniLM
+
+    return MiniLM()
+
+
+def speech_moments(transcript: Transcript, needle: str) -> tuple[Moments, dict]:
+    """The voice-activity segments where the needle is said (see the module docstring)."""
+    tokens = _core_words(needle)
+    lines = transcript.lines()
+    if not tokens or not lines:
+        return Moments.empty(), {"segments": len(lines)}
+    target = phones(" ".join(tokens))
+    phrase = " ".join(tokens)
+    scores = []
+    for _start, _end, text in lines:
+        said = " ".join(words(text))
+        exact = 1.0 if re.search(rf"\b{re.escape(phrase)}\b", said) else 0.0
+        scores.append(max(exact, best_match(target, phones(said))))
+    scores = np.array(scores)
+    if len(tokens) > 1:
+        model = _sentence_model()
+        vectors = model.encode([phrase] + [text for _s, _e, text in lines])
+        scores = np.maximum(scores, (vectors[1:] @ vectors[0]) / SEMANTIC_MATCH * SPEECH_MATCH)
+    keep = scores >= SPEECH_MATCH
+    spans = np.array([[s, e] for s, e, _t in lines])[keep]
+    details = {"segments": len(lines), "best": float(scores.max()),
+               "matched": [lines[i][2] for i in np.flatnonzero(keep)][:20]}  # fmt: skip
+    return Moments(spans.reshape(-1, 2), scores[keep]), details
+
+
+def _normalise(text: str) -> str:
+    text = " ".join(text.lower().split()).replace("–", "-")
+    text = re.sub(r"\s*([-:])\s*(?=[\do])", r"\1", text)
+    # OCR reads a score's 0 as the letter o: "homeo-oaway" is "home0-0away".
+    return re.sub(r"o(?=[-:][\do])|(?<=[\do][-:])o", "0", text)
+
+
+def text_similarity(needle: str, line: str) -> float:
+    """1.0 when `line` holds `needle`, else the best ratio against an equally long stretch.
+
+    >>> text_similarity("goal", "GOAL!"), text_similarity("2-1", "HOME 2 - 1 AWAY")
+    (1.0, 1.0)
+    >>> text_similarity("0-0", "HOMEO-OAWAY"), text_similarity("2-1", "HOME1-1AWAY") < 0.8
+    (0.9, True)
+    >>> round(text_similarity("budget review", "Budgct Reviev"), 2)
+    0.85
+    """
+    needle, line = _normalise(needle), _normalise(line)
+    if not needle or not line:
+        return 0.0
+    if re.search(rf"(?<![a-z0-9]){re.escape(needle)}(?![a-z0-9])", line):
+        return 1.0
+    if needle in line:
+        return 0.9
+    width = len(needle)
+    starts = range(max(1, len(line) - width + 1))
+    return max(SequenceMatcher(None, needle, line[i : i + width]).ratio() for i in starts)
+
+
+def word_cover(needle: str, words_read: list[str]) -> float:
+    """How well the words read on one frame cover the needle's words: the mean, over the
+    needle's words, of each one's best `difflib` ratio against a word read. OCR boxes single
+    words apart ("HALF", "TIME"), so a phrase is looked for across the lines of a frame.
+
+    >>> word_cover("half time", ["TIME", "HALF", "HOME0-1AWAY"])
+    1.0
+    >>> round(word_cover("safety rules", ["Safety"]), 2)
+    0.59
+    """
+    wanted = _normalise(needle).split()
+    have = [w for line in words_read for w in _normalise(line).split()]
+    if not wanted or not have:
+        return 0.0
+    best = [max(SequenceMatcher(None, w, h).ratio() for h in have) for w in wanted]
+    return sum(best) / len(best)
+
+
+def text_moments(readings: Readings, needle: str) -> tuple[Moments, dict]:
+    """The intervals during which the needle is on screen: a line that holds it, or the
+    lines read on one frame that together hold its words."""
+    scores = np.array([text_similarity(needle, line) for line in readings.text])
+    for start_s in np.unique(readings.start_s):
+        same = readings.start_s == start_s
+        cover = word_cover(needle, [t for t, k in zip(readings.text, same) if k])
+        scores[same] = np.maximum(scores[same], cover)
+    keep = scores >= TEXT_MATCH if len(scores) else np.zeros(0, bool)
+    spans = np.stack([readings.start_s, readings.end_s], axis=1)[keep]
+    moments = _merged(Moments(spans.reshape(-1, 2), scores[keep]), TEXT_GAP_S)
+    matched = sorted({t for t, k in zip(readings.text, keep) if k})[:20]
+    details = {"lines": len(readings), "frames_read": readings.n_read, "matched": matched}
+    return moments, details
+
+
+def people_moments(people: People, needle: str, absent: bool) -> tuple[Moments, dict]:
+    """Runs of frames with (or, `absent`, without) a face or a person."""
+    counts = people.faces if needle.startswith("face") else people.persons
+    mask = counts == 0 if absent else counts > 0
+    spans = []
+    edges = np.flatnonzero(np.diff(np.r_[0, mask.astype(np.int8), 0]))
+    for first, stop in zip(edges[::2], edges[1::2]):
+        if stop - first >= MIN_RUN:
+            spans.append([people.times_s[first], people.times_s[stop - 1] + people.step_s])
+    moments = _merged(Moments(np.array(spans).reshape(-1, 2)), PEOPLE_GAP_S)
+    what = "faces" if needle.startswith("face") else "persons"
+    return moments, {"frames": len(counts), "counted": what, "frames_with": int(mask.sum())}
+
+
+def _merged(moments: Moments, gap_s: float) -> Moments:
+    """Spans closer than `gap_s` joined (each keeps its best score; 1.0 when unscored)."""
+    if moments.scores is None:
+        moments = Moments(moments.spans, np.ones(len(moments)))
+    return moments.merge(gap_s)

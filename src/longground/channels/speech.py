@@ -1,0 +1,85 @@
+"""The speech channel: voice-activity segments and a word-timed transcript (pocketsphinx).
+
+The audio is decoded once, a chunk at a time; each speech segment is handed to the
+recogniser as soon as the voice-activity detector closes it, so memory holds at most the
+open segment and one chunk.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import require
+from ..moments import Moments
+from .audio import RATE_HZ, pcm_chunks
+from .evidence import Transcript
+from .vad import WINDOW, Segmenter, SileroVad
+
+_FILLER = re.compile(r"^(<.*>|\[.*\]|\+\+.*\+\+)$")
+MAX_SEGMENT_S = 60.0  # longer speech is cut here so one utterance stays small for the decoder
+
+
+class Recogniser:
+    """pocketsphinx's English model (acoustic model, language model, dictionary from its wheel)."""
+
+    def __init__(self):
+        pocketsphinx = require("pocketsphinx", "channels")
+        self._decoder = pocketsphinx.Decoder(samprate=RATE_HZ, loglevel="ERROR")
+        self._frate = int(self._decoder.config["frate"])
+
+    def words(self, samples: np.ndarray, offset_s: float) -> list[tuple[float, float, str]]:
+        """`(start_s, end_s, word)` of int16 `samples` that start at `offset_s`."""
+        decoder = self._decoder
+        decoder.start_utt()
+        decoder.process_raw(np.ascontiguousarray(samples, np.int16).tobytes(), full_utt=True)
+        decoder.end_utt()
+        out = []
+        for seg in decoder.seg() or []:
+            word = re.sub(r"\(\d+\)$", "", seg.word)
+            if _FILLER.match(word):
+                continue
+            start_s = offset_s + seg.start_frame / self._frate
+            out.append((start_s, offset_s + (seg.end_frame + 1) / self._frate, word))
+        return out
+
+
+def extract_speech(video: str | Path, recogniser: Recogniser | None = None) -> Transcript:
+    """Voice-activity segments and the words recognised inside them.
+
+    Raises:
+        BadAudio: the audio stream cannot be decoded.
+    """
+    vad, segmenter = SileroVad(), Segmenter()
+    recogniser = recogniser or Recogniser()
+    buffer, buffer_at, fed = np.zeros(0, np.int16), 0, 0  # sample indices from the start
+    segments: list[tuple[float, float]] = []
+    words: list[tuple[float, float, str]] = []
+
+    def close(found):
+        for start_s, end_s in found:
+            segments.append((start_s, end_s))
+            first = max(int(start_s * RATE_HZ) - buffer_at, 0)
+            clip = buffer[first : int(end_s * RATE_HZ) - buffer_at]
+            words.extend(recogniser.words(clip, (buffer_at + first) / RATE_HZ))
+
+    for chunk in pcm_chunks(video):
+        buffer = np.concatenate([buffer, chunk])
+        usable = (buffer_at + len(buffer) - fed) // WINDOW * WINDOW
+        part = buffer[fed - buffer_at : fed - buffer_at + usable]
+        probs = vad.probabilities(part.astype(np.float32) / 32768.0)
+        fed += usable
+        close(segmenter.feed(probs))
+        if (
+            segmenter.open_since_s is not None
+            and fed / RATE_HZ - segmenter.open_since_s > MAX_SEGMENT_S
+        ):
+            close(segmenter.finish())
+        keep_s = segmenter.open_since_s if segmenter.open_since_s is not None else fed / RATE_HZ
+        keep = max(int((keep_s - segmenter.pad_s) * RATE_HZ), buffer_at)
+        buffer, buffer_at = buffer[keep - buffer_at :], keep
+    close(segmenter.finish())
+    spans = Moments(np.array(segments, np.float64).reshape(-1, 2)) if segments else Moments.empty()
+    return Transcript.from_words(words, spans)

@@ -1,0 +1,106 @@
+"""The channels cache: one JSON file per (video, channel, rate, models), so a channel is
+extracted once per video and `--channels` can add channels later without redoing others."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from importlib import metadata
+from pathlib import Path
+
+from ..atomic import atomic_open
+from ..cache import video_fingerprint
+from ..cache.kinds import channels_path
+from .evidence import CHANNEL_TYPES, Evidence
+from .extract import extract_audio_channel, extract_visual_channels
+
+#: Bump when what a channel extracts changes; old entries are then not read.
+VERSION = 1
+_PACKAGES = {"speech": ("pocketsphinx", "silero-vad"), "text": ("rapidocr-onnxruntime",),
+             "people": ("opencv-python",)}  # fmt: skip
+
+
+class ChannelNote(UserWarning):
+    """A channel does not exist in a video (no audio stream); shown as one note line."""
+
+    label = "note"
+
+
+class ChannelWarning(UserWarning):
+    """A channel's stream exists but could not be read; shown as one warning line."""
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "?"
+
+
+class ChannelStore:
+    """Reads and builds channel entries under the cache root (None: the default root)."""
+
+    def __init__(self, root: str | Path | None = None):
+        self.root = root
+
+    def path_for(self, video: Path, name: str, fps: float) -> Path:
+        key = {"channel": name, "version": VERSION, "fps": f"{fps:g}" if name != "speech" else "-",
+               "models": ",".join(f"{p}={_version(p)}" for p in _PACKAGES[name])}  # fmt: skip
+        return channels_path(video_fingerprint(video), key, self.root)
+
+    def get_or_build(self, video: str | Path, names: tuple[str, ...], fps: float = 1.0) -> Evidence:
+        """Every channel in `names` for `video`, read from the cache or extracted and stored.
+
+        A channel that cannot be extracted is in `notes` (and a `ChannelNote` warning is
+        issued when it was just tried).
+        """
+        from ..video import probe
+
+        video = Path(video)
+        info = probe(video)
+        duration_s = float(info.duration_s)
+        fps = min(fps, float(info.fps))  # no more samples than the video has frames
+        channels, notes = {}, {}
+        missing = []
+        for name in names:
+            entry = self._read(self.path_for(video, name, fps))
+            if entry is None:
+                missing.append(name)
+            elif entry.get("note"):
+                notes[name] = entry["note"]
+            else:
+                channels[name] = CHANNEL_TYPES[name].from_dict(entry["data"])
+        built = self._build(video, tuple(missing), fps)
+        for name, (value, note, warn) in built.items():
+            self._write(self.path_for(video, name, fps), value, note)
+            if note is not None:
+                notes[name] = note
+                kind = ChannelWarning if warn else ChannelNote
+                warnings.warn(kind(f"{video}: {note}"), stacklevel=2)
+            else:
+                channels[name] = value
+        return Evidence(duration_s, channels, notes)
+
+    def _build(self, video: Path, names: tuple[str, ...], fps: float) -> dict:
+        out = {}
+        if "speech" in names:
+            out["speech"] = extract_audio_channel(video)
+        visual = tuple(n for n in names if n != "speech")
+        if visual:
+            for name, value in extract_visual_channels(video, visual, fps).items():
+                out[name] = (value, None, False)
+        return out
+
+    @staticmethod
+    def _read(path: Path) -> dict | None:
+        try:
+            return json.loads(path.read_text())
+        except (OSError, ValueError):
+            return None
+
+    @staticmethod
+    def _write(path: Path, value, note: str | None) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        record = {"note": note, "data": None if value is None else value.to_dict()}
+        with atomic_open(path) as handle:
+            json.dump(record, handle)

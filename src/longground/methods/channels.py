@@ -1,0 +1,64 @@
+"""Sending a query to an evidence channel (`longground.channels`) instead of the image
+encoder, for the methods that look at the frame index (retrieval, agent).
+
+`routed_grounding` returns the channel's answer when the query asks about speech, on-screen
+text or people and that channel is selected (`MethodConfig.channels`, default every installed
+one); otherwise None, and the method goes on with the image encoder. Either way the routing
+decision is put in the trace (`with_route`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..channels import ChannelStore, Route, parse_channels, route_query
+from ..channels.answer import answer
+from ..errors import UserError
+from .base import Grounding, MethodConfig
+
+
+def routed_grounding(video: Path, query: str, config: MethodConfig) -> Grounding | None:
+    """The answer of the channel `query` is routed to, or None for the image encoder.
+
+    The first routed query on a video extracts every selected channel (one pass), so later
+    queries read them from the cache.
+
+    Raises:
+        UserError: the routed channel cannot be read in this video (no audio stream, audio
+            that does not decode): "no match" would be a false answer.
+    """
+    route = route_query(query)
+    if route.channel == "visual":
+        return None
+    names = parse_channels(getattr(config, "channels", None))
+    if route.channel not in names:
+        return None
+    evidence = ChannelStore(config.cache_dir).get_or_build(video, names, config.fps)
+    if route.channel in evidence.notes:
+        raise UserError(
+            f"{video}: cannot answer a {route.channel} query: {evidence.notes[route.channel]}"
+        )
+    moments, details = answer(evidence, route)
+    if config.single and len(moments) > 1:
+        moments = moments[np.argsort(-moments.scores, kind="stable")[:1]]
+    trace = {"route": _route_record(route, names), "channel": details}
+    return Grounding(moments=moments, trace=trace)
+
+
+def with_route(grounding: Grounding, query: str, config: MethodConfig) -> Grounding:
+    """`grounding` with the routing decision in its trace (when it went to the encoder)."""
+    if "route" not in grounding.trace:
+        route = route_query(query)
+        names = parse_channels(getattr(config, "channels", None))
+        grounding.trace["route"] = {**_route_record(route, names), "channel": "visual"}
+    return grounding
+
+
+def _route_record(route: Route, names: tuple[str, ...]) -> dict:
+    record = {**route.to_dict(), "channels": list(names)}
+    if route.channel not in ("visual", *names):
+        record["asked"] = route.channel
+        record["why_visual"] = f"the {route.channel} channel is not selected or not installed"
+    return record

@@ -1,0 +1,74 @@
+"""Reading moments off each channel's evidence, on hand-made values."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from longground.channels import People, Readings, Transcript
+from longground.channels.match import people_moments, speech_moments, text_moments
+from longground.channels.phonetic import best_match, phones
+from longground.moments import Moments
+
+
+def naive_best_match(needle, hay):
+    """Every start and end of `hay`, plain edit distance with the same costs."""
+    from longground.channels.phonetic import _cost
+
+    best = float(len(needle))
+    for i in range(len(hay) + 1):
+        for j in range(i, len(hay) + 1):
+            part = hay[i:j]
+            d = [[0.0] * (len(part) + 1) for _ in range(len(needle) + 1)]
+            for a in range(len(needle) + 1):
+                for b in range(len(part) + 1):
+                    if a == 0 or b == 0:
+                        d[a][b] = float(a + b)
+                    else:
+                        d[a][b] = min(d[a - 1][b - 1] + _cost(needle[a - 1], part[b - 1]),
+                                      d[a - 1][b] + 1, d[a][b - 1] + 1)  # fmt: skip
+            best = min(best, d[-1][-1])
+    return max(0.0, 1 - best / len(needle)) if needle else 0.0
+
+
+@pytest.mark.parametrize(("needle", "said"), [("budget", "the body was a true"),
+                         ("weather", "that winter"), ("piano", "pianos"), ("go", "")])  # fmt: skip
+def test_phone_match_against_naive(needle, said):
+    n, h = phones(needle), phones(said)
+    assert best_match(n, h) == pytest.approx(naive_best_match(n, h))
+
+
+def transcript():
+    words = [(1.0, 1.3, "talk"), (1.3, 1.6, "about"), (1.6, 2.2, "budget"),
+             (10.0, 10.5, "but"), (10.5, 10.9, "it"), (20.0, 20.6, "elephants")]  # fmt: skip
+    return Transcript.from_words(words, Moments.from_list([[0.8, 2.4], [9.8, 11.0], [19.8, 21]]))
+
+
+def test_speech_exact_and_by_sound():
+    moments, details = speech_moments(transcript(), "the budget")
+    assert moments.to_list()[0] == [0.8, 2.4]
+    assert speech_moments(transcript(), "elephant")[0].to_list() == [[19.8, 21.0]]
+    assert len(speech_moments(transcript(), "volcano")[0]) == 0
+
+
+def test_text_holds_interval_and_reads_score_zeros():
+    readings = Readings.from_rows([(5.0, 9.0, "HOMEO-OAWAY", 0.9), (9.0, 12.0, "HOME1-0AWAY", 0.9),
+                                   (12.0, 20.0, "Budget Review", 0.95)])  # fmt: skip
+    assert text_moments(readings, "0-0")[0].to_list() == [[5.0, 9.0]]
+    assert text_moments(readings, "1-0")[0].to_list() == [[9.0, 12.0]]
+    assert text_moments(readings, "budget review")[0].to_list() == [[12.0, 20.0]]
+    assert len(text_moments(readings, "2-2")[0]) == 0
+
+
+def test_people_runs_and_absence():
+    persons = np.array([0, 1, 1, 1, 0, 1, 1, 0, 0, 0, 1, 0])
+    people = People(np.arange(12.0), persons * 0, persons)
+    assert people_moments(people, "person", False)[0].to_list() == [[1.0, 7.0]]
+    assert people_moments(people, "face", False)[0].to_list() == []
+    assert people_moments(people, "", True)[0].to_list() == [[7.0, 10.0]]  # runs of 1 drop
+
+
+def test_text_phrase_split_into_boxes_is_found_on_its_frame():
+    readings = Readings.from_rows([(5.0, 9.0, "HALF", 0.9), (5.0, 9.0, "TIME", 0.9),
+                                   (9.0, 12.0, "HALF", 0.9)])  # fmt: skip
+    assert text_moments(readings, "half time")[0].to_list() == [[5.0, 9.0]]
