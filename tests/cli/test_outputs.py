@@ -38,6 +38,17 @@ FILE_OUTPUTS = {
         ["annotate", "export", "--db", "{root}/ann.db", "--out", OUT],
         ["bench", "db"],
     ),
+    ("transcript", "--out"): (["transcript", "{video}", "--out", OUT], ["video"]),
+    **{
+        ("find", option): (["find", "{video}", "a cat", "-m", FAKE, option, OUT], ["video"])
+        for option in ("--export", "--thumbs", "--timeline")
+    },
+    **{
+        ("run", option): (
+            ["run", "{bench}", "-m", FAKE, "--out", "{root}/run.jsonl", option, OUT], ["bench"]
+        )
+        for option in ("--export", "--thumbs", "--timeline")
+    },
 }
 # (command, option) -> argv, and (input, the name the command writes in the folder) pairs.
 FOLDER_OUTPUTS = {
@@ -58,6 +69,14 @@ FOLDER_OUTPUTS = {
         ["build", "comet", "{video}", "--out", OUT, "--overwrite", "--frames", "4", "--model", "m"],
         [("video", "benchmark.jsonl")],
     ),
+    ("find", "--clips"): (["find", "{video}", "a cat", "-m", FAKE, "--clips", OUT], []),
+    ("run", "--clips"): (
+        ["run", "{bench}", "-m", FAKE, "--out", "{root}/run.jsonl", "--clips", OUT], []
+    ),
+    ("reproduce", "--out"): (
+        ["reproduce", "ewb-table1", "{bench}", "--out", OUT, "--model", "m"],
+        [("bench", "table.md")],
+    ),
     ("build ewb", "--out"): (
         ["build", "ewb", "{video}", "--out", OUT, "--overwrite", "--model", "m"],
         [("video", "review.jsonl")],
@@ -67,6 +86,7 @@ CACHE_ROOTS = {  # checked by check_cache_root (tests/cli/test_hostile_inputs.py
     ("find", "--cache-dir"), ("run", "--cache-dir"), ("index", "--cache-dir"),
     ("sweep", "--cache-dir"), ("cache info", "--cache-dir"), ("cache list", "--cache-dir"),
     ("cache clean", "--cache-dir"), ("build comet", "--cache-dir"), ("build ewb", "--cache-dir"),
+    ("eval", "--cache-dir"), ("reproduce", "--cache-dir"), ("transcript", "--cache-dir"),
 }  # fmt: skip
 INPUTS = {
     ("find", "videos"), ("run", "benchmark"), ("run", "--videos"), ("eval", "gt"),
@@ -77,7 +97,8 @@ INPUTS = {
     ("build agree", "second"), ("build agree", "--candidates"), ("build comet", "videos"),
     ("build ewb", "videos"), ("annotate serve", "benchmark"), ("annotate serve", "--videos"),
     ("annotate serve", "--pred"), ("annotate export", "--db"), ("annotate export", "--videos"),
-    ("annotate import", "more"),
+    ("annotate import", "more"), ("reproduce", "bench"), ("reproduce", "--videos"),
+    ("reproduce", "--reference"), ("transcript", "video"),
 }  # fmt: skip
 
 

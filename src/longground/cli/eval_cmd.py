@@ -14,7 +14,7 @@ from ..outputs import open_output
 from . import analysis_options as ao
 from . import file_options as fo
 from . import options as opt
-from .checks import check_output_file
+from .checks import check_cache_root, check_output_file
 from .main import app
 
 
@@ -107,6 +107,7 @@ def eval_command(
 
     if per_query is not None:
         check_output_file(per_query, "--per-query", inputs=[gt, pred, durations, windows])
+    check_cache_root(cache_dir)
     own_files = file_protocol(protocol)
     if own_files is not None:  # reads fields only its format has: its own path
         check_own_files_options(

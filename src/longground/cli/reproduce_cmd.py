@@ -34,9 +34,10 @@ def scoped_params(items: list[str] | None) -> dict[str, dict[str, str]]:
     return out
 
 
-def _prepare(out: Path) -> None:
-    """Refuse a folder holding files that are not an earlier `reproduce`'s."""
-    check_output_folder(out, "--out")
+def _prepare(out: Path, inputs: list[Path | None]) -> None:
+    """Refuse a folder holding files that are not an earlier `reproduce`'s, or one of
+    `inputs` where it writes."""
+    check_output_folder(out, "--out", inputs=inputs, files=("*.md", "*.json", "runs/**/*"))
     if out.is_dir() and any(out.iterdir()) and not (out / MARKER).exists():
         raise UserError(f"--out {out}: holds files that are not a reproduce run; choose a new "
                         "or empty folder")  # fmt: skip
@@ -135,7 +136,7 @@ def reproduce_command(
         ref_format = resolve(SAMPLE_FORMATS, "benchmark", reference, None).name
     llm_config = config_for("monolithic", {}, True).llm
     resolve_model(llm_config or LLMConfig())  # every table asks a Video-LLM: one must be named
-    _prepare(out)
+    _prepare(out, [bench, reference])
     show = published == "always" or (published == "auto" and bench_format in HOME_FORMATS[table])
     ctx = Context(
         samples, bench, bench_format, out, config_for, [*(videos or []), bench.parent],

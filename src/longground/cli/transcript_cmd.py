@@ -40,8 +40,8 @@ def transcript(
         raise UserError(f"{video}: no such file")
     outputs = list(out or [])
     for path in outputs:  # every output is checked before the long work
-        subtitle_format(path)
         check_output_file(path, "--out", inputs=[video])
+        subtitle_format(path)
         if path.exists() and not overwrite:
             raise UserError(f"--out {path}: exists; pass --overwrite to replace it")
     check_cache_root(cache_dir)
