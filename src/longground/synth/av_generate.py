@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..formats.records import write_jsonl
+from ..formats.canonical import sample_record
+from ..formats.lines import write_jsonl
 from ..samples import Sample
 from .audiovisual import ATTRIBUTES, plan_av
 from .av_render import write_av_video
@@ -27,7 +28,7 @@ def generate_av(out: Path, videos: int, minutes: list[float] | None, seed: int,
         spans = write_av_video(plan, out / name)
         for sample in _samples(plan, name, spans, i):
             samples.append(sample)
-            rows.append(_record(sample))
+            rows.append(sample_record(sample, attribute_order=ATTRIBUTES))
     write_jsonl(out / jsonl_name, rows)
     return samples
 
@@ -36,16 +37,3 @@ def _samples(plan, name: str, spans, index: int) -> list[Sample]:
     from .audiovisual import av_samples
 
     return av_samples(plan, name, spans, f"av{index:03d}")
-
-
-def _record(sample: Sample) -> dict:
-    """The canonical benchmark line (the same keys as `synth.writer.sample_record`)."""
-    return {
-        "qid": sample.qid,
-        "video": sample.video,
-        "duration": sample.duration_s,
-        "query": sample.query,
-        "intervals": sample.gt.to_list(),
-        "attributes": [a for a in ATTRIBUTES if a in sample.attributes],
-        "domain": sample.domain,
-    }
