@@ -119,6 +119,10 @@ ApiKey = Annotated[
         "--api-key", help="API key (default: $LONGGROUND_LLM_API_KEY, else $OPENAI_API_KEY)."
     ),
 ]
+BenchFormat = Annotated[str | None, typer.Option("--format", help="Benchmark format.")]
+VideoFolders = Annotated[
+    list[Path] | None, typer.Option("--videos", help="Folder holding the videos; repeat.")
+]
 CacheDir = Annotated[
     Path | None,
     typer.Option("--cache-dir", help="Feature and LLM-answer cache (default: "

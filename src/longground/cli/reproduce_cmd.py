@@ -80,10 +80,8 @@ def reproduce_command(
     model: opt.Model = None,
     api_key: opt.ApiKey = None,
     cache_dir: opt.CacheDir = None,
-    fmt: Annotated[str | None, typer.Option("--format", help="Benchmark format.")] = None,
-    videos: Annotated[
-        list[Path] | None, typer.Option("--videos", help="Folder holding the videos; repeat.")
-    ] = None,
+    fmt: opt.BenchFormat = None,
+    videos: opt.VideoFolders = None,
     reference: Annotated[
         Path | None,
         typer.Option(

@@ -46,10 +46,8 @@ def sweep_command(
     model: opt.Model = None,
     api_key: opt.ApiKey = None,
     cache_dir: opt.CacheDir = None,
-    fmt: Annotated[str | None, typer.Option("--format", help="Benchmark format.")] = None,
-    videos: Annotated[
-        list[Path] | None, typer.Option("--videos", help="Folder holding the videos; repeat.")
-    ] = None,
+    fmt: opt.BenchFormat = None,
+    videos: opt.VideoFolders = None,
     overwrite: Annotated[
         bool, typer.Option("--overwrite", help="Start over, discarding what DIR holds.")
     ] = False,
