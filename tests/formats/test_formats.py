@@ -404,7 +404,11 @@ json_values = st.recursive(
 keys = st.sampled_from(["qid", "intervals", "response", "scores", "pred_relevant_windows", "x"])
 
 
-@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60,
+    deadline=None,  # a property, not a timing: a loaded machine must not fail it
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(
     rows=st.lists(st.dictionaries(keys, json_values, max_size=5), max_size=6),
     fmt=st.sampled_from(["canonical", "qvhighlights"]),
