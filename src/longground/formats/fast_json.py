@@ -11,7 +11,6 @@ extra; without it, `json` is used.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from itertools import chain
 from operator import ge
@@ -20,6 +19,19 @@ import numpy as np
 
 _NUMBERS = {int, float}
 _LIMIT_S = 1e300  # larger numbers are refused (huge integers overflow float seconds)
+# Every byte to b"0", digits to b"1": a run of 19 digits becomes a substring search.
+_DIGITS = bytes(0x31 if 0x30 <= i <= 0x39 else 0x30 for i in range(256))
+_LONG_RUN = b"1" * 19
+
+
+def has_long_number(text: str) -> bool:
+    """Whether `text` holds a run of 19 or more digits, where orjson may read an integer past
+    64 bits as a float; one pass in C (a regular expression took 25 times as long).
+
+    >>> has_long_number('{"a": 12, "b": 1.5}'), has_long_number('[1234567890123456789]')
+    (False, True)
+    """
+    return _LONG_RUN in text.encode("utf-8", "surrogatepass").translate(_DIGITS)
 
 
 def _loader() -> Callable[[str], object]:
@@ -28,10 +40,9 @@ def _loader() -> Callable[[str], object]:
     except ImportError:
         return json.loads
     fast_loads, decode_error = orjson.loads, orjson.JSONDecodeError
-    long_number = re.compile(r"\d{19}").search  # orjson turns ints past 64 bits into floats
 
     def loads(text: str) -> object:
-        if long_number(text):
+        if has_long_number(text):  # orjson turns ints past 64 bits into floats
             return json.loads(text)
         try:
             return fast_loads(text)
