@@ -104,3 +104,16 @@ def track(
         for item in items:
             yield item
             bar.update(1)
+
+
+def note(line: str) -> None:
+    """Write one line on stderr without breaking a progress bar drawn there.
+
+    >>> note("longground: warning: demo")
+    """
+    if _is_terminal(sys.stderr):
+        from tqdm import tqdm
+
+        tqdm.write(line, file=sys.stderr)
+    else:
+        print(line, file=sys.stderr, flush=True)

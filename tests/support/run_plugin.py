@@ -25,10 +25,16 @@ Answers depend only on (video bytes, query). A video whose bytes start with BROK
 a UserError, one that starts with BADVIDEO with longground.video.BadVideo. Each time an
 instance indexes a video it appends "VIDEO PID" to $FAKE_INDEX_LOG ("VIDEO failed" for
 a BadVideo). $FAKE_DELAY_S sleeps per
-query; $FAKE_INTERRUPT_AT raises KeyboardInterrupt on that (1-based) call of an instance.
+query; $FAKE_INTERRUPT_AT raises KeyboardInterrupt on that (1-based) call of an instance;
+$FAKE_CRASH_AT kills the instance's process (SIGKILL) on that call.
+
+A worker to kill, and the moment: after $FAKE_HOLD_AFTER answers, the first instance to get
+there (only one whose parent process is $FAKE_HOLD_PARENT, when set: a Ray node's raylet)
+writes its pid to $FAKE_HOLD_FILE and blocks until it is killed.
 """
 import hashlib
 import os
+import signal
 import time
 from pathlib import Path
 
@@ -47,6 +53,8 @@ class Fake(Grounder):
             raise UserError("fake: scale must be a number") from None
         self.delay_s = float(os.environ.get("FAKE_DELAY_S", "0"))
         self.interrupt_at = int(os.environ.get("FAKE_INTERRUPT_AT", "0"))
+        self.crash_at = int(os.environ.get("FAKE_CRASH_AT", "0"))
+        self.hold_after = int(os.environ.get("FAKE_HOLD_AFTER", "0"))
         self.calls = 0
         self.index = {}
 
@@ -69,10 +77,29 @@ class Fake(Grounder):
             with open(log, "a") as f:
                 f.write(line + "\\n")
 
+    def _hold(self):
+        parent = os.environ.get("FAKE_HOLD_PARENT")
+        if parent and os.getppid() != int(parent):
+            return
+        claim = os.environ["FAKE_HOLD_FILE"]
+        mine = f"{claim}.{os.getpid()}"
+        with open(mine, "w") as f:
+            f.write(str(os.getpid()))
+        try:
+            os.link(mine, claim)  # atomic, and whole: the pid is in the file it names
+        except FileExistsError:
+            return
+        while True:
+            time.sleep(1)
+
     def ground(self, video, query):
         self.calls += 1
         if self.calls == self.interrupt_at:
             raise KeyboardInterrupt
+        if self.calls == self.crash_at:
+            os.kill(os.getpid(), signal.SIGKILL)
+        if self.hold_after and self.calls == self.hold_after + 1:
+            self._hold()
         key = self._indexed(video)
         time.sleep(self.delay_s)
         h = int(hashlib.sha256(f"{key}|{query}".encode()).hexdigest(), 16)

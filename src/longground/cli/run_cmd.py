@@ -10,7 +10,16 @@ import typer
 
 from ..errors import UserError
 from ..formats.queries import has_ground_truth
-from ..run import Backend, MethodSpec, RunInterrupted, RunSummary, make_backend, run_benchmark
+from ..progress import note
+from ..run import (
+    Backend,
+    MethodSpec,
+    RunInterrupted,
+    RunSummary,
+    WorkerLost,
+    make_backend,
+    run_benchmark,
+)
 from ..topk import EWB_WINDOWS_NAME
 from . import export_options as xo
 from . import options as opt
@@ -169,6 +178,7 @@ def run(
             retry_errors=retry_errors,
             video_roots=[*(videos or []), benchmark.parent],
             info={"benchmark": str(benchmark)},
+            on_worker_lost=_tell_worker_lost,
         )
     except RunInterrupted as stop:  # `main` says "interrupted" for exit code 130
         typer.echo(f"longground: {_describe(stop.summary)}", err=True)
@@ -217,12 +227,18 @@ def _describe(summary: RunSummary) -> str:
         text += f", {summary.resumed} resumed"
     if summary.torn_dropped:
         text += ", a torn last line was dropped"
+    if summary.workers_lost:
+        text += f", {summary.workers_lost} workers lost and {summary.requeued} queries redone"
     text += ")"
     if summary.errors:
         text += f"; {summary.errors} failed (see their 'error' field; --retry-errors reruns them)"
     if summary.parse_failed:
         text += f"; {summary.parse_failed} model answers unreadable (see 'parse_error')"
     return text
+
+
+def _tell_worker_lost(event: WorkerLost) -> None:
+    note(f"longground: warning: {event.describe()}")
 
 
 def _runtime_env_file(value: str | None) -> Path | None:

@@ -5,6 +5,7 @@ query not yet in `out`, appending one canonical prediction line per finished que
 command line is `longground run` (`longground.cli.run_cmd`); see `docs/running.md`.
 """
 
+from .dispatch import Dispatcher, NoWorkersLeft, WorkerLost
 from .journal import Journal, meta_path, scan
 from .local import Backend, PoolBackend, SerialBackend, WorkerCrashed
 from .method_spec import MethodSpec, resolve_factory
@@ -14,8 +15,10 @@ from .scheduler import Query, VideoJob, plan_jobs, resolve_video
 
 __all__ = [
     "Backend",
+    "Dispatcher",
     "Journal",
     "MethodSpec",
+    "NoWorkersLeft",
     "PoolBackend",
     "Query",
     "RunInterrupted",
@@ -24,6 +27,7 @@ __all__ = [
     "SerialBackend",
     "VideoJob",
     "WorkerCrashed",
+    "WorkerLost",
     "make_backend",
     "meta_path",
     "plan_jobs",

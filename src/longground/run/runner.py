@@ -8,12 +8,13 @@ is what makes a crash lose at most the queries in flight.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..samples import Sample
+from .dispatch import WorkerLost
 from .journal import Journal
 from .local import Backend, PoolBackend, SerialBackend
 from .method_spec import MethodSpec
@@ -36,6 +37,8 @@ class RunSummary:
         metrics: running scores over the whole file (see `RunningMetrics`), {} without GT.
         torn_dropped: a torn last line from a crash was cut away on opening.
         errors_retried: earlier error records removed so their queries ran again.
+        workers_lost: workers that died mid-run (their unanswered queries were redone).
+        requeued: queries queued again because the worker holding them died.
     """
 
     out: Path
@@ -48,6 +51,8 @@ class RunSummary:
     metrics: dict[str, float | int] = field(default_factory=dict)
     torn_dropped: bool = False
     errors_retried: int = 0
+    workers_lost: int = 0
+    requeued: int = 0
 
     @property
     def complete(self) -> bool:
@@ -108,6 +113,7 @@ def run_benchmark(
     video_roots: Sequence[Path] = (),
     progress: bool = True,
     info: dict[str, Any] | None = None,
+    on_worker_lost: Callable[[WorkerLost], None] | None = None,
 ) -> RunSummary:
     """Answer every sample not yet in `out` and append each answer as it finishes.
 
@@ -121,9 +127,12 @@ def run_benchmark(
         video_roots: folders in which relative video names are looked up.
         progress: show a progress bar (it only ever draws when stderr is a terminal).
         info: extra fields for the sidecar.
+        on_worker_lost: called when a worker dies mid-run (its queries are redone by the
+            others), e.g. to tell the user.
 
     Raises:
-        UserError: `out` belongs to another configuration; the method cannot be built.
+        UserError: `out` belongs to another configuration; the method cannot be built;
+            every worker died (`NoWorkersLeft`).
         RunInterrupted: Ctrl-C; what finished is saved.
     """
     start = time.perf_counter()
@@ -145,18 +154,37 @@ def run_benchmark(
         if sample.qid in journal.done:
             metrics.update(journal.done[sample.qid])
     bar = _progress_bar(count_queries(jobs), summary.resumed, progress)
-    bar.set_postfix_str(metrics.postfix(), refresh=False)
+
+    def postfix() -> str:
+        """The running scores, and the workers lost so far (progress shows redone work)."""
+        text = metrics.postfix()
+        if summary.workers_lost:
+            lost = f"lost {summary.workers_lost} workers, {summary.requeued} queries redone"
+            text = f"{text}, {lost}" if text else lost
+        return text
+
+    bar.set_postfix_str(postfix(), refresh=False)
 
     def save(record: dict[str, Any]) -> None:
         journal.append(record)
         metrics.update(record)
         summary.written += 1
-        bar.set_postfix_str(metrics.postfix(), refresh=False)
+        bar.set_postfix_str(postfix(), refresh=False)
         bar.update(1)
 
+    def lost(event: WorkerLost) -> None:
+        summary.workers_lost += 1
+        summary.requeued += event.requeued
+        bar.set_postfix_str(postfix())
+        if on_worker_lost is not None:
+            on_worker_lost(event)
+
     try:
-        for record in backend.results(jobs) if jobs else ():
-            save(record)
+        for item in backend.results(jobs) if jobs else ():
+            if isinstance(item, WorkerLost):
+                lost(item)
+            else:
+                save(item)
     except KeyboardInterrupt:
         for record in backend.drain():
             save(record)
