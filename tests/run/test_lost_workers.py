@@ -30,7 +30,7 @@ def setup(tmp_path, monkeypatch):
     install_plugin(tmp_path)
     videos = tmp_path / "videos"
     make_videos(videos, 3)
-    for name in ("FAKE_DELAY_S", "FAKE_INTERRUPT_AT", "FAKE_INDEX_LOG", "FAKE_HOLD_PARENT"):
+    for name in ("FAKE_DELAY_S", "FAKE_INTERRUPT_AT", "FAKE_HOLD_AFTER", "FAKE_CRASH_AT"):
         monkeypatch.delenv(name, raising=False)
     return tmp_path, videos
 

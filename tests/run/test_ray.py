@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
 from longground.errors import UserError
 from longground.methods.base import MethodConfig
-from longground.run import MethodSpec, SerialBackend, run_benchmark
+from longground.run import MethodSpec, NoWorkersLeft, SerialBackend, run_benchmark
 from longground.run.ray_backend import RayBackend
 from tests.support.run_plugin import (
     FAKE,
@@ -108,3 +109,26 @@ def test_ray_reports_a_method_that_cannot_be_built(local_ray, tmp_path):
             video_roots=[videos],
             progress=False,
         )
+
+
+@pytest.mark.slow
+def test_ray_says_in_one_line_when_every_actor_died(local_ray, tmp_path):
+    install_plugin(local_ray)
+    videos = tmp_path / "videos"
+    make_videos(videos, 2)
+    spec = MethodSpec(FAKE, MethodConfig())
+    crash = {"env_vars": {"FAKE_CRASH_AT": "2"}}  # each actor's process dies on its 2nd query
+    out = tmp_path / "p.jsonl"
+    backend = RayBackend(spec, workers=2, runtime_env=crash)
+    with pytest.raises(NoWorkersLeft) as stop:
+        run_benchmark(make_samples(2, 3), spec, out, backend=backend, video_roots=[videos],
+                      progress=False)  # fmt: skip
+    message = str(stop.value)
+    found = re.fullmatch(
+        r"every Ray actor was lost \(the last: its process died\); (\d) queries have no answer; "
+        r"the answers so far are saved: run the same command again to resume",
+        message,
+    )
+    assert found, message
+    # An answer sent just before its actor died may be lost with it, and is then redone.
+    assert len(answers(out)) + int(found[1]) == 6

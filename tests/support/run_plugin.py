@@ -29,8 +29,7 @@ query; $FAKE_INTERRUPT_AT raises KeyboardInterrupt on that (1-based) call of an 
 $FAKE_CRASH_AT kills the instance's process (SIGKILL) on that call.
 
 A worker to kill, and the moment: after $FAKE_HOLD_AFTER answers, the first instance to get
-there (only one whose parent process is $FAKE_HOLD_PARENT, when set: a Ray node's raylet)
-writes its pid to $FAKE_HOLD_FILE and blocks until it is killed.
+there writes its pid to $FAKE_HOLD_FILE and blocks until it is killed.
 """
 import hashlib
 import os
@@ -78,9 +77,6 @@ class Fake(Grounder):
                 f.write(line + "\\n")
 
     def _hold(self):
-        parent = os.environ.get("FAKE_HOLD_PARENT")
-        if parent and os.getppid() != int(parent):
-            return
         claim = os.environ["FAKE_HOLD_FILE"]
         mine = f"{claim}.{os.getpid()}"
         with open(mine, "w") as f:
