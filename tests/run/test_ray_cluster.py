@@ -44,7 +44,9 @@ def test_killing_the_second_node_mid_run_loses_no_query(tmp_path):
     env = subprocess_env(plugin_dir)
     for name in ("FAKE_DELAY_S", "FAKE_INTERRUPT_AT", "FAKE_INDEX_LOG", "FAKE_CRASH_AT"):
         env.pop(name, None)
-    # Only the second node's actor holds (after one answer) until its node is killed.
+    # One 1-CPU actor per node. Only the second node's actor (its workers inherit this
+    # environment) holds, on its second query, until its node is killed; the driver is
+    # attached to the head node (Ray prefers it among nodes on one host), so it lives on.
     second = {"FAKE_HOLD_AFTER": "1", "FAKE_HOLD_FILE": str(hold)}
     out = tmp_path / "preds.jsonl"
     with LoopbackCluster(env, second) as cluster:
