@@ -80,3 +80,12 @@ def test_stored_rows_reads_the_count_of_computed_rows_from_the_manifest(tmp_path
     assert stored_rows(path, key) == 2
     assert stored_rows(path, {**key, "fps": "2"}) is None
     assert stored_rows(tmp_path / "missing.npz", key) is None
+
+
+def test_a_damaged_stored_index_is_built_again(tmp_path):
+    from longground.index.library_search import candidates
+
+    rows = unit_rows(300, 16, seed=4)
+    (tmp_path / "k.usearch").write_bytes(b"not an index" * 10)
+    found = candidates(RowMatrix(rows, np.arange(300) // 30), rows[42], 1, tmp_path, "k")
+    assert found[0] == 1 and (tmp_path / "k.usearch").stat().st_size > 120

@@ -111,7 +111,10 @@ def _load_or_build(matrix: RowMatrix, folder: Path, key: str):
     index_mod = require("usearch.index", "fast")
     path = folder / f"{key}.usearch"
     if path.is_file():
-        index = index_mod.Index.restore(str(path), view=True)
+        try:
+            index = index_mod.Index.restore(str(path), view=True)
+        except (RuntimeError, ValueError, OSError):  # damaged: built again below
+            index = None
         if index is not None and len(index) == len(matrix.rows):
             return index
     matrix.build_ann()
