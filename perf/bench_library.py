@@ -20,7 +20,7 @@ import time
 
 import numpy as np
 
-from longground.index.row_search import RowMatrix, recall_at_k
+from longground.index.row_search import EXACT_MAX_ROWS, RowMatrix, recall_at_k
 
 DIM, CONCEPTS, K, QUERIES = 384, 2000, 10, 20
 
@@ -62,13 +62,15 @@ def main() -> None:
     parser.add_argument("--unique", type=float, default=0.25, help="computed rows per sample")
     parser.add_argument("--ann-from", type=float, default=10.0, help="hours from which to try ANN")
     parser.add_argument("--ann-to", type=float, default=1000.0, help="hours up to which to try ANN")
+    parser.add_argument("--fast-ms", type=float, default=250.0,
+                        help="exact search is fast while a query takes at most this")  # fmt: skip
     args = parser.parse_args()
     qs = queries()
     print(f"{DIM}-d float16 rows, {args.unique:.0%} of samples computed, top-{K}, "
           f"{QUERIES} queries per size")  # fmt: skip
     head = f"{'hours':>6} {'rows':>10} {'MB':>8} {'MB/h':>6} {'x f32 all':>9} {'RSS MB':>7} "
     print(head + f"{'exact ms':>9} {'x 1 h':>7} {'ann build s':>11} {'ann ms':>7} {'recall':>7}")
-    base_ms = None
+    base_ms, measured = None, []
     for hours in args.hours:
         matrix = library(hours, args.unique)
         exact_s, exact = timed(matrix.exact_top, qs)
@@ -86,7 +88,21 @@ def main() -> None:
         print(f"{hours:6g} {len(matrix.rows):10,d} {mb:8.1f} {mb / hours:6.2f} "
               f"{mb / every_f32:9.3f} {peak_rss_mb():7.0f} {exact_s * 1e3:9.2f} "
               f"{exact_s * 1e3 / base_ms:7.1f} {ann}")  # fmt: skip
+        measured.append((len(matrix.rows), exact_s * 1e3))
         del matrix
+    crossover(measured, args.fast_ms)
+
+
+def crossover(measured: list[tuple[int, float]], fast_ms: float) -> None:
+    """Print the row count where exact search reaches `fast_ms` a query (a line through the
+    origin fitted to the measured sizes; exact search is linear in the rows) against
+    `EXACT_MAX_ROWS`, past which `find --top` and `RowMatrix.top_rows` use the ANN index."""
+    rows, ms = (np.array(v, dtype=float) for v in zip(*measured, strict=True))
+    per_row_ms = float(rows @ ms / (rows @ rows))
+    at = fast_ms / per_row_ms
+    print(f"exact search: {per_row_ms * 1e6:.1f} ms per million rows; reaches {fast_ms:g} ms a "
+          f"query at {at:,.0f} rows ({at / EXACT_MAX_ROWS:.2f}x EXACT_MAX_ROWS = "
+          f"{EXACT_MAX_ROWS:,})")  # fmt: skip
 
 
 if __name__ == "__main__":

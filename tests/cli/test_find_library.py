@@ -77,3 +77,20 @@ def test_a_folder_without_videos_is_one_line(tmp_path, capsys):
     (tmp_path / "x.txt").write_text("x")
     assert main(["find", str(tmp_path), "a car", "--top", "3"]) == 2
     assert "no video files in this folder" in capsys.readouterr().err
+
+
+def test_top_through_the_ann_index_prints_what_exact_search_prints(
+    library, tmp_path, monkeypatch, capsys
+):
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("LONGGROUND_CACHE", str(cache))
+    command = ["find", str(library), "a bicycle", "--top", "3", "-j", "1", *RETRIEVAL]
+    assert main(command) == 0
+    exact = capsys.readouterr().out
+    assert not (cache / "library").exists()  # a small library is searched exactly
+    monkeypatch.setenv("LONGGROUND_ANN_FROM_ROWS", "0")  # force the ANN index
+    assert main(command) == 0
+    assert capsys.readouterr().out == exact
+    assert len(list((cache / "library").glob("*.usearch"))) == 1
+    assert main(command) == 0  # the stored index, memory-mapped
+    assert capsys.readouterr().out == exact

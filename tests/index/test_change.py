@@ -73,6 +73,17 @@ def test_thumbnails_are_block_means():
     np.testing.assert_allclose(thumbs[1, 2, 3], frames[1, 12:18, 18:24].reshape(-1, 3).mean(0))
 
 
+@pytest.mark.parametrize(("h", "w", "rows"), [(224, 398, 12), (37, 53, 5), (8, 8, 12)])
+def test_thumbnails_equal_float32_block_means_exactly(h, w, rows):
+    frames = np.random.default_rng(h).integers(0, 256, (3, h, w, 3), np.uint8)
+    side = max(1, h // rows)
+    r, c = h // side, max(1, w // side)
+    cropped = frames[:, : r * side, : c * side].astype(np.float32)
+    means = cropped.reshape(3, r, side, c, side, 3).mean(axis=(2, 4))
+    thumbs = ChangeGate(rows=rows).thumbnails(frames)
+    assert thumbs.dtype == np.float32 and np.array_equal(thumbs, means)
+
+
 @given(st.lists(st.booleans(), min_size=1, max_size=40), st.booleans())
 def test_expand_rows_matches_a_loop(encoded, with_carry):
     encoded = np.array(encoded)

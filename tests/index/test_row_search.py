@@ -48,3 +48,44 @@ def test_top_rows_switches_to_ann_past_the_limit(monkeypatch):
     monkeypatch.setattr(row_search, "EXACT_MAX_ROWS", 10)
     matrix.top_rows(unit_rows(1)[0], 5)
     assert calls == [5]
+
+
+def test_library_candidates_are_the_owners_of_the_exact_best_rows(tmp_path):
+    from longground.index.library_search import candidates
+
+    rng = np.random.default_rng(3)
+    rows = rng.standard_normal((600, 32)).astype(np.float32)
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    matrix = RowMatrix(rows, np.arange(600) // 10)  # 60 videos of 10 rows
+    query = rows[123] + 0.1 * rows[456]
+    exact_rows, _ = matrix.exact_top(query / np.linalg.norm(query), 200)
+    exact = list(dict.fromkeys(matrix.owner[exact_rows].tolist()))
+    assert candidates(matrix, query, 1, tmp_path, "k") == exact
+    assert len(exact) < 60 and exact[0] == 12
+    again = RowMatrix(rows, matrix.owner)  # a fresh process: the stored index is read
+    assert candidates(again, query, 1, tmp_path, "k") == exact
+    assert again.ann is not None and len(list(tmp_path.glob("*.usearch"))) == 1
+
+
+def test_stored_rows_reads_the_count_of_computed_rows_from_the_manifest(tmp_path):
+    from longground.index.library_search import stored_rows
+    from longground.index.storage import write_timeline
+    from longground.index.timeline import Timeline
+
+    encoded = np.array([True, False, False, True, False])
+    timeline = Timeline(np.arange(5.0), {"embedding": unit_rows(5, 8)}, "e", 1, 5.0,
+                        np.arange(5.0), encoded=encoded)  # fmt: skip
+    path, key = tmp_path / "v.npz", {"video": "fp", "encoder": "e", "fps": "1"}
+    write_timeline(path, timeline, key)
+    assert stored_rows(path, key) == 2
+    assert stored_rows(path, {**key, "fps": "2"}) is None
+    assert stored_rows(tmp_path / "missing.npz", key) is None
+
+
+def test_a_damaged_stored_index_is_built_again(tmp_path):
+    from longground.index.library_search import candidates
+
+    rows = unit_rows(300, 16, seed=4)
+    (tmp_path / "k.usearch").write_bytes(b"not an index" * 10)
+    found = candidates(RowMatrix(rows, np.arange(300) // 30), rows[42], 1, tmp_path, "k")
+    assert found[0] == 1 and (tmp_path / "k.usearch").stat().st_size > 120

@@ -224,10 +224,10 @@ def _find_top(
 ) -> tuple[int, int]:
     """Search every video, then print the `top` best moments across them; how many were
     printed, and how many videos could not be searched (each reported in one line)."""
-    from .find_library import print_top
+    from .find_library import library_candidates, print_top
 
     results, failed = [], 0
-    for video in videos:
+    for video in library_candidates(grounder, videos, query, top):
         try:
             grounding = _ground(grounder, video, query, None)[0]
         except UserError as exc:

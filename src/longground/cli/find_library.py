@@ -71,6 +71,50 @@ def top_moments(results: list[tuple[Path, Grounding]], top: int) -> tuple[list[R
     return best, len(scores)
 
 
+def library_candidates(grounder, videos: list[Path], query: str, top: int) -> list[Path]:
+    """The videos `--top` runs the method on: every one while the library's computed rows
+    are at most `index.library_search.ann_from_rows()` (an exact search), else only those
+    owning the best rows of the approximate index, in library order.
+
+    Only methods that read the index (`IndexedGrounder`) are narrowed; a video without an
+    index entry keeps its place (the method indexes it).
+    """
+    from ..index.library_search import (
+        ann_from_rows,
+        candidates,
+        entries_key,
+        library_matrix,
+        stored_rows,
+    )
+    from ..index.store import decode_side
+    from ..methods.base import IndexedGrounder
+
+    if not isinstance(grounder, IndexedGrounder) or len(videos) < 2:
+        return videos
+    store, encoder, fps = grounder.store, grounder.encoder, grounder.config.fps
+    side = decode_side(encoder)
+    indexed, unindexed, rows = [], [], 0
+    for video in videos:
+        key = store.key(video, encoder.encoder_id, fps, side) if video.is_file() else None
+        count = None if key is None else stored_rows(store.path_for(video, key), key)
+        if count is None:
+            unindexed.append(video)
+            continue
+        indexed.append((video, store.path_for(video, key)))
+        rows += count
+    if rows <= ann_from_rows() or not rows:
+        return videos  # exact: the method searches every video
+    timelines = [store.get(video, encoder.encoder_id, fps, side) for video, _ in indexed]
+    if any(timeline is None for timeline in timelines):  # an entry went meanwhile
+        return videos
+    matrix = library_matrix(timelines)
+    query_vector = encoder.encode_texts([query])[0]
+    folder = store.root.parent / "library"
+    chosen = candidates(matrix, query_vector, top, folder, entries_key([p for _, p in indexed]))
+    keep = {indexed[k][0] for k in chosen} | set(unindexed)
+    return [video for video in videos if video in keep]
+
+
 def print_top(
     results: list[tuple[Path, Grounding]], top: int, query: str, method: str, as_json: bool
 ) -> int:

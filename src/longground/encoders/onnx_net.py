@@ -22,6 +22,9 @@ from ..cache.kinds import encoder_file
 from .disk_cache import files_fingerprint
 
 INPUT_NAME = "images"
+# A thread count for every ONNX Runtime session of the process (default: every usable core);
+# `perf/bench_adaptive.py` uses it to compare an encoder on one thread beside the decoder.
+THREADS_ENV = "LONGGROUND_ONNX_THREADS"
 OPSET = 17
 
 
@@ -62,6 +65,12 @@ def export_onnx(make_net, path: Path, image_size: int, output_names: tuple[str, 
     return path
 
 
+def _env_threads() -> int | None:
+    """`$LONGGROUND_ONNX_THREADS` as a positive count, or None when unset or not one."""
+    value = os.environ.get(THREADS_ENV, "").strip()
+    return int(value) if value.isdigit() and int(value) > 0 else None
+
+
 def _usable_cores() -> int:
     """Cores this process may run on (respects CPU affinity, e.g. in containers)."""
     try:
@@ -85,7 +94,7 @@ class OnnxNet:
         import onnxruntime as ort
 
         options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or _usable_cores()
+        options.intra_op_num_threads = threads or _env_threads() or _usable_cores()
         options.inter_op_num_threads = 1
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.log_severity_level = 3

@@ -50,7 +50,7 @@ def sample_from_record(record: dict, where: Where) -> Sample:
         video=fields.text_field(record, "video", where),
         duration_s=duration_s,
         query=fields.text_field(record, "query", where),
-        gt=Moments(spans),
+        gt=Moments.of_checked(spans),
         attributes=attributes,
         domain=str(record.get("domain") or ""),
     )
@@ -103,7 +103,7 @@ def _interval_answer(record: dict) -> ParsedAnswer:
     scores = record.get("scores")
     spans = clean_pairs(items) if scores is None else None
     if spans is not None:  # plain pairs: what moments_from_json gives, without its loop
-        return ParsedAnswer(Moments(spans), None, 0)
+        return ParsedAnswer(Moments.of_checked(spans), None, 0)
     if isinstance(scores, list) and len(scores) == len(items):
         items = [
             [*i, s] if isinstance(i, list) and len(i) == 2 else i

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..errors import BadInputFile, UserError
 from ..text import undecodable
-from .fast_json import loads
+from .fast_json import loader_for
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,7 @@ def read_text(path: Path) -> str:
 
 def jsonl_records(text: str) -> Iterator[Record]:
     """One record per non-blank line; a malformed line becomes a record with `error`."""
+    loads = loader_for(text)
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
