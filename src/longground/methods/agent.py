@@ -253,8 +253,10 @@ class AgentMethod(IndexedGrounder):
         "the first / last time": then its sub-events are routed one by one (the agent's
         `combine`), not the whole query to the first channel its wording matches."""
         plan = plan_query(query, self.source(video).duration_s)
-        return bool(plan.conditions) or plan.relation is not Relation.NONE or (
-            plan.occurrence is not None or plan.skip_first
+        return (
+            bool(plan.conditions)
+            or plan.relation is not Relation.NONE
+            or (plan.occurrence is not None or plan.skip_first)
         )
 
     def _ground_frames(self, video: Path, query: str) -> Grounding:
