@@ -188,7 +188,7 @@ class CometAgent:
             return moments, {"agent": inner.to_dict()}
 
         s = self.settings
-        slack_s = 1.0 / source.sampled_fps(self.index_fps)
+        slack_s = 1.0 / self.index_fps  # channels sample at most at the index's rate
         moments, record = combine(plan, events, visual, source.duration_s, s.near_s, slack_s)
         trace.put("combined", record)
         return moments

@@ -2,7 +2,8 @@
 video, read from the channels cache (`longground index`, or any `find` that routed a query
 to a channel) or, when `extract` is on, extracted on first request and cached there.
 
-One lock per video, so two tabs asking at once extract it once; answers are kept in memory.
+One lock per video, so two tabs asking at once extract it once; transcripts are kept in
+memory (an answer without one is asked again, so a later `longground index` shows up).
 """
 
 from __future__ import annotations
@@ -35,9 +36,12 @@ class Transcripts:
         with self._guard:
             lock = self._locks.setdefault(path, threading.Lock())
         with lock:
-            if path not in self._answers:
-                self._answers[path] = self._read(path)
-            return self._answers[path]
+            if path in self._answers:
+                return self._answers[path]
+            answer = self._read(path)
+            if answer["from"] != "none":
+                self._answers[path] = answer
+            return answer
 
     def _read(self, path: Path) -> dict:
         from ..channels import ChannelStore, installed

@@ -1,10 +1,11 @@
 """When what is read on screen changes: the moments where the score shown becomes another.
 
 A score is a pair of numbers read on one line ("HOME 2-1 AWAY", "2 : 1"; OCR's letter O for a
-0 is undone as in `match`). The readings give, per frame OCR ran on, the scores on screen;
-a change is a frame whose score differs from the last score seen before it. A score seen on
-one reading only, between two readings of the same other score, is taken as a misreading
-and skipped. Appearing (the first score) and disappearing are not changes.
+0 is undone as in `match`); on a frame that shows both, a pair joined by "-" wins over one
+joined by ":", which is more often a clock. The readings give, per frame OCR ran on, the
+scores on screen; a change is a frame whose score differs from the last score seen before
+it. A score seen on one reading only, between two readings of the same other score, is taken
+as a misreading and skipped. Appearing (the first score) and disappearing are not changes.
 """
 
 from __future__ import annotations
@@ -40,9 +41,9 @@ def score_sequence(readings: Readings) -> list[tuple[float, tuple[int, int]]]:
     out: list[tuple[float, tuple[int, int]]] = []
     for start_s in np.unique(readings.start_s):
         lines = [t for t, s in zip(readings.text, readings.start_s) if s == start_s]
-        scores = [score for score in map(read_score, lines) if score is not None]
-        if scores:
-            out.append((float(start_s), scores[0]))
+        found = [(":" in line, score) for line in lines if (score := read_score(line))]
+        if found:
+            out.append((float(start_s), min(found, key=lambda f: f[0])[1]))
     return out
 
 
