@@ -46,7 +46,9 @@ def find(
         max_moments: keep the best-scoring N (the CLI's `--max`).
         preset: a named parameter set ("paper"), applied before `params`.
         cache_dir: the cache root (default: `$LONGGROUND_CACHE` or the user cache).
-        **params: method parameters, as `-p KEY=VALUE` gives them.
+        **params: method parameters, as `-p KEY=VALUE` gives them; `subtitles=True/False`
+            is the CLI's `--subtitles on/off` (default as there: on for monolithic and
+            hybrid, off under the paper preset).
 
     Returns:
         `Moments` with `(K, 2)` spans in seconds and their scores.
@@ -130,15 +132,20 @@ def _settings(options: dict) -> dict:
 
 def _grounder(method, encoder, fps, single, preset, cache_dir, params):
     """The method these settings build (reused when built before)."""
+    from .cli.channel_options import subtitles_on
     from .cli.options import method_config
     from .methods import build_method
 
+    params = dict(params)
+    subtitles = params.pop("subtitles", None)
     values = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in params.items()]
     config = method_config(
         encoder=encoder, fps=fps, single=single, params=values, llm=None, base_url=None,
         model=None, api_key=None, cache_dir=None if cache_dir is None else Path(cache_dir),
         method=method, preset=preset,
     )  # fmt: skip
+    choice = None if subtitles is None else ("on" if subtitles else "off")
+    config.subtitles = subtitles_on(choice, method, preset)
     key = repr((config.fingerprint(method), str(cache_dir)))
     if key not in _GROUNDERS:
         while len(_GROUNDERS) >= _KEEP_GROUNDERS:

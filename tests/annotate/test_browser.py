@@ -94,7 +94,8 @@ def site(tmp_path_factory):
         )
     )
     db = root / "a.db"
-    process, url = start_server(bench, videos, db, "--pred", str(pred), "--annotator", "dana")
+    process, url = start_server(bench, videos, db, "--pred", str(pred), "--annotator", "dana",
+                                "--cache-dir", str(root / "cache"))  # fmt: skip
     try:
         yield {"root": root, "bench": bench, "db": db, "url": url}
     finally:

@@ -19,6 +19,9 @@ CASES = [
     ("someone", "people", "someone"),
     ("a face on screen", "people", "face"),
     ("nobody", "people", ""),
+    ("every time the score changes", "text", "score"),
+    ("the scoreboard updates", "text", "scoreboard"),
+    ("the score changes to 2-1", "text", "2-1"),
     ("a tabby cat", "visual", "a tabby cat"),
     ("a person riding a bike", "visual", "a person riding a bike"),
 ]
@@ -33,3 +36,8 @@ def test_route(query, channel, needle):
 def test_nobody_asks_for_absence():
     assert route_query("no one on screen").absent
     assert not route_query("a person").absent
+
+
+def test_the_score_changes_asks_for_a_change():
+    assert route_query("the first time the score changes").change
+    assert not route_query("the score changes to 2-1").change

@@ -30,7 +30,9 @@ def private_cache(tmp_path, monkeypatch):
 
 
 def llm(stub, method="monolithic") -> list[str]:
-    options = ["--method", method, "--llm", "openai", "--base-url", stub.url, "--model", "m"]
+    # Subtitles off: they are tested in tests/methods/test_subtitles.py.
+    options = ["--method", method, "--llm", "openai", "--base-url", stub.url, "--model", "m",
+               "--subtitles", "off"]  # fmt: skip
     return options + (["-p", "n_frames=4"] if method == "monolithic" else [])
 
 

@@ -87,6 +87,7 @@ CACHE_ROOTS = {  # checked by check_cache_root (tests/cli/test_hostile_inputs.py
     ("sweep", "--cache-dir"), ("cache info", "--cache-dir"), ("cache list", "--cache-dir"),
     ("cache clean", "--cache-dir"), ("build comet", "--cache-dir"), ("build ewb", "--cache-dir"),
     ("eval", "--cache-dir"), ("reproduce", "--cache-dir"), ("transcript", "--cache-dir"),
+    ("annotate serve", "--cache-dir"),
 }  # fmt: skip
 INPUTS = {
     ("find", "videos"), ("run", "benchmark"), ("run", "--videos"), ("eval", "gt"),

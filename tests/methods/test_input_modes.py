@@ -29,8 +29,9 @@ def private_cache(tmp_path, monkeypatch):
 
 
 def find(video: str, stub, *args: str) -> int:
+    """Subtitles off: they are tested in tests/methods/test_subtitles.py."""
     return main(["find", video, "a red car", "--method", "monolithic", "--base-url", stub.url,
-                 "--json", *args])  # fmt: skip
+                 "--json", "--subtitles", "off", *args])  # fmt: skip
 
 
 def test_video_mode_sends_the_uniform_frames_as_one_video(video, capsys):

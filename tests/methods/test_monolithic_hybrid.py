@@ -249,8 +249,9 @@ needs_find = pytest.mark.skipif(not HAS_FIND, reason="longground.cli.find_cmd no
 
 
 def find_args(video: str, url: str, method: str, *extra: str) -> list[str]:
+    """Subtitles off: they are tested in tests/methods/test_subtitles.py."""
     return ["find", video, "a red car", "--method", method, "--llm", "openai",
-            "--base-url", url, "--model", "stub-vlm", *extra]  # fmt: skip
+            "--base-url", url, "--model", "stub-vlm", "--subtitles", "off", *extra]  # fmt: skip
 
 
 @needs_find

@@ -10,11 +10,13 @@ import numpy as np
 
 from ..cache.kinds import agent_rate_key, agent_regions_name
 from ..moments import Moments
+from .combine import combine, sub_events
 from .confidence import Weights, rescored
 from .graph.cache import GraphCache
 from .graph.flat import flat_candidates, flat_nodes
 from .graph.levels import action_nodes, event_nodes
 from .perception.filter import UNREADABLE_DROP
+from .perception.intervals import occurrence
 from .perception.presence import pooled
 from .perception.regions import RegionIndex
 from .perception.relative import RelativeRule, calibrations, decide
@@ -127,7 +129,9 @@ class CometAgent:
         return PROFILES[chosen].with_overrides(self.settings.overrides)
 
     def run(self, source: VideoSource, query: str) -> tuple[Moments, Trace]:
-        """All four steps for one query."""
+        """All four steps for one query. When a sub-event of the plan asks about an evidence
+        channel (speech, on-screen text, people), the sub-events are answered one by one and
+        combined with the plan's relation (`agent.combine`)."""
         trace, roles = Trace(), self.roles(source)
         self._trace = trace
         plan, profile = self._plan(source, query, roles, trace)
@@ -135,19 +139,59 @@ class CometAgent:
         if end_s <= start_s:
             trace.put("stopped", "the query's time window lies outside the video")
             return Moments.empty(), trace
+        with trace.timed("graph.channels"):
+            events = sub_events(plan, source.channel_answer)
+        if any(event.answer is not None for event in events):
+            return self._combined(source, plan, profile, events, trace), trace
+        moments = self._ground_plan(source, plan, profile, trace)
+        return occurrence(moments, plan.occurrence), trace
+
+    def _ground_plan(self, source: VideoSource, plan, profile: Profile, trace: Trace) -> Moments:
+        """Steps 2 to 4 on the frame graph for a plan."""
+        start_s, end_s = plan.window_s
+        roles = self.roles(source)
         evidence = self._graph(source, plan, profile, trace)
         if evidence.actions is None or len(evidence.actions) == 0:
             trace.put("loop", {"iterations": 0, "stop_reason": "no candidates", "order": []})
             trace.put("unexamined", unexamined(evidence, []))
             trace.put("verifications", [])
             trace.put("memory", [])
-            return Moments.empty(), trace
+            return Moments.empty()
         with trace.timed("verification"):
             loop = self._verify(evidence, roles, profile, trace)
         trace.put("unexamined", unexamined(evidence, loop.steps))
         moments = self._aggregate(evidence, roles, loop.bank.entries, trace)
-        moments = self._rescore(evidence, moments.clip(start_s, end_s), source, trace)
-        return moments, trace
+        return self._rescore(evidence, moments.clip(start_s, end_s), source, trace)
+
+    def _combined(self, source: VideoSource, plan, profile: Profile, events, trace: Trace):
+        """The answer of a plan whose sub-events go to different channels: sub-events for the
+        image encoder get the frame graph's answer to a plan of their text alone (its trace
+        under the sub-event's "agent"), then `combine` applies the relation."""
+
+        def visual(text: str, index: int, window_s: tuple[float, float]):
+            alone = replace(
+                plan, target=text, conditions=(), ordinal=None, skip_first=False,
+                occurrence=None, window_s=window_s, phrases=(plan.phrase(index),),
+                relation=Relation.BETWEEN if window_s != (0.0, source.duration_s)
+                else Relation.NONE,
+                **({} if index == 0 else {"motion": None, "backdrop": None, "direction": None}),
+            )  # fmt: skip
+            inner = Trace()
+            inner.put("plan", alone.to_record())
+            self._trace = inner
+            try:
+                moments = self._ground_plan(source, alone, profile, inner)
+            finally:
+                self._trace = trace
+            for name, seconds in inner.timings.items():
+                trace.timings[name] += seconds
+            return moments, {"agent": inner.to_dict()}
+
+        s = self.settings
+        slack_s = 1.0 / self.index_fps  # channels sample at most at the index's rate
+        moments, record = combine(plan, events, visual, source.duration_s, s.near_s, slack_s)
+        trace.put("combined", record)
+        return moments
 
     def _plan(self, source: VideoSource, query: str, roles: Roles, trace: Trace):
         """Step 1: the query's plan and the graph profile it asks for."""

@@ -70,6 +70,8 @@ class AgentSettings:
         confidence_z, confidence_log_s, confidence_bias: weights of the logistic model of a
             moment's confidence on its separation and ln(duration in seconds)
             (`agent.confidence`), fitted on the tuning rendering.
+        near_s: how far "right after" / "right before" and causal relations reach between
+            sub-events answered by different channels, in seconds (`agent.combine`).
         overrides: profile fields given by the user.
     """
 
@@ -119,6 +121,7 @@ class AgentSettings:
     confidence_z: float = 0.05
     confidence_log_s: float = 1.45
     confidence_bias: float = -3.1
+    near_s: float = 3.0
     overrides: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -130,6 +133,8 @@ class AgentSettings:
             raise UserError(
                 f"agent: parameter max_iterations must be >= 0, got {self.max_iterations}"
             )
+        if not self.near_s >= 0:
+            raise UserError(f"agent: parameter near_s must be >= 0, got {self.near_s}")
         if not self.flat_segment_s > 0:
             raise UserError(
                 f"agent: parameter flat_segment_s must be > 0, got {self.flat_segment_s}"

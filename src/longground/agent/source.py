@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 import numpy as np
+
+from ..moments import Moments
 
 # Timeline feature for the segment embeddings z of the edge weights (CoMET Eq. 15), present
 # when a separate segment encoder is configured; otherwise z comes from "embedding".
@@ -23,6 +26,21 @@ def segment_features(features: dict[str, np.ndarray]) -> np.ndarray:
     [0.0, 0.0]
     """
     return features.get(SEGMENT_FEATURE, features["embedding"])
+
+
+@dataclass(frozen=True)
+class ChannelAnswer:
+    """A sub-event answered by an evidence channel rather than the image encoder.
+
+    Attributes:
+        channel: "speech", "text" or "people".
+        moments: where the sub-event holds, in seconds of the video.
+        record: the routing decision and what the channel matched, for the trace.
+    """
+
+    channel: str
+    moments: Moments
+    record: dict = field(default_factory=dict)
 
 
 class VideoSource(ABC):
@@ -64,6 +82,12 @@ class VideoSource(ABC):
     @abstractmethod
     def frames_at(self, times_s: np.ndarray) -> np.ndarray:
         """Frames `(N, H, W, 3)` uint8 shown at `times_s`."""
+
+    def channel_answer(self, phrase: str) -> ChannelAnswer | None:
+        """The moments of the evidence channel `phrase` asks about ("someone says X", "the
+        slide reads X", "a person", "the score changes"), or None when it is for the image
+        encoder. The default source has no channels."""
+        return None
 
     def region_features(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
         """Features of the regions (see `regions.REGIONS`) of the frames at `times_s`:

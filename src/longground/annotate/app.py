@@ -10,6 +10,8 @@ Endpoints (all JSON except `/`, `/static/*` and `/media/*`):
   carries the version it was made on and gets 409 with the current query when that is stale,
   422 with a readable `detail` when a value breaks a rule.
 - `GET /api/history?qid=Q`: the edits, oldest first.
+- `GET /api/transcript?name=V`: what is said in the video, segment by segment, from the
+  channels cache or extracted on first request (`transcript.Transcripts`).
 - `GET /media/{name}`: a video under the folder, with HTTP Range support (206, 416).
 """
 
@@ -27,6 +29,7 @@ from .changes import MAX_INTERVALS, MAX_QUERY_CHARS, InvalidEdit, apply_change, 
 from .media import MediaFolder
 from .record import REVIEW_STATES, AnnotatedQuery
 from .store import AnnotationStore, StaleVersion, UnknownQuery
+from .transcript import Transcripts
 
 STATIC = Path(__file__).with_name("static")
 
@@ -151,6 +154,7 @@ def create_app(
     allowed_hosts: Sequence[str] | None = None,
     token: str | None = None,
     max_body_bytes: int = MAX_BODY_BYTES,
+    transcripts: Transcripts | None = None,
 ):
     """Build the FastAPI app.
 
@@ -164,6 +168,8 @@ def create_app(
         token: the access token every request must carry (None: no token, for loopback);
             see `annotate.access`.
         max_body_bytes: larger request bodies get 413 before they are read.
+        transcripts: where the transcripts under the player come from (None: the default
+            cache, extracted on first request).
     """
     fastapi = require("fastapi", "annotate")
     folder = videos if isinstance(videos, MediaFolder) else MediaFolder(videos)
@@ -178,6 +184,7 @@ def create_app(
     _add_reading(app, store, folder, annotator, predictions)
     _add_editing(app, store, folder, annotator, predictions)
     _add_media(app, folder)
+    _add_transcripts(app, store, folder, transcripts or Transcripts())
     return app
 
 
@@ -301,6 +308,20 @@ def _add_editing(app, store, folder: MediaFolder, annotator: str, predictions) -
                 {"detail": detail, "current": query_json(exc.current, predictions)}, 409
             )
         return query_json(updated, predictions)
+
+
+def _add_transcripts(app, store, folder: MediaFolder, transcripts: Transcripts) -> None:
+    from fastapi import HTTPException
+
+    @app.get("/api/transcript", responses=ERRORS)
+    def transcript(name: str):
+        if not store.queries(name):
+            raise HTTPException(404, f"no video {name!r} in the benchmark")
+        found = folder.find(name)
+        if found is None:
+            note = f"the video file is not in the videos folder: {folder.root / name}"
+            return {"video": name, "from": "none", "segments": [], "note": note}
+        return {"video": name, **transcripts.of(found)}
 
 
 def _add_media(app, folder: MediaFolder) -> None:

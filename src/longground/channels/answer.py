@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..moments import Moments
+from .changes import score_changes
 from .evidence import Evidence
 from .match import people_moments, speech_moments, text_moments
 from .route import Route
@@ -13,7 +14,11 @@ Reader = Callable[[Evidence, Route], tuple[Moments, dict]]
 
 READERS: dict[str, Reader] = {
     "speech": lambda evidence, route: speech_moments(evidence.get("speech"), route.needle),
-    "text": lambda evidence, route: text_moments(evidence.get("text"), route.needle),
+    "text": lambda evidence, route: (
+        score_changes(evidence.get("text"))
+        if route.change
+        else text_moments(evidence.get("text"), route.needle)
+    ),
     "people": lambda evidence, route: people_moments(
         evidence.get("people"), route.needle, route.absent
     ),

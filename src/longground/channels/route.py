@@ -3,6 +3,8 @@
 "the caption says GOAL" and "the score is 2-1" go to on-screen text, "someone mentions the
 budget" to speech, "a person" / "a face" / "nobody" to people; anything else to the image
 encoder ("visual"). The first rule whose pattern matches wins; its `x` group is the needle.
+"the score changes" goes to on-screen text as a *change* (`Route.change`): the moments where
+the score read on screen becomes another.
 """
 
 from __future__ import annotations
@@ -16,18 +18,22 @@ _QUOTES = "\"'“”‘’`"
 @dataclass(frozen=True)
 class Route:
     """A routing decision: the channel, the words to look for in it, the rule that chose it,
-    and `absent` for "nobody" (the moments where the thing is *not* there).
+    `absent` for "nobody" (the moments where the thing is *not* there), and `change` for "the
+    score changes" (the moments where what is read becomes something else).
 
     >>> route_query("when does the caption say GOAL")
-    Route(channel='text', needle='goal', rule='text-shows', absent=False)
+    Route(channel='text', needle='goal', rule='text-shows', absent=False, change=False)
     >>> route_query("the score is 2 - 1").needle, route_query("a red car").channel
     ('2-1', 'visual')
+    >>> route_query("every time the score changes").change
+    True
     """
 
     channel: str
     needle: str
     rule: str
     absent: bool = False
+    change: bool = False
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -39,6 +45,7 @@ class Rule:
     channel: str
     pattern: re.Pattern
     absent: bool = False
+    change: bool = False
 
 
 _SCREEN = (r"(?:slides?|screens?|captions?|subtitles?|scoreboards?|titles?|banners?|signs?|"
@@ -52,6 +59,8 @@ _PERSON = (r"(?:person|people|someone|somebody|anyone|a human|humans?|man|woman|
 _WHERE = (r"(?:\s+(?:is\s+|are\s+)?(?:on screen|visible|appears?|present|shown|"
           r"in (?:the )?(?:frame|shot|picture|video)))?")  # fmt: skip
 _SCORE = r"\bscore(?:board)?\s+(?:is|reads|becomes|changes to|shows)\s+(?P<x>\d+\s*[-:–]\s*\d+)"
+_SCORE_CHANGE = (r"\b(?P<x>score(?:board)?)\s+(?:changes?|changed|changing|updates?|updated|"
+                 r"goes up|went up)\b(?!\s+to\b)")  # fmt: skip
 _WRITTEN = (r"(?P<x>.+?)\s+(?:is|are)\s+(?:written|displayed)\b"
             r"|\b(?:written|displayed) (?:on screen )?(?:words? )?(?P<y>.+)")  # fmt: skip
 _SPOKEN = (r"\b(?:word|words|phrase|name)\s+(?P<x>.+?)\s+(?:is|are|gets|get)\s+"
@@ -63,6 +72,7 @@ _SOMEONE = (rf"^(?:when (?:is|are|does) )?(?:there (?:is|are) )?(?:a |an |the |s
             rf"(?P<x>{_PERSON}){_WHERE}\s*$")  # fmt: skip
 
 RULES: list[Rule] = [
+    Rule("text-score-change", "text", re.compile(_SCORE_CHANGE), change=True),
     Rule("text-score", "text", re.compile(_SCORE)),
     Rule("text-shows", "text", re.compile(rf"\b{_SCREEN}\b.*?\b{_SHOWS}\b\s*[:,]?\s*(?P<x>.+)")),
     Rule("text-written", "text", re.compile(_WRITTEN)),
@@ -93,5 +103,5 @@ def route_query(query: str) -> Route:
         groups = match.groupdict()
         needle = _clean(groups.get("x") or groups.get("y") or "")
         if needle or rule.absent:
-            return Route(rule.channel, needle, rule.name, rule.absent)
+            return Route(rule.channel, needle, rule.name, rule.absent, rule.change)
     return Route("visual", text, "default")

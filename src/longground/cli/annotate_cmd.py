@@ -12,6 +12,8 @@ import typer
 
 from ..errors import UserError
 from ..outputs import check_output_file, input_path
+from . import options as opt
+from .checks import check_cache_root
 from .main import app
 
 annotate_app = typer.Typer(
@@ -64,6 +66,15 @@ def serve(
     pred: Annotated[
         Path | None, typer.Option("--pred", help="A method's predictions to draw on the timeline.")
     ] = None,
+    cache_dir: opt.CacheDir = None,
+    transcribe: Annotated[
+        bool,
+        typer.Option(
+            help="Show the transcript under the player: read it from the channels cache, and "
+            "extract the speech of a video whose transcript is not cached (--no-transcribe: "
+            "from the cache only)."
+        ),
+    ] = True,
 ) -> None:
     """Serve the annotation page. The first start imports BENCH into the database; later
     starts reuse the database (add queries with `annotate import`).
@@ -74,12 +85,14 @@ def serve(
     from ..annotate.app import create_app
     from ..annotate.exchange import VIDEOS_SETTING, import_benchmark
     from ..annotate.server import bind, host_names, is_loopback, run, url_of
+    from ..annotate.transcript import Transcripts
     from ..formats import load_samples
 
     if not videos.is_dir():
         raise UserError(f"--videos {videos}: no such folder")
     if not annotator.strip():
         raise UserError("--annotator must not be empty")
+    check_cache_root(cache_dir)
     database = check_output_file(
         db or benchmark.with_suffix(".annotate.db"), "--db", inputs=[benchmark, pred]
     )
@@ -101,8 +114,9 @@ def serve(
             predictions = _predictions(pred, store)
             token = None if is_loopback(host) else new_token()
             hosts = host_names(host)
+            transcripts = Transcripts(cache_dir, transcribe)
             web = create_app(store, videos, annotator.strip(), predictions, allowed_hosts=hosts,
-                             token=token)  # fmt: skip
+                             token=token, transcripts=transcripts)  # fmt: skip
             address = url_of(sock, host) + (f"?token={token}" if token else "")
             if token:
                 typer.echo(f"annotate: --host {host} is not loopback: requests need the access "

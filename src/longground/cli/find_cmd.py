@@ -14,7 +14,7 @@ from ..outputs import open_output
 from ..timecode import format_time
 from . import export_options as xo
 from . import options as opt
-from .channel_options import Channels
+from .channel_options import Channels, Subtitles, subtitles_on
 from .checks import check_cache_root, check_output_file
 from .main import app, print_error
 
@@ -126,6 +126,7 @@ def find(
     api_key: opt.ApiKey = None,
     cache_dir: opt.CacheDir = None,
     channels: Channels = None,
+    subtitles: Subtitles = None,
     trace: Annotated[
         Path | None, typer.Option("--trace", help="Write a JSON record of the search here.")
     ] = None,
@@ -167,6 +168,7 @@ def find(
 
     parse_channels(channels)  # a bad --channels fails before any work
     config.channels = channels
+    config.subtitles = subtitles_on(subtitles, method, preset)
     grounder = build_method(method, config)
     prefix = named
     unindexable = _index_library(grounder, videos, config, workers, ray)

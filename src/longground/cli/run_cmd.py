@@ -23,6 +23,7 @@ from ..run import (
 from ..topk import EWB_WINDOWS_NAME
 from . import export_options as xo
 from . import options as opt
+from .channel_options import Subtitles, subtitles_on
 from .checks import at_least, check_cache_root, check_output_file
 from .main import app
 
@@ -46,6 +47,7 @@ def run(
     preset: opt.Preset = None,
     video_input: opt.VideoInputMode = None,
     parse: opt.ParseMode = None,
+    subtitles: Subtitles = None,
     appearance: opt.Appearance = None,
     segment_encoder: opt.SegmentEncoder = None,
     device: opt.Device = None,
@@ -165,6 +167,7 @@ def run(
         device=device,
         batch_size=batch_size,
     )
+    config.subtitles = subtitles_on(subtitles, method, preset)
     spec = MethodSpec(method, config)
     backend = _backend(spec, workers, ray, gpus_per_worker, ray_runtime_env)
     samples = load_samples(benchmark, fmt)

@@ -16,8 +16,9 @@ import numpy as np
 from ..agent.graph.cache import GraphCache
 from ..agent.perception.regions import halves
 from ..agent.pipeline import CometAgent
+from ..agent.plan.planner import Relation, plan_query
 from ..agent.settings import AgentSettings
-from ..agent.source import VideoSource
+from ..agent.source import ChannelAnswer, VideoSource
 from ..cache.kinds import agent_dir, agent_video_key
 from ..errors import UserError
 from .base import Grounding, IndexedGrounder, MethodConfig, register_method
@@ -65,11 +66,17 @@ class FileSource(VideoSource):
     the same rate and replaces (or adds) that feature.
     """
 
-    def __init__(self, video: Path, encoder, store, extractors: dict | None = None):
+    def __init__(
+        self, video: Path, encoder, store, extractors: dict | None = None,
+        config: MethodConfig | None = None,
+    ):  # fmt: skip
+        """`config` gives the evidence channels (`--channels`, cache, rate) sub-events may
+        be routed to; without it the source has none."""
         from ..cache import video_fingerprint
         from ..video import probe
 
         self.video, self.encoder, self.store = Path(video), encoder, store
+        self.config = config
         self.extractors = dict(extractors or {})
         self.duration_s = float(probe(self.video).duration_s)
         ids = [getattr(encoder, "encoder_id", type(encoder).__name__)]
@@ -116,6 +123,20 @@ class FileSource(VideoSource):
         return frames_at(
             self.video, np.asarray(times_s, dtype=np.float64), short_side=FRAME_SIDE
         ).frames
+
+    def channel_answer(self, phrase: str) -> ChannelAnswer | None:
+        """The channel `phrase` is routed to (`channels.route`), answered on this video's
+        evidence; None for the image encoder or without a config."""
+        if self.config is None:
+            return None
+        from .channels import channel_answer, route_record
+
+        found = channel_answer(self.video, phrase, self.config)
+        if found is None:
+            return None
+        route, names, moments, details = found
+        record = {"route": route_record(route, names), "matched": details}
+        return ChannelAnswer(route.channel, moments, record)
 
     has_regions = True
 
@@ -206,7 +227,9 @@ class AgentMethod(IndexedGrounder):
     def source(self, video: Path) -> FileSource:
         video = Path(video)
         if video not in self._sources:
-            self._sources[video] = FileSource(video, self.encoder, self.store, self._extractors)
+            self._sources[video] = FileSource(
+                video, self.encoder, self.store, self._extractors, self.config
+            )
         return self._sources[video]
 
     def ground(self, video: Path, query: str) -> Grounding:
@@ -214,11 +237,27 @@ class AgentMethod(IndexedGrounder):
             raise UserError("the query is empty")
         from .channels import routed_grounding, with_route
 
-        routed = routed_grounding(video, query, self.config)
-        if routed is not None:
-            routed.trace["method"] = "agent"
-            return routed
-        return with_route(self._ground_frames(video, query), query, self.config)
+        if not self._compound(video, query):
+            routed = routed_grounding(video, query, self.config)
+            if routed is not None:
+                routed.trace["method"] = "agent"
+                return routed
+        grounding = self._ground_frames(video, query)
+        combined = grounding.trace.get("combined")
+        if combined is not None:
+            grounding.trace["route"] = combined_route(combined, self.config)
+        return with_route(grounding, query, self.config)
+
+    def _compound(self, video: Path, query: str) -> bool:
+        """Whether the rule planner finds more than one event in `query`, a time window or
+        "the first / last time": then its sub-events are routed one by one (the agent's
+        `combine`), not the whole query to the first channel its wording matches."""
+        plan = plan_query(query, self.source(video).duration_s)
+        return (
+            bool(plan.conditions)
+            or plan.relation is not Relation.NONE
+            or (plan.occurrence is not None or plan.skip_first)
+        )
 
     def _ground_frames(self, video: Path, query: str) -> Grounding:
         moments, trace = self.agent.run(self.source(video), query)
@@ -229,6 +268,17 @@ class AgentMethod(IndexedGrounder):
         if failure is not None:
             return Grounding(moments, raw=failure.raw, trace=record, parse_error=failure.reason)
         return Grounding(moments=moments, trace=record)
+
+
+def combined_route(combined: dict, config: MethodConfig) -> dict:
+    """The trace's "route" of a query whose sub-events went to their own channels."""
+    from ..channels import parse_channels
+
+    events = [{"role": e["role"], "phrase": e["phrase"], "channel": e["channel"],
+               "needle": e.get("route", {}).get("needle", e["text"])}
+              for e in combined["subevents"]]  # fmt: skip
+    return {"channel": "combined", "rule": "agent-plan", "relation": combined["relation"],
+            "subevents": events, "channels": list(parse_channels(config.channels))}  # fmt: skip
 
 
 @register_method("agent")

@@ -33,6 +33,8 @@ class MethodConfig:
     batch_size: int | None = None
     # Evidence channels a query may be routed to (`--channels`); None: every installed one.
     channels: str | None = None
+    #: Put the transcript and on-screen text into Video-LLM prompts (`methods.subtitles`).
+    subtitles: bool = False
 
     def fingerprint(self, method: str) -> dict[str, Any]:
         """What identifies the answers this configuration produces (for resuming runs).
@@ -47,6 +49,8 @@ class MethodConfig:
             out.pop("parse")
         if out["channels"] is None:  # answers recorded before channels existed stay valid
             out.pop("channels")
+        if not out["subtitles"]:  # and before subtitles existed
+            out.pop("subtitles")
         if out["llm"] is not None:
             out["llm"].pop("api_key")
             out["llm"].pop("concurrency")

@@ -16,6 +16,7 @@ import numpy as np
 from ..channels import ChannelStore, Route, parse_channels, route_query
 from ..channels.answer import answer
 from ..errors import UserError
+from ..moments import Moments
 from .base import Grounding, MethodConfig
 
 
@@ -29,7 +30,26 @@ def routed_grounding(video: Path, query: str, config: MethodConfig) -> Grounding
         UserError: the routed channel cannot be read in this video (no audio stream, audio
             that does not decode): "no match" would be a false answer.
     """
-    route = route_query(query)
+    found = channel_answer(video, query, config)
+    if found is None:
+        return None
+    route, names, moments, details = found
+    if config.single and len(moments) > 1:
+        moments = moments[np.argsort(-moments.scores, kind="stable")[:1]]
+    trace = {"route": route_record(route, names), "channel": details}
+    return Grounding(moments=moments, trace=trace)
+
+
+def channel_answer(
+    video: Path, text: str, config: MethodConfig
+) -> tuple[Route, tuple[str, ...], Moments, dict] | None:
+    """`(route, channels selected, moments, match details)` of the channel `text` is routed
+    to, or None when it goes to the image encoder (or its channel is not selected).
+
+    Raises:
+        UserError: the routed channel cannot be read in this video (see `routed_grounding`).
+    """
+    route = route_query(text)
     if route.channel == "visual":
         return None
     names = parse_channels(getattr(config, "channels", None))
@@ -41,10 +61,7 @@ def routed_grounding(video: Path, query: str, config: MethodConfig) -> Grounding
             f"{video}: cannot answer a {route.channel} query: {evidence.notes[route.channel]}"
         )
     moments, details = answer(evidence, route)
-    if config.single and len(moments) > 1:
-        moments = moments[np.argsort(-moments.scores, kind="stable")[:1]]
-    trace = {"route": _route_record(route, names), "channel": details}
-    return Grounding(moments=moments, trace=trace)
+    return route, names, moments, details
 
 
 def with_route(grounding: Grounding, query: str, config: MethodConfig) -> Grounding:
@@ -52,11 +69,12 @@ def with_route(grounding: Grounding, query: str, config: MethodConfig) -> Ground
     if "route" not in grounding.trace:
         route = route_query(query)
         names = parse_channels(getattr(config, "channels", None))
-        grounding.trace["route"] = {**_route_record(route, names), "channel": "visual"}
+        grounding.trace["route"] = {**route_record(route, names), "channel": "visual"}
     return grounding
 
 
-def _route_record(route: Route, names: tuple[str, ...]) -> dict:
+def route_record(route: Route, names: tuple[str, ...]) -> dict:
+    """The routing decision as the trace shows it (with why a channel was not used)."""
     record = {**route.to_dict(), "channels": list(names)}
     if route.channel not in ("visual", *names):
         record["asked"] = route.channel

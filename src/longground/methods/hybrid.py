@@ -30,6 +30,7 @@ from .base import Grounder, Grounding, MethodConfig, parse_params, register_meth
 from .monolithic import MonolithicParams, check_positive, video_frames
 from .presets import Preset, register_preset
 from .retrieval import frame_scores, top_k_windows
+from .subtitles import with_subtitles
 
 Scorer = Callable[[Path, str, MethodConfig], tuple[np.ndarray, np.ndarray, float]]
 
@@ -175,6 +176,7 @@ class HybridMethod(Grounder):
             windows="\n".join(f"- {span_text(s, e)}" for s, e in union.spans),
             **duration_fields(duration_s),
         )
+        prompt, subtitles = with_subtitles(prompt, video, self.config, union)
         grounding = ask_for_moments(
             self.client,
             timed_frames_message(prompt, frames, pts_s),
@@ -185,7 +187,7 @@ class HybridMethod(Grounder):
         )
         answered = len(grounding.moments)
         grounding.moments = keep_inside(grounding.moments, union)
-        grounding.trace.update(trace, n_frames=len(frames), answered=answered)
+        grounding.trace.update(trace, n_frames=len(frames), answered=answered, subtitles=subtitles)
         return grounding
 
 

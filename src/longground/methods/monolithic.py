@@ -23,6 +23,7 @@ from ..llm.timing import duration_fields, timed_frames_message
 from .ask import ask_for_moments, method_chat_client
 from .base import Grounder, Grounding, MethodConfig, parse_params, register_method
 from .presets import Preset, register_preset
+from .subtitles import with_subtitles
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,7 @@ class MonolithicMethod(Grounder):
             n_frames=len(frames),
             **duration_fields(duration_s),
         )
+        prompt, subtitles = with_subtitles(prompt, video, self.config)
         grounding = ask_for_moments(
             self.client,
             timed_frames_message(prompt, frames, pts_s),
@@ -157,7 +159,7 @@ class MonolithicMethod(Grounder):
             temperature=self.params.temperature,
             parse=self.config.parse,
         )
-        grounding.trace.update(n_frames=len(frames), duration_s=duration_s)
+        grounding.trace.update(n_frames=len(frames), duration_s=duration_s, subtitles=subtitles)
         return grounding
 
 

@@ -159,6 +159,8 @@ ORDINAL_SUFFIX = re.compile(
     rf"shows?\s+up|showed\s+up|(?:is|was)\s+seen|came|comes)\s+({_ORD})\b",
     IGNORE,
 )
+# "the first time X", "the last time that X": one occurrence of the answer, in time order.
+OCCURRENCE = re.compile(rf"\b(?:for\s+)?the\s+({_ORD})\s+time(?:\s+(?:that|when))?\b\s*", IGNORE)
 # Condition texts that name nothing in particular: the encoder cannot check them.
 GENERIC = re.compile(
     r"^(?:something|anything|someone|anyone|an?\s+(?:object|thing|item)|it|them|"

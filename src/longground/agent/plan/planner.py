@@ -58,6 +58,11 @@ class Plan:
         backdrop: colour name of the background the target must be seen against, or None.
         direction: "right" (moving left to right), "left" (right to left) or None.
         profile: name of the graph profile (see `profiles.PROFILES`).
+        occurrence: "the first / second / last time X": keep only that occurrence (1-based,
+            -1: the last) of the answer, in time order; None keeps every one.
+        phrases: the sub-events as the query words them, before cleaning: the target's,
+            then each condition's (aligned with `texts`). Evidence channels are chosen from
+            these ("the slide reads X" loses "slide" to the motion words when cleaned).
         source: "rules", "llm", or "rules-fallback" (the LLM's answer was unreadable).
         notes: remarks for the trace.
     """
@@ -73,6 +78,8 @@ class Plan:
     backdrop: str | None = None
     direction: str | None = None
     profile: str = "medium"
+    occurrence: int | None = None
+    phrases: tuple[str, ...] = ()
     source: str = "rules"
     notes: tuple[str, ...] = field(default=())
 
@@ -88,8 +95,14 @@ class Plan:
             conditions=list(self.conditions),
             window_s=list(self.window_s),
             notes=list(self.notes),
+            phrases=list(self.phrases),
         )
         return out
+
+    def phrase(self, i: int) -> str:
+        """The words of sub-event `i` of `texts` as the query put them (the cleaned text
+        when the plan has no phrases, as from an LLM planner)."""
+        return self.phrases[i] if i < len(self.phrases) else self.texts[i]
 
 
 def plan_query(query: str, duration_s: float) -> Plan:
@@ -101,13 +114,22 @@ def plan_query(query: str, duration_s: float) -> Plan:
     >>> p = plan_query("Between 00:10:00 and 00:20:00, find every moving car", 3600)
     >>> p.target, p.relation.value, p.window_s, p.motion, p.profile
     ('car', 'between times', (600.0, 1200.0), 'moving', 'medium')
+    >>> p = plan_query("when someone says goal while the slide reads Summary", 600)
+    >>> p.target, p.conditions, p.relation.value
+    ('someone says goal', ('the reads Summary',), 'while')
+    >>> p.phrases
+    ('someone says goal', 'the slide reads Summary')
+    >>> plan_query("the first time the score changes after half time", 600).occurrence
+    1
     """
     text = re.sub(r"\s+", " ", query.replace("’", "'")).strip()
     window, text = extract_window(text, duration_s)
     skip_first = bool(ph.AGAIN.search(text) or ph.AFTER_FIRST.search(text))
     body = _main_sentence(ph.FIRST_INCLUDED.sub("", ph.AFTER_FIRST.sub("", text)))
     body = _strip_lead_ins(ph.AGAIN.sub(" ", body))
+    occurrence, body = _occurrence(body)
     target, conditions, relation = _split_relation(body)
+    raw = (target.strip(" ,.?!"), *(c.strip(" ,.?!") for c in conditions))
     ordinal, target = _ordinal(target)
     backdrop = ph.BACKDROP.search(target)
     target = ph.BACKDROP.sub(" ", target)
@@ -115,11 +137,9 @@ def plan_query(query: str, duration_s: float) -> Plan:
     direction = heading[2].lower() if heading and heading[1] != heading[2] else None
     motion, target = _motion(_clean(target))
     target = _clean(target) or _clean(body) or body
-    conditions = tuple(
-        c
-        for c in (_clean(_motion(_clean(c))[1]) for c in conditions)
-        if c and not ph.GENERIC.match(c)
-    )
+    cleaned = [(_clean(_motion(_clean(c))[1]), r) for c, r in zip(conditions, raw[1:])]
+    kept = [(c, r) for c, r in cleaned if c and not ph.GENERIC.match(c)]
+    conditions = tuple(c for c, _ in kept)
     if relation in (Relation.CAUSES, Relation.CAUSED_BY) and motion is None:
         motion = "moving"  # a cause and its effect happen through motion
     if not conditions and relation is not Relation.BETWEEN:
@@ -140,6 +160,8 @@ def plan_query(query: str, duration_s: float) -> Plan:
         backdrop=backdrop[1].lower() if backdrop else None,
         direction=direction,
         profile=profile,
+        occurrence=occurrence,
+        phrases=(raw[0], *(r for _, r in kept)),
     )
 
 
@@ -187,8 +209,8 @@ def _split_relation(body: str) -> tuple[str, tuple[str, ...], Relation]:
         _, _, rel, m = min(found, key=lambda f: (f[0], f[1]))
         left, right = body[: m.start(1)].strip(" ,"), body[m.end(1) :].strip(" ,")
         if not left:  # "After X, Y": the condition comes first
-            if "," not in right:
-                return right, (), Relation.NONE
+            if "," not in right:  # "when X while Y": the first marker was a lead-in
+                return _split_relation(right) if right != body else (right, (), Relation.NONE)
             cond, target = right.split(",", 1)
             return _strip_lead_ins(target.strip()), (cond.strip(),), Relation(rel)
         return left, (right,), Relation(rel)
@@ -200,6 +222,15 @@ def _split_relation(body: str) -> tuple[str, tuple[str, ...], Relation]:
         if len(parts) == 2:
             return parts[0], (parts[1],), Relation.WHILE
     return body, (), Relation.NONE
+
+
+def _occurrence(text: str) -> tuple[int | None, str]:
+    """(1, "X") for "the first time X", (-1, "X") for "the last time X"."""
+    m = ph.OCCURRENCE.search(text)
+    if m is None:
+        return None, text
+    rest = (text[: m.start()] + " " + text[m.end() :]).strip()
+    return ph.ORDINALS[m[1].lower()], _strip_lead_ins(rest)
 
 
 def _motion(text: str) -> tuple[str | None, str]:

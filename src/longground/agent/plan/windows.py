@@ -63,6 +63,14 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
         re.compile(r"\b(?:in|during)\s+the\s+(first|second|last|final)\s+half", re.I),
         lambda m, d: _halves(m[1].lower(), d),
     ),
+    (  # "half time" is the middle of the video: the break of a match in two halves
+        re.compile(
+            r"\b(after|since|from|before|until|till|by)\s+(?:the\s+)?half[\s-]?time\b", re.I
+        ),
+        lambda m, d: _halves(
+            "first" if m[1].lower() in ("before", "until", "till", "by") else "second", d
+        ),  # fmt: skip
+    ),
     (
         re.compile(
             rf"\b(?:after|from|since|past|beyond|later\s+than)\s+{_THE}({TIME}){_MARK}"
@@ -99,6 +107,8 @@ def extract_window(query: str, duration_s: float) -> tuple[tuple[float, float] |
     ((960.0, 2040.0), 'every time a cat appears')
     >>> extract_window("a rocket in the last 5 minutes", 1200)
     ((900.0, 1200.0), 'a rocket')
+    >>> extract_window("the first time the score changes after half time", 1200)
+    ((600.0, 1200.0), 'the first time the score changes')
     >>> extract_window("a rocket after a cat", 1200)
     (None, 'a rocket after a cat')
     """

@@ -5,7 +5,7 @@
 const $ = (sel) => document.querySelector(sel);
 const state = {
   session: null, videos: [], video: null, videoInfo: null, queries: [],
-  qid: null, view: "verify", selected: 0, status: "all",
+  qid: null, view: "verify", selected: 0, status: "all", transcript: [], spoken: -1,
 };
 
 // ---------------------------------------------------------------- talking to the server
@@ -75,12 +75,15 @@ async function openVideo(name, qid) {
   if (state.videoInfo.available) {
     if (player.getAttribute("src") !== state.videoInfo.media_url) {
       player.src = state.videoInfo.media_url;
+      player.muted = false;  // the refinement player plays the sound (the cards' clips are muted)
+      loadTranscript(name);
     }
     player.hidden = false;
     $("#no-video").hidden = true;
   } else {
     player.removeAttribute("src");
     player.hidden = true;
+    showTranscript(name, { segments: [], note: "the video file is not in the videos folder" });
     $("#no-video").hidden = false;
     $("#no-video").textContent = `The video file is not in the videos folder: ${state.videoInfo.expected_path}`;
   }
@@ -92,6 +95,50 @@ async function openVideo(name, qid) {
 async function loadQueries() {
   const params = new URLSearchParams({ video: state.video, status: state.status });
   state.queries = (await api(`/api/queries?${params}`)).body.queries || [];
+}
+
+// ---------------------------------------------------------------- the transcript
+
+// What is said, under the player: asked for once per video (the server reads the channels
+// cache, or transcribes the video on first request, which can take a while).
+async function loadTranscript(name) {
+  showTranscript(name, { segments: [], note: null, loading: true });
+  const { status, body } = await api(`/api/transcript?name=${encodeURIComponent(name)}`);
+  if (state.video !== name) return;  // another video was opened meanwhile
+  showTranscript(name, status === 200 ? body :
+    { segments: [], note: typeof body.detail === "string" ? body.detail : `error ${status}` });
+}
+
+function showTranscript(name, answer) {
+  state.transcript = answer.segments;
+  state.spoken = -1;
+  const from = { cache: "from the channels cache", extracted: "transcribed now" }[answer.from];
+  $("#transcript-note").textContent = answer.loading ? "reading..." :
+    answer.note ? `none: ${answer.note}` :
+    answer.segments.length ? `${answer.segments.length} segments, ${from}` : "nothing is said";
+  $("#transcript-lines").replaceChildren(...answer.segments.map((seg, i) => {
+    const item = el("li", { "data-index": String(i), "data-start": String(seg.start_s) });
+    const at = el("button", { class: "seek", title: "Play from here" }, hms(seg.start_s));
+    at.addEventListener("click", () => { $("#player").currentTime = seg.start_s; });
+    item.append(at, el("span", { class: "said" }, seg.text));
+    return item;
+  }));
+  highlightSpoken();
+}
+
+// The segment under the playhead is highlighted and kept in view inside the list.
+function highlightSpoken() {
+  const t = $("#player").currentTime || 0;
+  const now = state.transcript.findIndex((s) => s.start_s <= t && t < s.end_s);
+  if (now === state.spoken) return;
+  state.spoken = now;
+  const list = $("#transcript-lines");
+  list.querySelectorAll("li").forEach((item, i) => {
+    item.classList.toggle("current", i === now);
+    if (i === now) item.setAttribute("aria-current", "true"); else item.removeAttribute("aria-current");
+  });
+  const item = list.children[now];
+  if (item) list.scrollTop = item.offsetTop - list.clientHeight / 3;
 }
 
 // ---------------------------------------------------------------- the URL keeps the place
@@ -450,6 +497,8 @@ async function start() {
   });
   $("#player").addEventListener("timeupdate", moveCursor);
   $("#player").addEventListener("seeked", moveCursor);
+  $("#player").addEventListener("timeupdate", highlightSpoken);
+  $("#player").addEventListener("seeked", highlightSpoken);
   document.addEventListener("keydown", onKey);
   const place = recall();
   if (place.view === "refine" || place.view === "verify") state.view = place.view;
