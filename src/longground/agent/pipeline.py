@@ -35,6 +35,7 @@ from .source import VideoSource, segment_features
 from .trace import ParseFailure, Trace
 from .verify.budget import scaled_budget, standing_out, unexamined
 from .verify.coverage import coverage_order, uniform_order
+from .verify.fallback import clear_event_spans
 from .verify.loop import LoopResult, Verdict, verification_loop
 from .verify.memory import MemoryBank
 
@@ -141,11 +142,13 @@ class CometAgent:
             trace.put("unexamined", unexamined(evidence, []))
             trace.put("verifications", [])
             trace.put("memory", [])
-            return Moments.empty(), trace
+            moments = self._fallback(evidence, Moments.empty(), trace)
+            return self._rescore(evidence, moments, source, trace), trace
         with trace.timed("verification"):
             loop = self._verify(evidence, roles, profile, trace)
         trace.put("unexamined", unexamined(evidence, loop.steps))
         moments = self._aggregate(evidence, roles, loop.bank.entries, trace)
+        moments = self._fallback(evidence, moments, trace)
         moments = self._rescore(evidence, moments.clip(start_s, end_s), source, trace)
         return moments, trace
 
@@ -230,6 +233,25 @@ class CometAgent:
             },
         )
         return decisions
+
+    def _fallback(self, ev: Evidence, moments: Moments, trace: Trace) -> Moments:
+        """An empty answer to a plain presence query becomes the events that stand clearly
+        above the video (`verify.fallback`); recorded in the trace under "fallback"."""
+        plan, k_clear = ev.plan, self.settings.fallback_k
+        plain = plan.relation is Relation.NONE and plan.ordinal is None and not plan.skip_first
+        plain = plain and plan.motion is None and plan.backdrop is None and plan.direction is None
+        if moments.count or not plain or k_clear <= 0:
+            return moments
+        decision = ev.memo["decisions"][plan.target]
+        spans, z = clear_event_spans(
+            ev.events.spans_s, ev.times_s, ev.scores[plan.target], decision, k_clear,
+            self.settings.merge_gap_s,
+        )  # fmt: skip
+        start_s, end_s = plan.window_s
+        found = Moments(spans, np.ones(len(spans))).clip(start_s, end_s)
+        best = float(np.max(z, initial=-np.inf))
+        trace.put("fallback", {"k_clear": k_clear, "best_separation": best, "moments": found.count})
+        return found
 
     def _rescore(self, ev: Evidence, moments: Moments, source, trace: Trace) -> Moments:
         """Calibrated confidences (`agent.confidence`) for the offline verifier's moments; a
