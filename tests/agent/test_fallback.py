@@ -1,4 +1,4 @@
-"""The empty-answer fallback (agent/verify/fallback.py) on the scripted fake video.
+"""The empty-answer fallback (agent/perception/fallback.py) on the scripted fake video.
 
 This fake's backgrounds vary from shot to shot, so its spread is wide and its faint rocket
 stands 3 robust standard deviations above the video (a dog, never shown, 2): `K` = 2.5 here,

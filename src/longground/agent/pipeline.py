@@ -14,6 +14,7 @@ from .confidence import Weights, rescored
 from .graph.cache import GraphCache
 from .graph.flat import flat_candidates, flat_nodes
 from .graph.levels import action_nodes, event_nodes
+from .perception.fallback import clear_event_spans
 from .perception.filter import UNREADABLE_DROP
 from .perception.presence import pooled
 from .perception.regions import RegionIndex
@@ -35,7 +36,6 @@ from .source import VideoSource, segment_features
 from .trace import ParseFailure, Trace
 from .verify.budget import scaled_budget, standing_out, unexamined
 from .verify.coverage import coverage_order, uniform_order
-from .verify.fallback import clear_event_spans
 from .verify.loop import LoopResult, Verdict, verification_loop
 from .verify.memory import MemoryBank
 
@@ -236,7 +236,7 @@ class CometAgent:
 
     def _fallback(self, ev: Evidence, moments: Moments, trace: Trace) -> Moments:
         """An empty answer to a plain presence query becomes the events that stand clearly
-        above the video (`verify.fallback`); recorded in the trace under "fallback"."""
+        above the video (`perception.fallback`); recorded in the trace under "fallback"."""
         plan, k_clear = ev.plan, self.settings.fallback_k
         plain = plan.relation is Relation.NONE and plan.ordinal is None and not plan.skip_first
         plain = plain and plan.motion is None and plan.backdrop is None and plan.direction is None

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..perception.presence import span_frames
-from ..perception.relative import Decision
+from .presence import span_frames
+from .relative import Decision
 
 
 def clear_event_spans(
