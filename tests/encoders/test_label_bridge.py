@@ -93,7 +93,7 @@ def _peak(scores: np.ndarray, pts_s: np.ndarray, *shots: tuple[float, float]) ->
 
 def test_features_have_documented_shapes_and_norms(photos):
     assert photos["label_mix"].shape == (5, 384) and photos["embedding"].shape == (5, 384)
-    assert photos["appearance"].shape == (5, 1280)
+    assert photos["appearance"].shape == (5, 1280) and photos["class_logp"].shape == (5, 1000)
     assert all(v.dtype == np.float32 for v in photos.values())
     np.testing.assert_allclose(np.linalg.norm(photos["embedding"], axis=1), 1, rtol=1e-5)
     np.testing.assert_allclose(np.linalg.norm(photos["appearance"], axis=1), 1, rtol=1e-5)

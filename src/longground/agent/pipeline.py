@@ -15,6 +15,7 @@ from .confidence import Weights, rescored
 from .graph.cache import GraphCache
 from .graph.flat import flat_candidates, flat_nodes
 from .graph.levels import action_nodes, event_nodes
+from .perception.fallback import clear_event_spans
 from .perception.filter import UNREADABLE_DROP
 from .perception.intervals import occurrence
 from .perception.presence import pooled
@@ -156,11 +157,13 @@ class CometAgent:
             trace.put("unexamined", unexamined(evidence, []))
             trace.put("verifications", [])
             trace.put("memory", [])
-            return Moments.empty()
+            moments = self._fallback(evidence, Moments.empty(), trace)
+            return self._rescore(evidence, moments, source, trace)
         with trace.timed("verification"):
             loop = self._verify(evidence, roles, profile, trace)
         trace.put("unexamined", unexamined(evidence, loop.steps))
         moments = self._aggregate(evidence, roles, loop.bank.entries, trace)
+        moments = self._fallback(evidence, moments, trace)
         return self._rescore(evidence, moments.clip(start_s, end_s), source, trace)
 
     def _combined(self, source: VideoSource, plan, profile: Profile, events, trace: Trace):
@@ -274,6 +277,25 @@ class CometAgent:
             },
         )
         return decisions
+
+    def _fallback(self, ev: Evidence, moments: Moments, trace: Trace) -> Moments:
+        """An empty answer to a plain presence query becomes the events that stand clearly
+        above the video (`perception.fallback`); recorded in the trace under "fallback"."""
+        plan, k_clear = ev.plan, self.settings.fallback_k
+        plain = plan.relation is Relation.NONE and plan.ordinal is None and not plan.skip_first
+        plain = plain and plan.motion is None and plan.backdrop is None and plan.direction is None
+        if moments.count or not plain or k_clear <= 0:
+            return moments
+        decision = ev.memo["decisions"][plan.target]
+        spans, z = clear_event_spans(
+            ev.events.spans_s, ev.times_s, ev.scores[plan.target], decision, k_clear,
+            self.settings.merge_gap_s,
+        )  # fmt: skip
+        start_s, end_s = plan.window_s
+        found = Moments(spans, np.ones(len(spans))).clip(start_s, end_s)
+        best = float(np.max(z, initial=-np.inf))
+        trace.put("fallback", {"k_clear": k_clear, "best_separation": best, "moments": found.count})
+        return found
 
     def _rescore(self, ev: Evidence, moments: Moments, source, trace: Trace) -> Moments:
         """Calibrated confidences (`agent.confidence`) for the offline verifier's moments; a

@@ -21,11 +21,12 @@ import numpy as np
 
 from ..device import Device
 from .base import ImageTextEncoder, register_encoder
+from .class_words import class_logp, class_score, named_classes
 from .contrastive import check_query
 from .imagenet_labels import N_CLASSES, class_prompts
 from .preprocess import check_frames, l2_normalize
 
-VERSION = "1"
+VERSION = "2"
 DEFAULT_TOP_K = 10
 CLASS_PROMPT = "a photo of a {}"
 TEXT_DIM = 384
@@ -106,7 +107,7 @@ class LabelBridgeEncoder(ImageTextEncoder):
 
     >>> encoder = LabelBridgeEncoder(top_k=5)
     >>> encoder.encoder_id, encoder.default_threshold
-    ('label-bridge-v1:efficientnet-lite0+all-minilm-l6-v2:top5', 2.4)
+    ('label-bridge-v2:efficientnet-lite0+all-minilm-l6-v2:top5', 2.4)
     """
 
     default_threshold = NO_MATCH_SCORE
@@ -179,13 +180,16 @@ class LabelBridgeEncoder(ImageTextEncoder):
         """Per-frame features, all float32.
 
         Returns:
-            "label_mix" `(N, 384)` (what `score` reads), "embedding" `(N, 384)` the label mix
-            L2-normalised, "appearance" `(N, 1280)` the pooled CNN feature L2-normalised.
+            "label_mix" `(N, 384)` (what `score` reads), "class_logp" `(N, 1000)` the class
+            log-probabilities (`class_words`, for queries that name classes), "embedding"
+            `(N, 384)` the label mix L2-normalised, "appearance" `(N, 1280)` the pooled CNN
+            feature L2-normalised.
         """
         probs, pooled = self.classify(frames)
         mix = label_mix(probs, self.class_embeddings, self.top_k)
         return {
             "label_mix": mix,
+            "class_logp": class_logp(probs),
             "embedding": l2_normalize(mix),
             "appearance": l2_normalize(pooled),
         }
@@ -199,7 +203,9 @@ class LabelBridgeEncoder(ImageTextEncoder):
     def score(self, features: dict[str, np.ndarray], text: str) -> np.ndarray:
         """Standardised probability-weighted cosine per frame (see module docstring): `(N,)`.
 
-        Reads only `features["label_mix"]`; frames are not re-encoded.
+        Reads `features["label_mix"]`, and `features["class_logp"]` when the query names
+        ImageNet classes by a WordNet word (`class_words`): the larger of the two scores.
+        Frames are not re-encoded.
         """
         from longground.errors import UserError
 
@@ -207,7 +213,11 @@ class LabelBridgeEncoder(ImageTextEncoder):
         if "label_mix" not in features:
             raise UserError(f"these features were not made by {self.encoder_id}: re-index")
         query = self.encode_texts([text])[0]
-        return standardized_score(features["label_mix"], query, self.class_embeddings)
+        bridged = standardized_score(features["label_mix"], query, self.class_embeddings)
+        named = named_classes(text)
+        if not named or "class_logp" not in features:
+            return bridged
+        return np.maximum(bridged, class_score(features["class_logp"], named))
 
 
 @register_encoder("label-bridge")

@@ -2,7 +2,8 @@
 
 Pure data, no pixels: `assets.py` turns these names into images. Every category here is one the
 offline default encoder recognises in a frame it dominates (see the project's MODELS notes); the
-horse silhouette is kept although that encoder reads it as a dog.
+horse silhouette is kept although that encoder reads it as a dog: its
+queries find it through the WordNet class words ("horse" names *sorrel*, docs/encoders.md).
 """
 
 from __future__ import annotations

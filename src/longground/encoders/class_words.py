@@ -1,0 +1,106 @@
+"""Query words to ImageNet classes, through WordNet hypernyms (the label bridge's second path).
+
+The label mix (`label_bridge.label_mix`) sees a class only when it is among a frame's top-k and
+its name reads like the query: "a horse" and "a photo of a sorrel" are far apart for a sentence
+model, and a silhouette the classifier reads as a black dog puts "sorrel" at rank 60 to 80.
+Every ImageNet class is a WordNet synset, so a query word that is one of a class's lemmas or
+hypernym lemmas ("horse" for sorrel, "motorcycle" for moped, "cat" for tabby) names that class
+directly; the frame's probability mass on the named classes is then evidence of its own
+(`class_score`), read from the full probability vector the index keeps.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import numpy as np
+
+from .imagenet_labels import imagenet_hypernyms, imagenet_lemmas
+
+# A word naming more classes than this is too general to pick anything out ("animal" names 398,
+# "dog" 118, "bird" 59).
+MAX_CLASSES = 150
+# Words of queries that are WordNet hypernyms of some class but never name what is shown.
+IGNORED = frozenset({"time", "thing", "object", "whole", "unit", "screen", "frame", "shot"})
+# Probability per named class that reads as the bridge's "present" threshold (a word naming n
+# classes needs n times that mass: "dog" names 118 breeds, whose summed probability is 0.1 on
+# frames without any dog), and bridge units per decade of probability (docs/encoders.md).
+PRESENT_P = 0.01
+UNITS_PER_DECADE = 1.2
+LOGP_FLOOR = -20.0
+
+
+@lru_cache(maxsize=1)
+def _word_classes() -> dict[str, tuple[int, ...]]:
+    """Lemma -> the classes it names (own lemmas and hypernym lemmas), general ones dropped."""
+    found: dict[str, set[int]] = {}
+    for index, (lemmas, parents) in enumerate(zip(imagenet_lemmas(), imagenet_hypernyms())):
+        for lemma in {*(w.lower() for w in lemmas), *parents}:
+            found.setdefault(lemma, set()).add(index)
+    return {
+        lemma: tuple(sorted(classes))
+        for lemma, classes in found.items()
+        if len(classes) <= MAX_CLASSES and lemma not in IGNORED
+    }
+
+
+@lru_cache(maxsize=256)
+def named_classes(text: str) -> tuple[int, ...]:
+    """The ImageNet classes a query names by a word or a two-word phrase (sorted indices).
+
+    >>> from longground.encoders.imagenet_labels import imagenet_lemmas
+    >>> [imagenet_lemmas()[i][0] for i in named_classes("the black horse")]
+    ['sorrel']
+    >>> len(named_classes("cars on a busy street")), named_classes("a teddy bear")
+    (12, (850,))
+    >>> named_classes("the moon at night")
+    ()
+    """
+    table = _word_classes()
+    words = [_singular(w, table) for w in re.findall(r"[a-z][a-z'-]*", text.lower())]
+    found: set[int] = set()
+    covered: set[int] = set()
+    for at, pair in enumerate(zip(words, words[1:])):
+        if " ".join(pair) in table:
+            found.update(table[" ".join(pair)])
+            covered.update((at, at + 1))
+    for at, word in enumerate(words):
+        if at not in covered:
+            found.update(table.get(word, ()))
+    return tuple(sorted(found))
+
+
+def _singular(word: str, table: dict) -> str:
+    """`word` without a plural "s" when only the singular names classes ("cars" -> "car")."""
+    if word not in table and word.endswith("s") and word[:-1] in table:
+        return word[:-1]
+    return word
+
+
+def class_logp(probs: np.ndarray) -> np.ndarray:
+    """`(N, C)` natural-log probabilities, floored at `LOGP_FLOOR` (kept in half precision)."""
+    return np.maximum(np.log(np.maximum(probs, 1e-30)), LOGP_FLOOR).astype(np.float32)
+
+
+def class_score(logp: np.ndarray, classes: tuple[int, ...]) -> np.ndarray:
+    """Evidence that a frame shows one of `classes`, in the bridge's units.
+
+    Args:
+        logp: `(..., C)` log-probabilities from `class_logp`.
+        classes: class indices from `named_classes` (not empty).
+
+    Returns:
+        `(...)` float32: `UNITS_PER_DECADE * log10(p / (n * PRESENT_P)) + 2.4`, p the
+        probability mass on the n `classes`; 2.4 (the bridge's presence threshold) at a mean
+        of `PRESENT_P` per class.
+
+    >>> lp = class_logp(np.array([[0.01, 0.99], [0.001, 0.999]]))
+    >>> class_score(lp, (0,)).astype(float).round(2).tolist()
+    [2.4, 1.2]
+    """
+    picked = np.asarray(logp, dtype=np.float64)[..., list(classes)]
+    top = picked.max(axis=-1, keepdims=True)
+    mass = top[..., 0] + np.log(np.exp(picked - top).sum(axis=-1))
+    decades = (mass - np.log(PRESENT_P * len(classes))) / np.log(10.0)
+    return (UNITS_PER_DECADE * decades + 2.4).astype(np.float32)
