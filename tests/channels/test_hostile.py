@@ -1,6 +1,6 @@
 """Hostile inputs for the channels, beside those in test_cli.py: an audio stream without
 samples, a ten-hour silent track, a file with no video, frames of noise at a size OCR
-upscales; and the change gate the text and people channels share."""
+upscales."""
 
 from __future__ import annotations
 
@@ -10,11 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from longground.channels import people as people_module
-from longground.channels.extract import extract_visual_channels
 from longground.cli.main import main
 
-from .clips import face, slide, write_clip
+from .clips import write_clip
 
 pytest.importorskip("pocketsphinx")
 pytest.importorskip("rapidocr_onnxruntime")
@@ -96,17 +94,3 @@ def test_noise_at_a_size_ocr_upscales(tmp_path, capsys):
                          "text,people", "--encoder", "label-bridge")  # fmt: skip
     assert code == 0 and "Traceback" not in err
     assert "text 0 lines from 2 frames read" in out
-
-
-def test_text_and_people_look_only_at_new_pictures(tmp_path, monkeypatch):
-    """A slide for 4 s, then the astronaut for 4 s, sampled at 1 fps: two pictures, so OCR
-    and the detectors run twice, and the counts of the frames between are repeated."""
-    path = write_clip(tmp_path / "two.mp4", [slide("Budget Review"), face()], 4.0)
-    calls = []
-    count = people_module.PeopleDetector.count
-    monkeypatch.setattr(people_module.PeopleDetector, "count",
-                        lambda self, frame: calls.append(1) or count(self, frame))  # fmt: skip
-    found = extract_visual_channels(path, ("text", "people"), 1.0)
-    assert found["text"].n_read == 2 and len(calls) == 2
-    persons = found["people"].persons
-    assert persons.shape == (8,) and (persons[:4] == 0).all() and (persons[4:] > 0).all()

@@ -9,6 +9,7 @@ instead of data; the other channels go on.
 from __future__ import annotations
 
 import importlib.util
+import math
 from collections.abc import Callable
 from pathlib import Path
 
@@ -101,7 +102,7 @@ def extract_visual_channels(
     import numpy as np
 
     from ..video import probe, sample_frames
-    from .ocr import TextReader, changed, thumbnail
+    from .ocr import TextReader, changed_band, thumbnail
     from .people import PeopleDetector
 
     info = probe(video)
@@ -114,12 +115,17 @@ def extract_visual_channels(
     for batch in sample_frames(video, fps, short_side=short_side):
         for frame, time_s in zip(batch.frames, batch.times_s):
             thumb = thumbnail(frame)
-            new_picture = changed(last_thumb, thumb)
+            band = changed_band(last_thumb, thumb)
+            new_picture = band is not None
             if new_picture:
                 last_thumb = thumb
             if reader is not None and new_picture:
-                rows += [(start, float(time_s), t, c) for start, t, c in shown]
-                shown = [(float(time_s), t, c) for t, c in reader.read(frame)]
+                top, bottom = _band_rows(band, frame.shape[0], shown)
+                ends = [line for line in shown if line[3][0] < bottom and line[3][1] > top]
+                rows += [(start, float(time_s), t, c) for start, t, c, _ in ends]
+                kept = [line for line in shown if line not in ends]
+                read = reader.read(frame, top, bottom)
+                shown = kept + [(float(time_s), t, c, span) for t, c, span in read]
                 n_read += 1
             if detector is not None:
                 counted = detector.count(frame) if new_picture else counted
@@ -127,7 +133,7 @@ def extract_visual_channels(
                 persons.append(counted[1]), boxes.append(counted[2])
         if on_frames is not None:
             on_frames(len(batch))
-    rows += [(start, info.duration_s, t, c) for start, t, c in shown]
+    rows += [(start, info.duration_s, t, c) for start, t, c, _ in shown]
     out = {}
     if reader is not None:
         out["text"] = Readings.from_rows(rows, n_read)
@@ -135,3 +141,19 @@ def extract_visual_channels(
         out["people"] = People(np.array(times), np.array(faces, np.int64),
                                np.array(persons, np.int64), tuple(boxes), 1.0 / fps)  # fmt: skip
     return out
+
+
+def _band_rows(band: tuple[float, float], height: int, shown: list) -> tuple[int, int]:
+    """The rows of a frame `height` pixels high to read again when the rows `band` (shares
+    of the height) changed: the band with a margin, grown to the whole of every line on
+    screen it touches; all rows when that is most of the frame."""
+    from .ocr import BAND_MARGIN, FULL_READ_SHARE
+
+    top = max(0, int((band[0] - BAND_MARGIN) * height))
+    bottom = min(height, math.ceil((band[1] + BAND_MARGIN) * height))
+    for _start, _text, _conf, (line_top, line_bottom) in shown:
+        if line_top < bottom and line_bottom > top:
+            top, bottom = min(top, line_top), max(bottom, line_bottom)
+    if bottom - top > FULL_READ_SHARE * height:
+        return 0, height
+    return top, bottom
