@@ -120,6 +120,20 @@ def word_cover(needle: str, words_read: list[str]) -> float:
     return sum(best) / len(best)
 
 
+def _holds_a_word(needle: str, line: str) -> bool:
+    """True when a word of `line` is one of the needle's words, as `word_cover` compares.
+
+    >>> _holds_a_word("half time", "HALF"), _holds_a_word("half time", "HOME0-1AWAY")
+    (True, False)
+    """
+    have = _normalise(line).split()
+    return any(
+        SequenceMatcher(None, w, h).ratio() >= TEXT_MATCH
+        for w in _normalise(needle).split()
+        for h in have
+    )
+
+
 def text_moments(readings: Readings, needle: str) -> tuple[Moments, dict]:
     """The intervals during which the needle is on screen: a line that holds it, or the
     lines read on one frame that together hold its words."""
@@ -127,7 +141,10 @@ def text_moments(readings: Readings, needle: str) -> tuple[Moments, dict]:
     for start_s in np.unique(readings.start_s):
         same = readings.start_s == start_s
         cover = word_cover(needle, [t for t, k in zip(readings.text, same) if k])
-        scores[same] = np.maximum(scores[same], cover)
+        # Only the lines that hold one of its words are the phrase's moments (others read on
+        # that frame, such as a slide title under a new caption, may stay on screen longer).
+        helps = same & np.array([_holds_a_word(needle, t) for t in readings.text], bool)
+        scores[helps] = np.maximum(scores[helps], cover)
     keep = scores >= TEXT_MATCH if len(scores) else np.zeros(0, bool)
     spans = np.stack([readings.start_s, readings.end_s], axis=1)[keep]
     moments = _merged(Moments(spans.reshape(-1, 2), scores[keep]), TEXT_GAP_S)

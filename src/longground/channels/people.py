@@ -9,6 +9,9 @@ from ..errors import UserError, require
 
 SIDE = 360  # frames are looked at with their shorter side at most this many pixels
 HOG_WINDOW = (64, 128)  # width, height of the pedestrian detector's window
+#: The face cascade's step between scales and the overlapping hits a face needs. A step of
+#: 1.2 would halve the cascade's CPU (95 -> 55 ms a 270p frame) but loses 30-pixel faces.
+FACE_SCALE_STEP, FACE_NEIGHBOURS = 1.1, 6
 
 
 class PeopleDetector:
@@ -35,7 +38,9 @@ class PeopleDetector:
             size = (round(frame.shape[1] * scale), round(frame.shape[0] * scale))
             frame = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
         grey = cv2.equalizeHist(cv2.cvtColor(frame, cv2.COLOR_RGB2GRAY))
-        faces = self._faces.detectMultiScale(grey, 1.1, 6, minSize=(24, 24))
+        faces = self._faces.detectMultiScale(
+            grey, FACE_SCALE_STEP, FACE_NEIGHBOURS, minSize=(24, 24)
+        )
         bodies = []
         if grey.shape[0] >= HOG_WINDOW[1] and grey.shape[1] >= HOG_WINDOW[0]:
             # (OpenCV 4.14 crashes when the frame is smaller than the detector's window.)
