@@ -110,6 +110,31 @@ class FileSource(VideoSource):
         ):
             yield batch.frames, batch.pts_s
 
+    def frames_in_windows(
+        self, windows: list[tuple[float, float, float]], short_side: int
+    ) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+        """One decoding pass over all `windows` (the decoder seeks only across gaps where
+        that pays), with the frames `frames` would give for each window."""
+        from ..video.container import open_video
+        from ..video.sampling import FrameStream
+
+        video = open_video(self.video)
+        times, owner = window_times(windows, video.duration_s)
+        if not times:
+            video.close()
+            return
+        stream = FrameStream(video, times, short_side, batch_size=64)
+        at = 0
+        try:
+            for batch in stream:
+                rows = owner[at : at + len(batch)]
+                at += len(batch)
+                for i in np.unique(rows):
+                    take = rows == i
+                    yield int(i), batch.frames[take], batch.pts_s[take]
+        finally:
+            stream.close()
+
     def frames_at(self, times_s: np.ndarray) -> np.ndarray:
         from ..video import frames_at
 
@@ -120,19 +145,87 @@ class FileSource(VideoSource):
     has_regions = True
 
     def region_features(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
-        """Features of the two halves of each frame at `times_s`, `REGION_BATCH` frames at a
-        time under a progress bar (silent off a terminal)."""
-        from ..progress import progress_bar
+        """Features of the two halves of each frame at `times_s` (rising), decoded in one
+        pass `REGION_BATCH` frames at a time, the next batch decoding while the encoder runs,
+        under a progress bar (silent off a terminal).
 
+        With the feature store's change gate (content-adaptive indexing), a half whose
+        thumbnail did not change since the last encoded one reuses its features, as the index
+        does with whole frames (`index.change`); without a gate every half is encoded.
+        """
+        from ..index.prefetch import prefetch
+        from ..progress import progress_bar
+        from ..video.container import open_video
+        from ..video.sampling import FrameStream, as_fraction
+
+        video = open_video(self.video)
+        times = [as_fraction(float(t)) for t in np.maximum(np.asarray(times_s, float), 0.0)]
+        if video.duration_s is not None:  # as `frames_at` clips them
+            last = max(as_fraction(0), as_fraction(video.duration_s) - as_fraction(0.001))
+            times = [min(t, last) for t in times]
+        stream = FrameStream(video, times, FRAME_SIDE, batch_size=REGION_BATCH)
+        gate = getattr(self.store, "gate", None)
+        parts = [_GatedEncode(self.encoder, gate) for _ in range(2)]
         chunks = []
         desc = f"{self.video.name} regions"
-        with progress_bar(len(times_s), desc=desc, unit="frame") as bar:
-            for at in range(0, len(times_s), REGION_BATCH):
-                frames = self.frames_at(times_s[at : at + REGION_BATCH])
-                parts = [self.encoder.image_features(half) for half in halves(frames)]
-                chunks.append({k: np.stack([p[k] for p in parts], axis=1) for k in parts[0]})
-                bar.update(len(frames))
+        with progress_bar(len(times), desc=desc, unit="frame") as bar:
+            batches = prefetch(stream)
+            try:
+                for batch in batches:
+                    crops = halves(batch.frames)
+                    rows = [part(crop) for part, crop in zip(parts, crops, strict=True)]
+                    chunks.append({k: np.stack([r[k] for r in rows], axis=1) for k in rows[0]})
+                    bar.update(len(batch))
+            finally:
+                batches.close()
+                stream.close()
+        if len(chunks) == 0 or sum(len(next(iter(c.values()))) for c in chunks) != len(times):
+            raise UserError(f"{self.video}: frames at {len(times)} times could not all be decoded")
         return {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
+
+
+class _GatedEncode:
+    """Encoder features of one region's crops, batch after batch; with a change gate, crops
+    whose thumbnail did not change since the last encoded one reuse its features."""
+
+    def __init__(self, encoder, gate):
+        self.encoder, self.gate = encoder, gate
+        self.last_thumb, self.last_row = None, None
+
+    def __call__(self, crops: np.ndarray) -> dict[str, np.ndarray]:
+        crops = np.ascontiguousarray(crops)
+        if self.gate is None:
+            return self.encoder.image_features(crops)
+        from ..index.change import expand_rows
+
+        encoded, self.last_thumb = self.gate.select(self.gate.thumbnails(crops), self.last_thumb)
+        computed = self.encoder.image_features(crops[encoded]) if encoded.any() else {}
+        computed = {k: np.asarray(v) for k, v in computed.items()}
+        rows = expand_rows(computed, encoded, self.last_row)
+        self.last_row = {k: v[-1].copy() for k, v in rows.items()}
+        return rows
+
+
+def window_times(
+    windows: list[tuple[float, float, float]], duration_s: float | None
+) -> tuple[list, np.ndarray]:
+    """The exact sample times `sample_frames` takes in each window `(start_s, end_s, fps)`
+    (clipped to `duration_s`), all in one rising list, and the `(N,)` window index of each.
+
+    >>> times, owner = window_times([(0.0, 1.0, 2.0), (2.5, 3.5, 1.0)], 3.0)
+    >>> [float(t) for t in times], owner.tolist()
+    ([0.0, 0.5, 2.5], [0, 0, 1])
+    """
+    from ..video.sampling import as_fraction, sample_times
+
+    last = None if duration_s is None else as_fraction(duration_s)
+    times, owner = [], []
+    for i, (start_s, end_s, fps) in enumerate(windows):
+        end = as_fraction(end_s) if last is None else min(as_fraction(end_s), last)
+        part = list(sample_times(as_fraction(fps), as_fraction(start_s), end))
+        times += part
+        owner += [i] * len(part)
+    return times, np.asarray(owner, dtype=np.int64)
 
 
 def nearest_rows(times_s: np.ndarray, rows: np.ndarray, at_s: np.ndarray) -> np.ndarray:
