@@ -18,6 +18,11 @@ Run (the 70-minute video is generated once into --work, 320x180 at 10 fps; `--vi
 any file):
 
     nice python perf/bench_first_look.py --work /tmp/first-look [--minutes 70] [--baseline REV]
+
+`--index-from CACHE` copies the feature index from an earlier run's cache folder into each
+run's empty cache, so that only the agent's own first look (graph, regions, flow,
+verification) is measured; the index is shared with `retrieval` and measured by
+`perf/bench_index.py`.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -190,8 +196,10 @@ def child(video: Path, cache: Path) -> None:
     )
 
 
-def run(src: Path, video: Path, cache: Path) -> dict:
-    """The child on `src`, from an empty `cache`."""
+def run(src: Path, video: Path, cache: Path, index_from: Path | None) -> dict:
+    """The child on `src`, from an empty `cache` (holding only the index of `index_from`)."""
+    if index_from is not None:
+        shutil.copytree(index_from / "timelines", cache / "timelines")
     env = {**os.environ, "PYTHONPATH": str(src), "HF_HUB_OFFLINE": "1"}
     env["TRANSFORMERS_OFFLINE"] = "1"
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", str(video), str(cache)]
@@ -232,6 +240,7 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=70.0)
     parser.add_argument("--work", type=Path, help="work folder (the video is kept there)")
     parser.add_argument("--baseline", default=BASELINE_REV, help="git revision, or 'none'")
+    parser.add_argument("--index-from", type=Path, help="cache folder holding the index")
     args = parser.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="lg-first-look-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -240,9 +249,11 @@ def main() -> None:
     base = None
     if args.baseline != "none":
         src = baseline_tree(work, args.baseline)
-        base = run(src, video, Path(tempfile.mkdtemp(prefix="cache-", dir=work)))
+        base = run(src, video, Path(tempfile.mkdtemp(prefix="cache-", dir=work)), args.index_from)
         report(f"baseline ({args.baseline})", base, None)
-    now = run(ROOT / "src", video, Path(tempfile.mkdtemp(prefix="cache-", dir=work)))
+    now = run(
+        ROOT / "src", video, Path(tempfile.mkdtemp(prefix="cache-", dir=work)), args.index_from
+    )
     report("this tree", now, base)
     if base is not None:
         same = base["moments"] == now["moments"]
