@@ -156,6 +156,22 @@ def instrument(meter: Meter, method) -> None:
             meter.step = outer
 
     Trace.timed = timed
+    from longground.index.store import FeatureStore
+
+    get_or_build = FeatureStore.get_or_build
+
+    def indexed(store, *args, **kwargs):  # the index is built before the trace's timers run
+        if meter.step == "index":
+            return get_or_build(store, *args, **kwargs)
+        outer, meter.step = meter.step, "index"
+        start = time.perf_counter()
+        try:
+            return get_or_build(store, *args, **kwargs)
+        finally:
+            meter.wall["index"] += time.perf_counter() - start
+            meter.step = outer
+
+    FeatureStore.get_or_build = indexed
 
 
 def child(video: Path, cache: Path) -> None:
