@@ -84,7 +84,12 @@ def clip_timeline(
     inside = (times_s >= window_s[0]) & (times_s < window_s[1])
     if not inside.any():
         inside[np.argmin(np.abs(times_s - (window_s[0] + window_s[1]) / 2))] = True
-    return times_s[inside], {k: np.asarray(v)[inside] for k, v in features.items()}
+    if inside.all():  # the whole video: no copy of its features
+        return times_s, {k: np.asarray(v) for k, v in features.items()}
+    rows = np.flatnonzero(inside)
+    if rows[-1] - rows[0] + 1 == len(rows):  # times rise, so the window is one run: views
+        rows = slice(rows[0], rows[-1] + 1)
+    return times_s[rows], {k: np.asarray(v)[rows] for k, v in features.items()}
 
 
 def graph_record(fps, times_s, cached, events, kept, actions) -> dict:

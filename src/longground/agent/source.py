@@ -1,7 +1,7 @@
 """What the agent needs from one video, as a small interface.
 
 `methods/agent.py` implements it on the real decoder, feature store and encoder; tests hand in
-a fake built from arrays. Everything the agent computes goes through these five members.
+a fake built from arrays. Everything the agent computes goes through these members.
 """
 
 from __future__ import annotations
@@ -78,6 +78,17 @@ class VideoSource(ABC):
         self, start_s: float, end_s: float, fps: float, short_side: int
     ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Batches of `(frames (B, H, W, 3) uint8, pts_s (B,))` sampled in `[start_s, end_s)`."""
+
+    def frames_in_windows(
+        self, windows: list[tuple[float, float, float]], short_side: int
+    ) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+        """Frames of several time-ordered, disjoint windows `(start_s, end_s, fps)`, as
+        batches `(window index, frames (B, H, W, 3) uint8, pts_s (B,))` in window order: the
+        same frames `frames` gives for each window. A source may decode them in one pass
+        (default: `frames` once per window)."""
+        for i, (start_s, end_s, fps) in enumerate(windows):
+            for frames, pts_s in self.frames(start_s, end_s, fps, short_side):
+                yield i, frames, pts_s
 
     @abstractmethod
     def frames_at(self, times_s: np.ndarray) -> np.ndarray:

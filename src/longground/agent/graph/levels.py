@@ -4,11 +4,12 @@ flow inside the kept events. Both are cached per video (see cache.py)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 
 import numpy as np
 
 from ...progress import progress_bar
-from ..profiles import Profile
+from ..profiles import PROFILES, Profile
 from ..settings import AgentSettings
 from ..source import VideoSource, segment_features
 from ..trace import Trace
@@ -22,6 +23,7 @@ from .nodes import ActionSplit, Nodes, action_level, make_nodes
 MAX_FLOW_FPS = 8.0
 # Action splits are written to the disk cache at least this often while they are computed.
 SAVE_EVERY_S = 10.0
+PROFILES_LONG = PROFILES["long"]  # for the examples
 
 
 def event_nodes(
@@ -57,29 +59,32 @@ def event_nodes(
     return make_nodes(spans, times_s, z_features, profile.sigma, hops), from_cache
 
 
-def split_event(
-    source: VideoSource,
-    span_s: tuple[float, float],
-    profile: Profile,
-    settings: AgentSettings,
-    margin_s: float = 0.0,
-) -> ActionSplit:
-    """Decode one event at rho_A, measure flow and cut it with PELT (Eq. 14, hard wavelet).
+def flow_window(
+    span_s: tuple[float, float], profile: Profile, margin_s: float = 0.0
+) -> tuple[float, float, float]:
+    """Where and how fast one event is sampled for optical flow: `(start_s, end_s, fps)`.
 
     `margin_s` is left out at both ends: an event boundary is only known to within a timeline
-    step, and a flow pair straddling the real cut would read as a burst of motion.
+    step, and a flow pair straddling the real cut would read as a burst of motion. Events too
+    short for two frames at rho_A are sampled faster, up to `MAX_FLOW_FPS`.
+
+    >>> flow_window((10.5, 20.5), PROFILES_LONG, margin_s=0.5)
+    (11.0, 20.0, 1.0)
     """
     start_s, end_s = span_s
     if end_s - start_s > 4 * margin_s:
         start_s, end_s = start_s + margin_s, end_s - margin_s
     fps = min(max(profile.action_fps, 2.0 / max(end_s - start_s, 1e-6)), MAX_FLOW_FPS)
-    grays, pts = [], []
-    for frames, pts_s in source.frames(start_s, end_s, fps, short_side=settings.flow_side):
-        grays.append(small_gray(frames, settings.flow_side))
-        pts.append(np.asarray(pts_s, dtype=np.float64))
-    if not grays or sum(len(g) for g in grays) < 2:
+    return start_s, end_s, fps
+
+
+def split_from_gray(
+    gray: np.ndarray, pts_s: np.ndarray, fps: float, profile: Profile, settings: AgentSettings
+) -> ActionSplit:
+    """Flow of one event's grey frames `(T, h, w)` (shown at `pts_s`, sampled at `fps`) cut
+    with PELT (Eq. 14, hard wavelet); fewer than two frames give one node of unknown motion."""
+    if len(gray) < 2:
         return ActionSplit(np.zeros(0), np.array([np.nan]), np.array([np.nan]))
-    gray, pts_s = np.concatenate(grays), np.concatenate(pts)
     stats = flow_stats(gray, settings.flow)
     g = stats[:, 0]
     min_size = max(2, int(round(settings.min_action_s * fps)))
@@ -88,6 +93,54 @@ def split_event(
     cuts = 0.5 * (pts_s[bounds[1:, 0] - 1] + pts_s[bounds[1:, 0]])
     pieces = [stats[a : max(min(b, len(g)), a + 1)].mean(axis=0) for a, b in bounds]
     return ActionSplit(cuts, np.array([p[0] for p in pieces]), np.array([p[1] for p in pieces]))
+
+
+def split_event(
+    source: VideoSource,
+    span_s: tuple[float, float],
+    profile: Profile,
+    settings: AgentSettings,
+    margin_s: float = 0.0,
+) -> ActionSplit:
+    """Decode one event at rho_A, measure flow and cut it with PELT (see `flow_window` and
+    `split_from_gray`)."""
+    return next(split_events(source, [span_s], profile, settings, margin_s))[1]
+
+
+def split_events(
+    source: VideoSource,
+    spans_s: list[tuple[float, float]],
+    profile: Profile,
+    settings: AgentSettings,
+    margin_s: float = 0.0,
+) -> Iterator[tuple[tuple[float, float], ActionSplit]]:
+    """The action splits of time-ordered, disjoint event spans, computed as the frames of
+    one decoding pass over all of them arrive (`VideoSource.frames_in_windows`): only the
+    grey `flow_side` frames of the event in progress are held, never the decoded ones.
+
+    Yields:
+        `(span, split)` per span, in the order given.
+    """
+    windows = [flow_window(span, profile, margin_s) for span in spans_s]
+    done = -1
+    grays: list[np.ndarray] = []
+    pts: list[np.ndarray] = []
+
+    def finish(i: int) -> ActionSplit:
+        gray = np.concatenate(grays) if grays else np.zeros((0, 1, 1), np.uint8)
+        at = np.concatenate(pts) if pts else np.zeros(0)
+        grays.clear(), pts.clear()
+        return split_from_gray(gray, at, windows[i][2], profile, settings)
+
+    for i, frames, pts_s in source.frames_in_windows(windows, settings.flow_side):
+        while done + 1 < i:  # windows before `i` are complete (some may have had no frame)
+            done += 1
+            yield spans_s[done], finish(done)
+        grays.append(small_gray(frames, settings.flow_side))
+        pts.append(np.asarray(pts_s, dtype=np.float64))
+    while done + 1 < len(windows):
+        done += 1
+        yield spans_s[done], finish(done)
 
 
 def action_nodes(
@@ -119,19 +172,17 @@ def action_nodes(
     last_save = time.monotonic()
     spans = {int(e): (float(events.spans_s[e, 0]), float(events.spans_s[e, 1]))
              for e in np.flatnonzero(kept)}  # fmt: skip
-    todo = len({span for span in spans.values() if span not in known})
-    with progress_bar(todo, desc="motion", unit="event", enabled=todo > 0) as bar:
-        for e, span in spans.items():
-            if span not in known:
-                with trace.timed("graph.flow"):
-                    split = split_event(source, span, profile, settings, margin_s)
-                    known[span] = fresh[span] = split
+    todo = sorted({span for span in spans.values() if span not in known})
+    with progress_bar(len(todo), desc="motion", unit="event", enabled=bool(todo)) as bar:
+        with trace.timed("graph.flow"):
+            for span, split in split_events(source, todo, profile, settings, margin_s):
+                known[span] = fresh[span] = split
                 built += 1
                 bar.update(1)
                 if time.monotonic() - last_save > SAVE_EVERY_S:  # never lose much finished work
                     cache.put_splits(video_key, key, fresh)
                     fresh, last_save = {}, time.monotonic()
-            splits[e] = known[span]
+    splits = {e: known[span] for e, span in spans.items()}
     cache.put_splits(video_key, key, fresh)
     trace.count("graph.splits_built", built)
     trace.count("graph.splits_reused", len(splits) - built)

@@ -1,0 +1,69 @@
+"""The first look's decoding: flow frames of all kept events in one pass, region features
+streamed and gated like the index, on a small generated video."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from longground.agent.graph.levels import split_event, split_events
+from longground.agent.profiles import PROFILES
+from longground.agent.settings import AgentSettings
+from longground.index.store import FeatureStore
+from longground.methods.agent import FileSource
+from tests.agent.test_method import ColourEncoder, clip  # noqa: F401 (fixture)
+
+WINDOWS = [(0.5, 3.0, 2.0), (3.0, 4.0, 8.0), (11.2, 14.9, 1.0), (31.5, 40.0, 1.0)]
+
+
+class CountingEncoder(ColourEncoder):
+    def __init__(self):
+        self.frames_encoded = 0
+
+    def encode_images(self, frames):
+        self.frames_encoded += len(frames)
+        return super().encode_images(frames)
+
+
+def source(clip, tmp_path, gate="default", encoder=None):  # noqa: F811
+    store = FeatureStore(tmp_path) if gate == "default" else FeatureStore(tmp_path, gate=gate)
+    return FileSource(clip, encoder or ColourEncoder(), store)
+
+
+def test_one_pass_gives_each_windows_own_frames(clip, tmp_path):  # noqa: F811
+    src = source(clip, tmp_path)
+    got: dict[int, list] = {}
+    for i, frames, pts_s in src.frames_in_windows(WINDOWS, 32):
+        got.setdefault(i, []).append((frames, pts_s))
+    assert sorted(got) == [0, 1, 2, 3]  # the last window runs past the 34-s clip's end
+    for i, (start_s, end_s, fps) in enumerate(WINDOWS):
+        alone = list(src.frames(start_s, min(end_s, src.duration_s), fps, 32))
+        assert np.array_equal(
+            np.concatenate([f for f, _ in got[i]]), np.concatenate([f for f, _ in alone])
+        )
+        assert np.allclose(
+            np.concatenate([p for _, p in got[i]]), np.concatenate([p for _, p in alone])
+        )
+
+
+def test_streamed_splits_equal_one_event_at_a_time(clip, tmp_path):  # noqa: F811
+    src = source(clip, tmp_path)
+    settings = AgentSettings.from_params({"min_motion_range": "0"})
+    spans = [(0.0, 6.0), (6.0, 11.0), (11.0, 11.4), (17.0, 22.0)]
+    streamed = dict(split_events(src, spans, PROFILES["medium"], settings, margin_s=0.25))
+    assert list(streamed) == spans
+    for span in spans:
+        alone = split_event(src, span, PROFILES["medium"], settings, margin_s=0.25)
+        assert np.array_equal(streamed[span].cuts_s, alone.cuts_s)
+        assert np.allclose(streamed[span].motion, alone.motion, equal_nan=True)
+
+
+def test_region_halves_are_gated_like_the_index(clip, tmp_path):  # noqa: F811
+    times = np.arange(0.5, 34.0, 1.0)
+    gated_enc, every_enc = CountingEncoder(), CountingEncoder()
+    gated = source(clip, tmp_path / "a", encoder=gated_enc).region_features(times)
+    every = source(clip, tmp_path / "b", gate=None, encoder=every_enc).region_features(times)
+    assert every_enc.frames_encoded == 2 * len(times)
+    # 6 scenes of flat colours: each half is encoded about once per scene, not per frame.
+    assert gated_enc.frames_encoded <= 2 * 8
+    assert gated["embedding"].shape == every["embedding"].shape == (len(times), 2, 3)
+    assert np.allclose(gated["embedding"], every["embedding"], atol=0.02)
