@@ -2,9 +2,10 @@
 type and the needle, each returning `(Moments, details)` where details go to the trace.
 
 - speech: each voice-activity segment scores the best of an exact word/phrase match (1.0),
-  a phone-level match (`phonetic.best_match`) and, when the needle has several words, the
-  MiniLM cosine between the needle and the segment's words; segments at `SPEECH_MATCH` or
-  above are the moments.
+  a phone-level match (`phonetic.best_match`), when the needle has several words the MiniLM
+  cosine between the needle and the segment's words, and the needle's keyword-spotting score
+  in the segment's audio (`keyword.spot`, mapped by `spotted_score`); segments at
+  `SPEECH_MATCH` or above are the moments.
 - text: each on-screen line scores 1.0 when it holds the needle, else the best
   `difflib` ratio of the needle against a stretch of the line as long as it, or how well the
   lines read on its frame together cover the needle's words (`word_cover`); lines at
@@ -27,7 +28,10 @@ from .phonetic import best_match, phones, words
 
 SPEECH_MATCH = 0.75
 SEMANTIC_MATCH = 0.6
-KEYWORD_MATCH = -0.0068  # keyword spotting: mean log-likelihood ratio per frame
+#: Keyword spotting: the mean log-likelihood ratio per frame at which a segment holds the
+#: needle (chosen on held-out words and sentences; docs/channels.md), and the speech score
+#: gained per unit of ratio above it.
+KEYWORD_MATCH = -0.0068
 KEYWORD_SLOPE = 100.0
 TEXT_MATCH = 0.8
 TEXT_GAP_S = 1.0
