@@ -7,13 +7,15 @@ from collections.abc import Callable
 from ..moments import Moments
 from .changes import score_changes
 from .evidence import Evidence
-from .match import people_moments, speech_moments, text_moments
+from .match import people_moments, speech_moments, spoken_needle, text_moments
 from .route import Route
 
 Reader = Callable[[Evidence, Route], tuple[Moments, dict]]
 
 READERS: dict[str, Reader] = {
-    "speech": lambda evidence, route: speech_moments(evidence.get("speech"), route.needle),
+    "speech": lambda evidence, route: speech_moments(
+        evidence.get("speech"), route.needle, evidence.spotted.get(spoken_needle(route.needle))
+    ),
     "text": lambda evidence, route: (
         score_changes(evidence.get("text"))
         if route.change

@@ -143,12 +143,16 @@ CHANNEL_TYPES = {"speech": Transcript, "text": Readings, "people": People}
 
 @dataclass(frozen=True)
 class Evidence:
-    """Every channel extracted from one video (a missing key: not extracted) and the notes
-    saying why a channel is missing (no audio stream, unreadable audio, model not installed)."""
+    """Every channel extracted from one video (a missing key: not extracted), the notes
+    saying why a channel is missing (no audio stream, unreadable audio, model not installed),
+    and the keyword-spotting scores of the needles asked about so far."""
 
     duration_s: float
     channels: dict = field(default_factory=dict)
     notes: dict = field(default_factory=dict)
+    #: Keyword-spotting scores per needle, one per speech segment (`keyword.spot`); filled
+    #: for the query being answered, not stored with the channels.
+    spotted: dict = field(default_factory=dict)
 
     def get(self, name: str):
         return self.channels.get(name)

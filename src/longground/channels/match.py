@@ -2,9 +2,10 @@
 type and the needle, each returning `(Moments, details)` where details go to the trace.
 
 - speech: each voice-activity segment scores the best of an exact word/phrase match (1.0),
-  a phone-level match (`phonetic.best_match`) and, when the needle has several words, the
-  MiniLM cosine between the needle and the segment's words; segments at `SPEECH_MATCH` or
-  above are the moments.
+  a phone-level match (`phonetic.best_match`), when the needle has several words the MiniLM
+  cosine between the needle and the segment's words, and the needle's keyword-spotting score
+  in the segment's audio (`keyword.spot`, mapped by `spotted_score`); segments at
+  `SPEECH_MATCH` or above are the moments.
 - text: each on-screen line scores 1.0 when it holds the needle, else the best
   `difflib` ratio of the needle against a stretch of the line as long as it, or how well the
   lines read on its frame together cover the needle's words (`word_cover`); lines at
@@ -27,6 +28,11 @@ from .phonetic import best_match, phones, words
 
 SPEECH_MATCH = 0.75
 SEMANTIC_MATCH = 0.6
+#: Keyword spotting: the mean log-likelihood ratio per frame at which a segment holds the
+#: needle (chosen on held-out words and sentences; docs/channels.md), and the speech score
+#: gained per unit of ratio above it.
+KEYWORD_MATCH = -0.0068
+KEYWORD_SLOPE = 100.0
 TEXT_MATCH = 0.8
 TEXT_GAP_S = 1.0
 MIN_RUN = 2
@@ -48,29 +54,64 @@ def _sentence_model():
     return MiniLM()
 
 
-def speech_moments(transcript: Transcript, needle: str) -> tuple[Moments, dict]:
-    """The voice-activity segments where the needle is said (see the module docstring)."""
+def spoken_needle(needle: str) -> str:
+    """The words of a speech needle that are listened for (leading articles dropped).
+
+    >>> spoken_needle("the Budget!")
+    'budget'
+    """
+    return " ".join(_core_words(needle))
+
+
+def spotted_score(kws: float | None) -> float:
+    """A keyword-spotting score (mean log-likelihood ratio per frame, `keyword.Spotter`) on
+    the scale of the other speech scores: `SPEECH_MATCH` at `KEYWORD_MATCH`, rising by
+    `KEYWORD_SLOPE` per unit of ratio, clipped to [0, 1]; 0 for no detection.
+
+    >>> spotted_score(None), spotted_score(KEYWORD_MATCH) == SPEECH_MATCH
+    (0.0, True)
+    """
+    if kws is None:
+        return 0.0
+    return float(np.clip(SPEECH_MATCH + (kws - KEYWORD_MATCH) * KEYWORD_SLOPE, 0.0, 1.0))
+
+
+def speech_moments(
+    transcript: Transcript, needle: str, spotted: dict | None = None
+) -> tuple[Moments, dict]:
+    """The voice-activity segments where the needle is said (see the module docstring);
+    `spotted`: the needle's keyword-spotting scores per segment (`keyword.spot`), if any."""
     tokens = _core_words(needle)
-    lines = transcript.lines()
-    if not tokens or not lines:
-        return Moments.empty(), {"segments": len(lines)}
+    spans = transcript.segments.spans
+    if not tokens or not len(spans):
+        return Moments.empty(), {"segments": len(spans)}
     target = phones(" ".join(tokens))
     phrase = " ".join(tokens)
-    scores = []
-    for _start, _end, text in lines:
+    texts = [transcript.text_between(float(a), float(b)) for a, b in spans]
+    scores = np.zeros(len(spans))
+    for i, text in enumerate(texts):
         said = " ".join(words(text))
-        exact = 1.0 if re.search(rf"\b{re.escape(phrase)}\b", said) else 0.0
-        scores.append(max(exact, best_match(target, phones(said))))
-    scores = np.array(scores)
-    if len(tokens) > 1:
+        if said:
+            exact = 1.0 if re.search(rf"\b{re.escape(phrase)}\b", said) else 0.0
+            scores[i] = max(exact, best_match(target, phones(said)))
+    heard = [i for i, text in enumerate(texts) if text]
+    if len(tokens) > 1 and heard:
         model = _sentence_model()
-        vectors = model.encode([phrase] + [text for _s, _e, text in lines])
-        scores = np.maximum(scores, (vectors[1:] @ vectors[0]) / SEMANTIC_MATCH * SPEECH_MATCH)
+        vectors = model.encode([phrase] + [texts[i] for i in heard])
+        semantic = (vectors[1:] @ vectors[0]) / SEMANTIC_MATCH * SPEECH_MATCH
+        scores[heard] = np.maximum(scores[heard], semantic)
+    details = {"segments": len(spans), "with_words": len(heard)}
+    if spotted is not None:
+        kws = np.array([spotted_score(v) for v in spotted["scores"]])
+        details["spotted"] = int((kws >= SPEECH_MATCH).sum())
+        details["spotted_only"] = int(((kws >= SPEECH_MATCH) & (scores < SPEECH_MATCH)).sum())
+        if spotted.get("unknown"):
+            details["not_spotted"] = f"not in the dictionary: {', '.join(spotted['unknown'])}"
+        scores = np.maximum(scores, kws)
     keep = scores >= SPEECH_MATCH
-    spans = np.array([[s, e] for s, e, _t in lines])[keep]
-    details = {"segments": len(lines), "best": float(scores.max()),
-               "matched": [lines[i][2] for i in np.flatnonzero(keep)][:20]}  # fmt: skip
-    return Moments(spans.reshape(-1, 2), scores[keep]), details
+    details |= {"best": float(scores.max()),
+                "matched": [texts[i] for i in np.flatnonzero(keep)][:20]}  # fmt: skip
+    return Moments(spans[keep].reshape(-1, 2), scores[keep]), details
 
 
 def _normalise(text: str) -> str:

@@ -1,10 +1,12 @@
 """The channels cache: one JSON file per (video, channel, rate, models), so a channel is
-extracted once per video and `--channels` can add channels later without redoing others."""
+extracted once per video and `--channels` can add channels later without redoing others;
+and one per (video, needle) for the keyword-spotting scores of a speech query."""
 
 from __future__ import annotations
 
 import json
 import warnings
+from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
 
@@ -16,6 +18,7 @@ from .extract import extract_audio_channel, extract_visual_channels
 
 #: Bump when what a channel extracts changes; old entries are then not read.
 VERSION = 2  # 2: text and people look only at frames whose picture changed
+KEYWORD_VERSION = 1  # the same, for the keyword-spotting scores of one needle
 _PACKAGES = {"speech": ("pocketsphinx", "silero-vad"), "text": ("rapidocr-onnxruntime",),
              "people": ("opencv-python",)}  # fmt: skip
 
@@ -81,6 +84,25 @@ class ChannelStore:
                 channels[name] = value
         return Evidence(duration_s, channels, notes)
 
+    def with_spotted(self, video: str | Path, evidence: Evidence, needle: str) -> Evidence:
+        """`evidence` with the keyword-spotting scores of `needle` in each speech segment
+        (`keyword.spot`), read from the cache or computed once per (video, needle)."""
+        from .keyword import spot
+
+        transcript = evidence.get("speech")
+        if transcript is None or not len(transcript.segments):
+            return evidence
+        video = Path(video)
+        key = {"channel": "speech-keyword", "version": KEYWORD_VERSION, "needle": needle,
+               "models": ",".join(f"{p}={_version(p)}" for p in _PACKAGES["speech"])}  # fmt: skip
+        path = channels_path(video_fingerprint(video), key, self.root)
+        entry = self._read(path)
+        data = None if entry is None else entry.get("data")
+        if data is None or len(data.get("scores", ())) != len(transcript.segments):
+            data = spot(video, transcript.segments, needle)
+            self._write_data(path, data)
+        return replace(evidence, spotted={**evidence.spotted, needle: data})
+
     def _build(self, video: Path, names: tuple[str, ...], fps: float) -> dict:
         """Speech in a thread beside the pass over frames (decoding, ONNX Runtime and OpenCV
         release the GIL), so the wall time is about the longer of the two, not their sum."""
@@ -106,7 +128,10 @@ class ChannelStore:
 
     @staticmethod
     def _write(path: Path, value, note: str | None) -> None:
+        ChannelStore._write_data(path, None if value is None else value.to_dict(), note)
+
+    @staticmethod
+    def _write_data(path: Path, data: dict | None, note: str | None = None) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        record = {"note": note, "data": None if value is None else value.to_dict()}
         with atomic_open(path) as handle:
-            json.dump(record, handle)
+            json.dump({"note": note, "data": data}, handle)

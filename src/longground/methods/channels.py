@@ -15,6 +15,7 @@ import numpy as np
 
 from ..channels import ChannelStore, Route, parse_channels, route_query
 from ..channels.answer import answer
+from ..channels.match import spoken_needle
 from ..errors import UserError
 from ..moments import Moments
 from .base import Grounding, MethodConfig
@@ -55,11 +56,14 @@ def channel_answer(
     names = parse_channels(getattr(config, "channels", None))
     if route.channel not in names:
         return None
-    evidence = ChannelStore(config.cache_dir).get_or_build(video, names, config.fps)
+    store = ChannelStore(config.cache_dir)
+    evidence = store.get_or_build(video, names, config.fps)
     if route.channel in evidence.notes:
         raise UserError(
             f"{video}: cannot answer a {route.channel} query: {evidence.notes[route.channel]}"
         )
+    if route.channel == "speech":
+        evidence = store.with_spotted(video, evidence, spoken_needle(route.needle))
     moments, details = answer(evidence, route)
     return route, names, moments, details
 
