@@ -102,14 +102,20 @@ def site(tmp_path_factory):
         stop(process)
 
 
-@pytest.fixture(scope="module")
-def browser():
+def launch_chromium(*extra_args: str):
+    """Debian's chromium under Playwright, closed when the generator is closed."""
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        args = [*CHROMIUM_ARGS, *extra_args]
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
         try:
             yield chromium
         finally:
             chromium.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    yield from launch_chromium()
 
 
 def stored(site, qid: str) -> dict:

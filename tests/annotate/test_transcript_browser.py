@@ -15,11 +15,10 @@ import numpy as np
 import pytest
 
 from tests.annotate.test_api import start_server, stop
-from tests.annotate.test_browser import CHROMIUM, CHROMIUM_ARGS, DOCS_IMG, open_page
+from tests.annotate.test_browser import DOCS_IMG, launch_chromium, open_page
 from tests.channels.clips import slide, speech, write_clip
 
 pytest.importorskip("pocketsphinx")
-from playwright.sync_api import sync_playwright  # noqa: E402
 
 from longground.annotate.transcript import Transcripts  # noqa: E402
 
@@ -51,13 +50,7 @@ def site(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    args = [*CHROMIUM_ARGS, "--autoplay-policy=no-user-gesture-required"]
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    yield from launch_chromium("--autoplay-policy=no-user-gesture-required")
 
 
 def test_the_transcript_plays_along_under_the_video(site, browser, tmp_path):

@@ -67,7 +67,7 @@ class AgentSettings:
         k_mad, max_drop, min_spread: the relative rule's parameters (`RelativeRule`).
         fallback_k: a plain presence query whose answer is empty answers the event nodes
             whose median score lies this many robust standard deviations above the video's
-            median (`perception.fallback`); 0 turns the fallback off.
+            median (`perception.fallback`); 0 (the default) turns the fallback off.
         scale_budget: with a budget (`max_iterations` > 0), add one verification per
             candidate that stands out and one per 10 minutes searched (`verify.budget`).
         confidence_z, confidence_log_s, confidence_bias: weights of the logistic model of a
@@ -120,7 +120,7 @@ class AgentSettings:
     k_mad: float = 4.0
     max_drop: float = 1.0
     min_spread: float = 0.1
-    fallback_k: float = 6.0
+    fallback_k: float = 0.0
     scale_budget: bool = True
     confidence_z: float = 0.05
     confidence_log_s: float = 1.45
