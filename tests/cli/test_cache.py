@@ -48,6 +48,7 @@ class Cache:
         answers.close()
         cached_array("demo-0123", (16,), lambda: np.ones(16), self.root)
         self.encoder = self.root / "encoders" / "demo-0123.npy"
+        self.library = _touch(self.root / "library" / "0123abcd.usearch", b"ann", age_s=0)
         timelines = self.root / "timelines"
         self.stale_temp = _touch(timelines / ".a.npz.x1y2.tmp", b"half", age_s=2 * 3600)
         self.fresh_temp = _touch(timelines / ".b.npz.z3w4.tmp", b"writing", age_s=0)
@@ -115,7 +116,7 @@ def info_json(capsys, cache) -> dict:
 def test_info_counts_and_sizes_every_kind(cache, capsys):
     kinds = info_json(capsys, cache)["kinds"]
     assert {k: v["entries"] for k, v in kinds.items()} == {
-        "index": 2, "agent": 2, "channels": 0, "llm": 3, "encoders": 1, "temp": 3
+        "index": 2, "agent": 2, "channels": 0, "llm": 3, "encoders": 1, "library": 1, "temp": 3
     }  # fmt: skip
     timelines = [p for p in (cache.root / "timelines").iterdir() if not p.name.startswith(".")]
     index_files = [p for p in timelines if p != cache.orphan_lock]
@@ -123,6 +124,7 @@ def test_info_counts_and_sizes_every_kind(cache, capsys):
     assert kinds["index"]["bytes"] == sum(p.stat().st_size for p in index_files)
     assert kinds["agent"]["bytes"] == sum(p.stat().st_size for p in cache.agent.values())
     assert kinds["encoders"]["bytes"] == cache.encoder.stat().st_size == 128 + 16 * 4
+    assert kinds["library"]["bytes"] == len(b"ann")
     assert kinds["temp"]["bytes"] == len(b"half") + len(b"writing")
     llm_files = list(cache.root.glob(CACHE_FILE + "*"))
     assert kinds["llm"]["bytes"] == sum(p.stat().st_size for p in llm_files) > 0
@@ -131,7 +133,7 @@ def test_info_counts_and_sizes_every_kind(cache, capsys):
 def test_info_text_is_short_and_entries_list_each_timeline(cache, capsys):
     code, out, _ = run(capsys, "cache", "list", "--cache", str(cache.root))
     assert code == 0 and out.splitlines()[0] == f"cache root: {cache.root}"
-    assert len(out.splitlines()) == 9 and "fake-mean-colour" not in out
+    assert len(out.splitlines()) == 10 and "fake-mean-colour" not in out
     _set_video_path(cache.index["b"], None)  # as written before paths were recorded
     code, out, _ = run(capsys, "cache", "info", "--entries", "--cache-dir", str(cache.root))
     rows = [line for line in out.splitlines() if "fake-mean-colour/1" in line]
@@ -253,7 +255,7 @@ def test_clean_everything_then_the_store_rebuilds(cache, capsys):
     assert code == 0 and "freed" in out
     kinds = info_json(capsys, cache)["kinds"]
     assert {k: v["entries"] for k, v in kinds.items()} == {
-        "index": 0, "agent": 0, "channels": 0, "llm": 0, "encoders": 0, "temp": 1
+        "index": 0, "agent": 0, "channels": 0, "llm": 0, "encoders": 0, "library": 0, "temp": 1
     }  # fmt: skip
     assert cache.fresh_temp.exists() and not list(cache.root.glob(CACHE_FILE + "*"))
     clear_memory_cache()

@@ -94,3 +94,6 @@ def test_top_through_the_ann_index_prints_what_exact_search_prints(
     assert len(list((cache / "library").glob("*.usearch"))) == 1
     assert main(command) == 0  # the stored index, memory-mapped
     assert capsys.readouterr().out == exact
+    assert main(["cache", "info"]) == 0  # `cache` knows the library kind
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()]
+    assert ["library", "1"] in [row[:2] for row in rows]

@@ -9,6 +9,7 @@ Everything lives under one root (`cache_root`):
 | llm | `llm_cache.sqlite` (+ `-wal`, `-shm`) | one stored answer (a row) |
 | channels | `channels/<fingerprint>-<digest>.json` | one channel (speech, text, people) |
 | encoders | `encoders/<name>.npy`, `<name>-<key>.onnx` | one array or network export |
+| library | `library/<digest>.usearch` | one library's nearest-neighbour index (`find DIR --top`) |
 | temp | `.<name>.<random>.tmp` beside any of those; `.lock` files without an entry | one leftover |
 
 The folder of each kind takes the root as given to `cache_root` (None: the default root).
@@ -23,9 +24,9 @@ from pathlib import Path
 from ..atomic import TEMP_PREFIX, TEMP_SUFFIX
 from .root import cache_root
 
-KINDS = ("index", "agent", "channels", "llm", "encoders", "temp")
+KINDS = ("index", "agent", "channels", "llm", "encoders", "library", "temp")
 INDEX_DIR, AGENT_DIR, ENCODERS_DIR = "timelines", "agent", "encoders"
-CHANNELS_DIR = "channels"
+CHANNELS_DIR, LIBRARY_DIR = "channels", "library"
 LLM_FILE = "llm_cache.sqlite"
 LLM_FILES = (LLM_FILE, LLM_FILE + "-wal", LLM_FILE + "-shm")
 LOCK_SUFFIX = ".lock"

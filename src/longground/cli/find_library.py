@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import typer
 
+from ..cache.kinds import LIBRARY_DIR
 from ..errors import UserError
 from ..methods import Grounding
 from ..timecode import format_time
@@ -109,7 +110,7 @@ def library_candidates(grounder, videos: list[Path], query: str, top: int) -> li
         return videos
     matrix = library_matrix(timelines)
     query_vector = encoder.encode_texts([query])[0]
-    folder = store.root.parent / "library"
+    folder = store.root.parent / LIBRARY_DIR
     chosen = candidates(matrix, query_vector, top, folder, entries_key([p for _, p in indexed]))
     keep = {indexed[k][0] for k in chosen} | set(unindexed)
     return [video for video in videos if video in keep]

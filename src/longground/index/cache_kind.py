@@ -17,7 +17,7 @@ from ..cache.admin import (
     register_cache_kind,
     regular_files,
 )
-from ..cache.kinds import INDEX_DIR, LOCK_SUFFIX, lock_path
+from ..cache.kinds import INDEX_DIR, LIBRARY_DIR, LOCK_SUFFIX, lock_path
 from .storage import manifest_rate
 
 
@@ -93,6 +93,21 @@ def read_manifest(path: Path) -> dict:
 
 
 INDEX_KIND = register_cache_kind(IndexKind())
+
+
+class LibraryKind(CacheKind):
+    """One entry per nearest-neighbour index of a library's rows (`index.library_search`);
+    a new set of index entries builds a new one, so old ones are only ever removed."""
+
+    name = "library"
+    folders = (LIBRARY_DIR,)
+
+    def scan(self, base: Path) -> list[Entry]:
+        files = regular_files(base / LIBRARY_DIR, base)
+        return [file_entry(self.name, p) for p in files if not p.name.startswith(".")]
+
+
+LIBRARY_KIND = register_cache_kind(LibraryKind())
 
 
 def _rate(value) -> float | None:
