@@ -144,7 +144,7 @@ def main() -> None:
     print("metrics agree" if not differ else f"METRICS DIFFER: {differ}")
     ratio = ref_s / lg_s
     verdict = "met" if ratio >= TARGET_RATIO else "MISSED"
-    print(f"speed-up: {ratio:.1f}x the reference; target >= {TARGET_RATIO:g}x {verdict}")
+    print(f"speed-up: {ratio:.2f}x the reference; target >= {TARGET_RATIO:g}x {verdict}")
 
 
 if __name__ == "__main__":
