@@ -136,6 +136,14 @@ class CacheKind:
         return [str(e.path) for e in entries]
 
 
+class FilesKind(CacheKind):
+    """A kind of one entry per file in its folder."""
+
+    def scan(self, base: Path) -> list[Entry]:
+        files = regular_files(base / self.folders[0], base)
+        return [file_entry(self.name, p) for p in files if not p.name.startswith(".")]
+
+
 class FingerprintFilesKind(CacheKind):
     """A kind of one file per entry in its folder, each named after its video's fingerprint
     (`<fingerprint>-...`): the file belongs to that video."""

@@ -11,6 +11,7 @@ import numpy as np
 from ..cache.admin import (
     CacheKind,
     Entry,
+    FilesKind,
     file_entry,
     format_bytes,
     format_when,
@@ -95,16 +96,12 @@ def read_manifest(path: Path) -> dict:
 INDEX_KIND = register_cache_kind(IndexKind())
 
 
-class LibraryKind(CacheKind):
+class LibraryKind(FilesKind):
     """One entry per nearest-neighbour index of a library's rows (`index.library_search`);
     a new set of index entries builds a new one, so old ones are only ever removed."""
 
     name = "library"
     folders = (LIBRARY_DIR,)
-
-    def scan(self, base: Path) -> list[Entry]:
-        files = regular_files(base / LIBRARY_DIR, base)
-        return [file_entry(self.name, p) for p in files if not p.name.startswith(".")]
 
 
 LIBRARY_KIND = register_cache_kind(LibraryKind())
