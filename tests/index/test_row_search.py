@@ -60,10 +60,14 @@ def test_library_candidates_are_the_owners_of_the_exact_best_rows(tmp_path):
     query = rows[123] + 0.1 * rows[456]
     exact_rows, _ = matrix.exact_top(query / np.linalg.norm(query), 200)
     exact = list(dict.fromkeys(matrix.owner[exact_rows].tolist()))
-    assert candidates(matrix, query, 1, tmp_path, "k") == exact
-    assert len(exact) < 60 and exact[0] == 12
+    found = candidates(matrix, query, 1, tmp_path, "k")
+    # The index is approximate (its graph is built by several threads, so not twice alike):
+    # the best owners come in exact order (in 60 builds the first difference came at the 18th
+    # owner or later), and nearly every exact owner is there.
+    assert len(exact) < 60 and found[:10] == exact[:10] and exact[0] == 12
+    assert len(set(found) & set(exact)) >= 0.9 * len(exact)
     again = RowMatrix(rows, matrix.owner)  # a fresh process: the stored index is read
-    assert candidates(again, query, 1, tmp_path, "k") == exact
+    assert candidates(again, query, 1, tmp_path, "k") == found
     assert again.ann is not None and len(list(tmp_path.glob("*.usearch"))) == 1
 
 
