@@ -65,6 +65,8 @@ class AgentSettings:
         relative: decide "visible" per text relative to its own score distribution over the
             video (`perception.relative`); False: the absolute threshold only.
         k_mad, max_drop, min_spread: the relative rule's parameters (`RelativeRule`).
+        null_gate: lower a text's threshold only when its best event stands out further
+            than every null text's does on the video (`perception.null`).
         fallback_k: a plain presence query whose answer is empty answers the event nodes
             whose median score lies this many robust standard deviations above the video's
             median (`perception.fallback`); 0 (the default) turns the fallback off.
@@ -120,6 +122,7 @@ class AgentSettings:
     k_mad: float = 4.0
     max_drop: float = 1.0
     min_spread: float = 0.1
+    null_gate: bool = True
     fallback_k: float = 0.0
     scale_budget: bool = True
     confidence_z: float = 0.05
