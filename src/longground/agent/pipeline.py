@@ -268,9 +268,7 @@ class CometAgent:
             self.settings, self.absolute_threshold(source)
         ).calibration.width
 
-    def _decide(
-        self, source: VideoSource, fps: float, texts, trace: Trace, spans_s=None
-    ) -> dict:
+    def _decide(self, source: VideoSource, fps: float, texts, trace: Trace, spans_s=None) -> dict:
         """Step 2: each text's "visible" threshold from its scores over the whole video
         (`perception.relative`), lowered only for a text that stands out further than the
         null texts do on the events `spans_s` (`perception.null`), recorded in the trace
