@@ -377,6 +377,8 @@ class CometAgent:
             gamma=s.gamma if s.memory_bank else math.inf,
             early_stop=s.early_stop and s.iterative,
             on_step=remember,
+            settle_context=s.settle_context,
+            spans_s=acts.spans_s,
         )
         trace.put("verifications", loop.steps)
         trace.put("memory", states)

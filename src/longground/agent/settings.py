@@ -36,6 +36,9 @@ class AgentSettings:
         seed: random seed of the "uniform" order.
         early_stop: end the loop after the first iteration that adds nothing to the memory
             bank (Appendix D: "early termination when no new candidates are accepted").
+        settle_context: a verification removes its whole perception context from the
+            unverified set (Algorithm 1); False: only the candidate and the nodes inside the
+            instance it returned, so a context node the answer did not reach is still verified.
         inherit_bounds: a verified entry keeps the candidate action node's own span (Sec. 4.3,
             C.3: timestamps inherited from v_i); False lets the verifier move boundaries.
         gamma: tIoU above which two memory entries are duplicates.
@@ -92,6 +95,7 @@ class AgentSettings:
     order: str = "coverage"
     seed: int = 0
     early_stop: bool = False
+    settle_context: bool = False
     inherit_bounds: bool = False
     gamma: float = 0.5
     n_bins: int = 8
