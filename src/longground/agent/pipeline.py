@@ -377,7 +377,7 @@ class CometAgent:
             gamma=s.gamma if s.memory_bank else math.inf,
             early_stop=s.early_stop and s.iterative,
             on_step=remember,
-            settle_context=s.settle_context,
+            settle_context=s.settle_context or not s.iterative,  # one pass: each node alone
             spans_s=acts.spans_s,
         )
         trace.put("verifications", loop.steps)
