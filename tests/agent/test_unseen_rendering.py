@@ -76,8 +76,7 @@ def test_null_texts_only_remove_answers_to_things_never_shown(rendered):
     for gate in (True, False):
         agent = agent_with(cache_dir, null_gate=gate)
         counts[gate] = [
-            agent.ground(video, f"Find every time {q} appears.").moments.count
-            for q in NEVER_SHOWN
+            agent.ground(video, f"Find every time {q} appears.").moments.count for q in NEVER_SHOWN
         ]
     assert all(a <= b for a, b in zip(counts[True], counts[False])), counts
     assert sum(counts[True]) < sum(counts[False]), counts
