@@ -2,13 +2,14 @@
 threshold the relative rule would lower must first stand out further than that.
 
 The relative rule (`perception.relative`) lowers a text's threshold where the video is quiet
-for it. On long videos that also admits texts naming nothing on screen: an encoder confuses
-"an airplane" with a rocket, "a train" with a parked car, and on a 45-minute video such a
-text's best shot stands 5 to 6 robust standard deviations above its median, above the
-lowered threshold. A shot of an object that is really there stands further out (9 to 15 on
-the same video). How far is "further" depends on the video (its length, its backdrops, the
-encoder's confusions on it), so it is measured on it: a fixed vocabulary of everyday texts
-that name none of the things a query asked about is scored the same way, and
+for it. On long videos that also admits texts naming nothing on screen: the encoder confuses
+"an airplane" with a rocket, and on a 70-minute video that text's best shot stands 4.5
+robust standard deviations above its median, above the lowered threshold, while unrelated
+everyday texts reach 6.1. Objects that are really there stand further out (8 to 19 on a
+45-minute video whose null texts reach 7.5; docs/agent.md, "Null texts"). How far is
+"further" depends on the video (its length, its backdrops, the encoder's confusions on it),
+so it is measured on it: a fixed vocabulary of everyday texts that name none of the things a
+query asked about is scored the same way, and
 
     null_z = the largest best-event standout among the null texts
     lowered threshold allowed  <=>  best-event standout of the text >= null_z
