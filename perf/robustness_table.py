@@ -6,7 +6,8 @@ overall, per attribute and per object, comet protocol, plus which objects went u
 Columns: queries, F1@0.5, PosCov, Rej-F1, MAE, off-by-one (percent except MAE). A query
 counts for every catalogue object its text names. "Unfound" lists, per method, the objects
 shown in a video (some positive query about them has truth there) for which no positive query
-naming them got a prediction overlapping its truth.
+naming them got a prediction overlapping its truth. "Answered negatives" counts, per method,
+the negative queries that got any moment, with the moments they got in all.
 """
 
 from __future__ import annotations
@@ -57,6 +58,19 @@ def unfound(samples, preds) -> list[str]:
     return sorted(f"{obj} ({v.rsplit('/', 1)[-1]})" for v, obj in shown - hit)
 
 
+def answered_negatives(samples, preds) -> str:
+    """'k of n negatives answered (m moments)' for one method."""
+    by_qid = {p.qid: p for p in preds}
+    negatives = [s for s in samples if not s.gt.count]
+    counts = [
+        by_qid[s.qid].moments.count
+        for s in negatives
+        if s.qid in by_qid and by_qid[s.qid].moments is not None
+    ]
+    answered = sum(1 for c in counts if c)
+    return f"{answered} of {len(negatives)} negatives answered ({sum(counts)} moments)"
+
+
 def main(bench: str, *named: str) -> None:
     samples = load_samples(bench)
     runs = {n.split("=", 1)[0]: load_predictions(n.split("=", 1)[1], None, samples) for n in named}
@@ -80,6 +94,8 @@ def main(bench: str, *named: str) -> None:
         print(f"| {name} | {len(qs)} | " + " | ".join(merged) + " |")
     for n, preds in runs.items():
         print(f"\nunfound ({n}): {', '.join(unfound(samples, preds)) or 'none'}")
+    for n, preds in runs.items():
+        print(f"\nanswered negatives ({n}): {answered_negatives(samples, preds)}")
 
 
 if __name__ == "__main__":

@@ -41,15 +41,17 @@ def run(query: str, source=None, **settings):
 def test_a_faint_but_separated_object_is_found_only_with_relative_decisions():
     query = "every time a rocket appears"
     absolute, _ = run(query, relative=False)
-    # This fake's backgrounds vary from shot to shot, so its spread is wide: k_mad = 2 here.
-    found, trace = run(query, k_mad=2.0)
+    # This fake's backgrounds vary from shot to shot, so its spread is wide: k_mad = 2 here;
+    # its 24-dimensional embeddings put some null text close to every object, so the null
+    # gate (tested below) is off.
+    found, trace = run(query, k_mad=2.0, null_gate=False)
     decision = trace["decision"]["texts"]["a rocket"]
     assert absolute.count == 0
     assert decision["threshold"] < decision["absolute"] == FakeSource.default_threshold
     assert found.count == len(rocket_shots())
     assert tiou_matrix(found.spans, rocket_shots()).max(axis=1).min() >= 0.5
     # The default k_mad = 4 keeps the absolute threshold as the bound on this spread.
-    assert run(query)[1]["decision"]["texts"]["a rocket"]["threshold"] > 0.45
+    assert run(query, null_gate=False)[1]["decision"]["texts"]["a rocket"]["threshold"] > 0.45
 
 
 def test_relative_decisions_do_not_find_what_is_not_there():
@@ -57,7 +59,34 @@ def test_relative_decisions_do_not_find_what_is_not_there():
         moments, trace = run(query)  # the defaults: k_mad = 4
         assert moments.count == 0, query
         (decision,) = trace["decision"]["texts"].values()
-        assert decision["threshold"] >= decision["absolute"] - RelativeRule().max_drop
+        threshold = decision["threshold"]  # None: absent (the null texts stand out further)
+        assert threshold is None or threshold >= decision["absolute"] - RelativeRule().max_drop
+
+
+class RocketAndLookAlike(FakeSource):
+    """The rocket at full strength, and "an airplane" a faint echo of it (an encoder that
+    confuses the two), absent from the video."""
+
+    def score(self, features, text):
+        if "airplane" in text:
+            return super().score(features, "a rocket") * 0.45
+        return super().score(features, text)
+
+
+def test_null_texts_keep_a_look_alike_out_and_the_object_in():
+    source = RocketAndLookAlike()
+    lowered, _ = run("every time an airplane appears", source, k_mad=2.0, null_gate=False)
+    assert lowered.count > 0  # the relative rule alone finds the look-alike at the rocket
+    gated, trace = run("every time an airplane appears", source, k_mad=2.0)
+    decision = trace["decision"]["texts"]["an airplane"]
+    assert gated.count == 0
+    assert decision["standout"] < trace["decision"]["null"]["null_z"]
+    assert decision["threshold"] is None  # no event reaches the absolute threshold: absent
+    rocket, trace = run("every time a rocket appears", source, k_mad=2.0)
+    assert rocket.count == len(rocket_shots())
+    # It stands out no further than the null texts of this fake, but its shots reach the
+    # absolute threshold: it keeps that threshold and every shot is found.
+    assert trace["decision"]["texts"]["a rocket"]["threshold"] == FakeSource.default_threshold
 
 
 def test_trace_names_the_threshold_and_the_regions_never_examined():

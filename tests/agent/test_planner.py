@@ -251,6 +251,23 @@ def test_causal_relations_imply_motion():
 
 
 @pytest.mark.parametrize(
+    ("query", "conditions"),
+    [
+        ("When does the ball miss the motorbike?", ("the motorbike",)),
+        ("Find every time the ball rolls past the horse without knocking it over.", ("the horse",)),
+        ("List each time the ball goes by the cat and the cat stays standing.", ("the cat",)),
+        ("When does the ball roll past something that stays standing?", ()),
+        ("Find every time the ball rolls by an object without knocking it over.", ()),
+    ],
+)
+def test_passing_by_needs_both_on_screen(query, conditions):
+    """Missing or passing something is co-presence with it (an absent thing is never missed)."""
+    plan = plan_query(query, H)
+    assert (plan.target, plan.conditions, plan.motion) == ("the ball", conditions, "moving")
+    assert plan.relation is (Relation.WHILE if conditions else Relation.NONE)
+
+
+@pytest.mark.parametrize(
     ("query", "ordinal", "skip_first"),
     [
         (

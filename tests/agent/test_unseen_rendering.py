@@ -13,7 +13,7 @@ import pytest
 from longground.methods import MethodConfig, build_method
 from longground.moments import tiou_matrix
 from longground.synth import generate, plan, rendering_preset
-from longground.synth.catalog import CATEGORIES
+from longground.synth.catalog import CATEGORIES, NEVER_SHOWN
 from longground.synth.truth import Truth, mask_to_moments
 
 pytest.importorskip("torch")
@@ -27,22 +27,33 @@ MINUTES, SEED = 1.5, 11
 
 
 @pytest.fixture(scope="module")
-def answers(tmp_path_factory):
-    """For each object class in the video: its truth and the agent's moments."""
+def rendered(tmp_path_factory):
+    """The generated video, its script and the cache folder the agents share."""
     root = tmp_path_factory.mktemp("unseen")
     samples = generate(root / "bench", 1, MINUTES, seed=SEED, preset=PRESET)
     script = plan(1, MINUTES, seed=SEED, preset=PRESET)[0].script
-    truth = Truth(script)
-    agent = build_method(
-        "agent", MethodConfig(params={"roles": "offline"}, cache_dir=root / "cache")
+    return samples[0].video, script, root / "cache"
+
+
+def agent_with(cache_dir, **params):
+    return build_method(
+        "agent", MethodConfig(params={"roles": "offline", **params}, cache_dir=cache_dir)
     )
+
+
+@pytest.fixture(scope="module")
+def answers(rendered):
+    """For each object class in the video: its truth and the agent's moments."""
+    video, script, cache_dir = rendered
+    truth = Truth(script)
+    agent = agent_with(cache_dir)
     out = {}
     for name in sorted({t.category for t in truth.tracks if CATEGORIES[t.category].kind != "ball"}):
         gt = mask_to_moments(truth.mask(lambda t, n=name: t.category == n), script.fps)
         if gt.count == 0:
             continue
         query = f"Find every time {CATEGORIES[name].phrases[0]} appears."
-        out[name] = (gt, agent.ground(samples[0].video, query).moments)
+        out[name] = (gt, agent.ground(video, query).moments)
     return out
 
 
@@ -54,6 +65,21 @@ def test_every_object_class_is_found(answers):
         if found.count == 0 or tiou_matrix(found.spans, gt.spans).max() <= 0.0
     ]
     assert not unfound, f"never found: {unfound}"
+
+
+def test_null_texts_only_remove_answers_to_things_never_shown(rendered):
+    """The null gate never adds a moment to a negative query and removes some: "a bird" (a
+    lowered threshold) comes back empty only with it. "A dog" is answered either way (the
+    horse silhouette reads as black dogs and passes the absolute threshold)."""
+    video, _, cache_dir = rendered
+    counts = {}
+    for gate in (True, False):
+        agent = agent_with(cache_dir, null_gate=gate)
+        counts[gate] = [
+            agent.ground(video, f"Find every time {q} appears.").moments.count for q in NEVER_SHOWN
+        ]
+    assert all(a <= b for a, b in zip(counts[True], counts[False])), counts
+    assert sum(counts[True]) < sum(counts[False]), counts
 
 
 @pytest.mark.xfail(

@@ -18,6 +18,7 @@ from .graph.levels import action_nodes, event_nodes
 from .perception.fallback import clear_event_spans
 from .perception.filter import UNREADABLE_DROP
 from .perception.intervals import occurrence
+from .perception.null import best_standout, gate, null_standout
 from .perception.presence import pooled
 from .perception.regions import RegionIndex
 from .perception.relative import RelativeRule, calibrations, decide
@@ -115,6 +116,7 @@ class CometAgent:
         self.settings, self.index_fps, self.cache, self.client = settings, index_fps, cache, client
         self._roles: dict[float, Roles] = {}
         self._regions: dict[str, RegionIndex] = {}
+        self._nulls: dict[tuple, dict[str, float]] = {}  # null standouts per video and events
         self._trace = Trace()  # the query in progress (region features report their cost here)
 
     def absolute_threshold(self, source: VideoSource) -> float:
@@ -237,7 +239,7 @@ class CometAgent:
                 events, cached = flat, False
         with trace.timed("graph.scores"):
             scores = {t: np.asarray(source.score(feats, t), np.float64) for t in plan.texts}
-            decisions = self._decide(source, fps, plan.texts, trace)
+            decisions = self._decide(source, fps, plan.texts, trace, events.spans_s)
         evidence = Evidence(
             plan, times_s, feats["embedding"], feats["appearance"], scores, events,
             frames_at=source.frames_at, score_features=source.score,
@@ -266,21 +268,35 @@ class CometAgent:
             self.settings, self.absolute_threshold(source)
         ).calibration.width
 
-    def _decide(self, source: VideoSource, fps: float, texts, trace: Trace) -> dict:
+    def _decide(self, source: VideoSource, fps: float, texts, trace: Trace, spans_s=None) -> dict:
         """Step 2: each text's "visible" threshold from its scores over the whole video
-        (`perception.relative`), recorded in the trace under "decision"."""
+        (`perception.relative`), lowered only for a text that stands out further than the
+        null texts do on the events `spans_s` (`perception.null`), recorded in the trace
+        under "decision"."""
         s = self.settings
         rule = RelativeRule(s.k_mad, s.max_drop, s.min_spread) if s.relative else None
-        _, feats = source.timeline(fps)
+        all_times_s, feats = source.timeline(fps)
         absolute = self.absolute_threshold(source)
-        decisions = {t: decide(source.score(feats, t), absolute, rule) for t in texts}
-        trace.put(
-            "decision",
-            {
-                "rule": None if rule is None else asdict(rule),
-                "texts": {t: d.to_record() for t, d in decisions.items()},
-            },
-        )
+        scores = {t: source.score(feats, t) for t in texts}
+        decisions = {t: decide(scores[t], absolute, rule) for t in texts}
+        record = {
+            "rule": None if rule is None else asdict(rule),
+            "texts": {t: d.to_record() for t, d in decisions.items()},
+        }
+        if rule is not None and s.null_gate and spans_s is not None and len(spans_s):
+            key = (source.key, fps, tuple(np.round(np.asarray(spans_s).ravel(), 3)))
+            if key not in self._nulls:
+                self._nulls[key] = null_standout(
+                    lambda text: source.score(feats, text),
+                    lambda x: decide(x, absolute, rule), all_times_s, spans_s,
+                )  # fmt: skip
+            null_z = max(self._nulls[key].values())
+            for t in texts:
+                standout = best_standout(all_times_s, scores[t], spans_s, decisions[t])
+                decisions[t] = gate(decisions[t], standout, null_z)
+                record["texts"][t] = {**decisions[t].to_record(), "standout": standout}
+            record["null"] = {"null_z": null_z, "texts": self._nulls[key]}
+        trace.put("decision", record)
         return decisions
 
     def _fallback(self, ev: Evidence, moments: Moments, trace: Trace) -> Moments:
@@ -361,6 +377,8 @@ class CometAgent:
             gamma=s.gamma if s.memory_bank else math.inf,
             early_stop=s.early_stop and s.iterative,
             on_step=remember,
+            settle_context=s.settle_context or not s.iterative,  # one pass: each node alone
+            spans_s=acts.spans_s,
         )
         trace.put("verifications", loop.steps)
         trace.put("memory", states)

@@ -36,6 +36,9 @@ class AgentSettings:
         seed: random seed of the "uniform" order.
         early_stop: end the loop after the first iteration that adds nothing to the memory
             bank (Appendix D: "early termination when no new candidates are accepted").
+        settle_context: a verification removes its whole perception context from the
+            unverified set (Algorithm 1); False: only the candidate and the nodes inside the
+            instance it returned, so a context node the answer did not reach is still verified.
         inherit_bounds: a verified entry keeps the candidate action node's own span (Sec. 4.3,
             C.3: timestamps inherited from v_i); False lets the verifier move boundaries.
         gamma: tIoU above which two memory entries are duplicates.
@@ -65,6 +68,8 @@ class AgentSettings:
         relative: decide "visible" per text relative to its own score distribution over the
             video (`perception.relative`); False: the absolute threshold only.
         k_mad, max_drop, min_spread: the relative rule's parameters (`RelativeRule`).
+        null_gate: lower a text's threshold only when its best event stands out further
+            than every null text's does on the video (`perception.null`).
         fallback_k: a plain presence query whose answer is empty answers the event nodes
             whose median score lies this many robust standard deviations above the video's
             median (`perception.fallback`); 0 (the default) turns the fallback off.
@@ -90,6 +95,7 @@ class AgentSettings:
     order: str = "coverage"
     seed: int = 0
     early_stop: bool = False
+    settle_context: bool = False
     inherit_bounds: bool = False
     gamma: float = 0.5
     n_bins: int = 8
@@ -120,6 +126,7 @@ class AgentSettings:
     k_mad: float = 4.0
     max_drop: float = 1.0
     min_spread: float = 0.1
+    null_gate: bool = True
     fallback_k: float = 0.0
     scale_budget: bool = True
     confidence_z: float = 0.05

@@ -20,6 +20,7 @@ pull the threshold down (a text that scores uniformly low is not "found" in its 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -56,8 +57,9 @@ class Decision:
     relative: float
     threshold: float
 
-    def to_record(self) -> dict[str, float]:
-        return {k: float(v) for k, v in self.__dict__.items()}
+    def to_record(self) -> dict[str, float | None]:
+        """Fields as floats; an infinite threshold (absent, `perception.null`) as None."""
+        return {k: None if math.isinf(v) else float(v) for k, v in self.__dict__.items()}
 
 
 def decide(scores: np.ndarray, absolute: float, rule: RelativeRule | None) -> Decision:

@@ -67,6 +67,12 @@ _LEAD_INS = (
 # One lead-in at the start of the event text, with the spaces or comma after it.
 LEAD_IN = re.compile(rf"^(?:{'|'.join(_LEAD_INS)})(?:[\s,]+|$)", IGNORE)
 
+# "X misses Y", "X rolls past Y": X moves by Y, both on screen.
+PASSING = (
+    r"miss(?:es|ed)?|(?:rolls?|rolled|rolling|goes|go|going|went|pass(?:es|ed)?|passing)"
+    r"\s+(?:by|past)"
+)
+
 # Relation markers, most specific first; the leftmost match in the query wins.
 MARKERS: list[tuple[str, str]] = [
     (
@@ -90,6 +96,8 @@ MARKERS: list[tuple[str, str]] = [
         r"|(?:immediately|directly)\s+preceding|(?:(?:that|which)\s+(?:is|are)\s+)?"
         r"(?:immediately\s+|directly\s+|right\s+)?followed\s+by",
     ),
+    # Passing by something, or missing it, needs both in the scene: co-presence, as "while".
+    ("while", PASSING),
     ("after", r"after|following|later\s+than|subsequent\s+to"),
     ("before", r"before|prior\s+to|preceding|ahead\s+of|earlier\s+than"),
     (
@@ -100,6 +108,7 @@ MARKERS: list[tuple[str, str]] = [
     ),
     ("without", r"without|with\s+no|but\s+no|but\s+not|in\s+the\s+absence\s+of"),
 ]
+PASSING_RE = re.compile(rf"\b(?:{PASSING})\b", IGNORE)
 MARKER_RES = [(rel, re.compile(rf"(?:^|\s|,)({pat})(?=\s|,|$)", IGNORE)) for rel, pat in MARKERS]
 CUT_FROM = re.compile(
     r"\b(?:the\s+video\s+)?cuts?\s+from\s+(.+?)\s+(?:straight\s+|directly\s+|right\s+)?to\s+"
@@ -118,7 +127,9 @@ FILLERS = re.compile(
     r"pops?\s+up|on[\s-]screen|in\s+view|in\s+the\s+(?:video|frame|scene|shot)|is\s+there|"
     r"there\s+(?:is|are)|there's|shown|visible|both|again|(?:a|the)\s+shots?\s+of|"
     r"(?:the\s+video\s+)?cuts?\s+to|(?:that|which)\s+(?:comes?|is|are|was|were)$|"
-    r"and\s+(?:knocks?|makes?|make)\s+(?:it|them)\s+(?:over|down|fall)|over$)\b",
+    r"and\s+(?:knocks?|makes?|make)\s+(?:it|them)\s+(?:over|down|fall)|over$|"
+    r"without\s+knocking\s+(?:it|them)(?:\s+(?:over|down))?|"
+    r"(?:and\s+.+?|that|which)\s+(?:stays?|remains?)\s+(?:standing|upright)$)\b",
     IGNORE,
 )
 LEADING_WORDS = re.compile(

@@ -142,6 +142,8 @@ def plan_query(query: str, duration_s: float) -> Plan:
     conditions = tuple(c for c, _ in kept)
     if relation in (Relation.CAUSES, Relation.CAUSED_BY) and motion is None:
         motion = "moving"  # a cause and its effect happen through motion
+    if motion is None and ph.PASSING_RE.search(body):
+        motion = "moving"  # what passes by or misses something moves
     if not conditions and relation is not Relation.BETWEEN:
         relation = Relation.NONE
     if relation is Relation.NONE and window is not None:

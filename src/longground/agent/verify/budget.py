@@ -66,6 +66,12 @@ def unexamined(evidence: Evidence, steps: list[dict]) -> dict:
     seen = np.zeros(0 if acts is None else len(acts.spans_s), bool)
     for step in steps:
         seen[step["context"]] = True
+        entry = step.get("entry")
+        if entry is not None:  # the nodes a verified instance spans were examined too
+            inside = (acts.spans_s[:, 0] >= entry["start_s"] - 1e-6) & (
+                acts.spans_s[:, 1] <= entry["end_s"] + 1e-6
+            )
+            seen[inside] = True
     dropped = merged_spans(events.spans_s[~kept])
     never = merged_spans(acts.spans_s[~seen]) if acts is not None else []
     start_s, end_s = evidence.plan.window_s

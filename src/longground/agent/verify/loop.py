@@ -8,6 +8,12 @@ while U is not empty and iter < N_max:
     if m: commit m to M under temporal NMS (gamma)
     U <- U - C(v); iter += 1
     [early_stop: end when this iteration added nothing to M]
+
+`settle_context=False` (the agent's default) replaces U <- U - C(v) by U <- U - A(v), the
+nodes the verdict answered for: v itself and, when m is an instance, the nodes inside m's
+span. The context is evidence for v, not a verdict on its other nodes: on r1's 45-minute
+video whole still shots of the cat (23 and 29 s) fell in the context of a neighbour whose
+instance did not reach them (or of a rejected candidate) and were never verified.
 """
 
 from __future__ import annotations
@@ -72,6 +78,8 @@ def verification_loop(
     gamma: float = 0.5,
     early_stop: bool = False,
     on_step: Callable[[dict, MemoryBank], None] | None = None,
+    settle_context: bool = True,
+    spans_s: np.ndarray | None = None,
 ) -> LoopResult:
     """Run Algorithm 1 over an action graph.
 
@@ -87,6 +95,9 @@ def verification_loop(
         early_stop: stop after the first iteration whose verdict is a rejection or a
             duplicate, i.e. accepts no new candidate into the bank (CoMET App. D).
         on_step: called after each iteration with its record and the bank.
+        settle_context: remove the whole context from U after a verification (Algorithm 1);
+            False: only the nodes the verdict answered for (needs `spans_s`).
+        spans_s: `(A, 2)` node spans in seconds (for `settle_context=False`).
 
     Returns:
         `LoopResult`.
@@ -97,6 +108,11 @@ def verification_loop(
     ...                       max_iterations=None)
     >>> r.iterations, [s["context"] for s in r.steps]
     (2, [[0, 1], [2]])
+    >>> spans = np.array([[0, 1], [1, 2], [2, 3.0]])
+    >>> r = verification_loop(w, np.arange(3), accept, hops=1, tau=0.5, max_action_nodes=None,
+    ...                       max_iterations=None, settle_context=False, spans_s=spans)
+    >>> [s["context"] for s in r.steps]  # node 1 was only context: it gets its own turn
+    [[0, 1], [0, 1], [2]]
     """
     bank = MemoryBank(gamma)
     result = LoopResult(bank)
@@ -112,7 +128,7 @@ def verification_loop(
         context = k_hop_context(weights, v, hops, tau, max_action_nodes)
         verdict = verify(v, context)
         commit = bank.commit(verdict.entry) if verdict.entry is not None else "rejected"
-        unverified[context] = False
+        unverified[context if settle_context else answered(v, verdict, spans_s)] = False
         result.iterations += 1
         result.malformed += int(verdict.malformed)
         result.last_verdict = verdict
@@ -135,3 +151,23 @@ def verification_loop(
             result.stop_reason = "early_stop"
             break
     return result
+
+
+def answered(v: int, verdict: Verdict, spans_s: np.ndarray | None) -> np.ndarray:
+    """Indices of the nodes a verdict on candidate `v` answered for: `v`, and every node
+    whose span lies inside the returned instance.
+
+    >>> spans = np.array([[0, 2], [2, 4], [4, 6.0]])
+    >>> answered(1, Verdict(MemoryEntry("x", 0, 4, 0.9), "verified"), spans).tolist()
+    [0, 1]
+    >>> answered(1, Verdict(None, "rejected"), spans).tolist()
+    [1]
+    """
+    if verdict.entry is None or spans_s is None:
+        return np.array([v])
+    spans = np.asarray(spans_s, np.float64)
+    eps = 1e-6
+    inside = (spans[:, 0] >= verdict.entry.start_s - eps) & (
+        spans[:, 1] <= verdict.entry.end_s + eps
+    )
+    return np.union1d(np.flatnonzero(inside), [v]).astype(int)
