@@ -10,10 +10,14 @@ Rules (also in docs/formats.md):
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
+from itertools import chain
 from pathlib import Path
 
 from ..samples import Prediction, Sample
-from .records import Record, qid_in_text, read_qid, records
+from .fast_json import paused_gc
+from .fields import checked_batches
+from .records import Record, qid_in_text, read_qid
 
 # (record, qid, video duration or None) -> Prediction
 FromRecord = Callable[[dict, str, float | None], Prediction]
@@ -47,6 +51,7 @@ def read_predictions(
     from_record: FromRecord,
     qid_key: str = "qid",
     resolve_qid: Callable[[dict], str | None] | None = None,
+    spans_key: str | None = None,
 ) -> PredictionList:
     """All predictions of `path`, each built by `from_record`.
 
@@ -57,19 +62,23 @@ def read_predictions(
         qid_key: the field that holds the qid.
         resolve_qid: for a record without a usable qid, finds one (e.g. from its video and
             query, `qid_match.QidMatcher`); None when it cannot.
+        spans_key: the field of interval lists to check for the whole file at once; a
+            clean one reaches `from_record` as `spans=` (see `fields.checked_batches`).
     """
     out = PredictionList()
     seen: set[str] = set()
-    for record in records(path):
-        pred = _prediction(record, samples, from_record, qid_key, resolve_qid)
-        if isinstance(pred, str):
-            where = f"{path}:{record.line}" if record.line is not None else str(path)
-            out.skipped.append(f"{where}: {pred}")
-        elif pred.qid in seen:
-            out.duplicates.append(pred.qid)
-        else:
-            seen.add(pred.qid)
-            out.append(pred)
+    with paused_gc():
+        for record, spans in chain.from_iterable(checked_batches(path, spans_key)):
+            build = from_record if spans is None else partial(from_record, spans=spans)
+            pred = _prediction(record, samples, build, qid_key, resolve_qid)
+            if isinstance(pred, str):
+                where = f"{path}:{record.line}" if record.line is not None else str(path)
+                out.skipped.append(f"{where}: {pred}")
+            elif pred.qid in seen:
+                out.duplicates.append(pred.qid)
+            else:
+                seen.add(pred.qid)
+                out.append(pred)
     return out
 
 
