@@ -24,7 +24,7 @@ from ..moments import Moments
 from ..samples import Prediction, Sample
 from . import fields
 from .fast_json import clean_pairs
-from .plain_batch import plain_samples
+from .plain_batch import plain_predictions, plain_samples
 from .prediction_file import PredictionList, read_predictions
 from .records import Where
 from .registry import (
@@ -220,7 +220,11 @@ def _load_predictions(
     path: Path, samples: Mapping[str, Sample], parse: str | None = None
 ) -> PredictionList:
     return read_predictions(
-        path, samples, partial(prediction_from_record, parse=parse), spans_key="intervals"
+        path,
+        samples,
+        partial(prediction_from_record, parse=parse),
+        spans_key="intervals",
+        from_batch=partial(plain_predictions, known_keys=frozenset(PREDICTION_KEYS), parse=parse),
     )
 
 

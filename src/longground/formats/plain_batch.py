@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import BadInputFile
 from ..moments import Moments
-from ..samples import Sample
+from ..samples import Prediction, Sample
 from ..text import text_problem
 from . import fields
 from .fields import Checked
@@ -131,3 +131,57 @@ def _negatives_agree(attributes: list[frozenset], spans: list[np.ndarray]) -> bo
     return not any(
         "negative" in names and len(gt) for names, gt in zip(attributes, spans, strict=True)
     )
+
+
+def plain_predictions(
+    batch: Sequence[Checked], known_keys: frozenset[str], parse: str | None = None
+) -> list[Prediction] | None:
+    """The `Prediction` of every record of `batch`, as `canonical.prediction_from_record`
+    makes it from a line with a string qid and clean `intervals` (no `scores`), or None when
+    any record is not such a line.
+
+    Args:
+        batch: records with their checked interval arrays.
+        known_keys: the fields longground reads; the others go to `Prediction.extra`.
+        parse: the parse mode; under "strict" a line's `response` wins over its intervals,
+            so a batch with a response is left to `prediction_from_record`.
+
+    >>> from longground.formats.records import Record
+    >>> rec = {"qid": " q1", "intervals": [[1, 2]], "ms": 5}
+    >>> [(p.qid, p.moments.to_list(), p.extra) for p in plain_predictions(
+    ...     [(Record(1, rec), np.array([[1.0, 2.0]]))], frozenset({"qid", "intervals"}))]
+    [('q1', [[1.0, 2.0]], {'ms': 5})]
+    """
+    values = [record.value for record, _ in batch]
+    spans = [s for _, s in batch]
+    if not batch or set(map(type, values)) != {dict} or set(map(type, spans)) != {np.ndarray}:
+        return None
+    qids = [value.get("qid") for value in values]
+    if set(map(type, qids)) != {str} or not all(map(str.strip, qids)):
+        return None
+    if any(value.get("scores") is not None for value in values):
+        return None
+    responses = [value.get("response") for value in values]
+    responses = [text if type(text) is str else None for text in responses]
+    if parse == "strict" and any(text is not None for text in responses):
+        return None
+    return [
+        Prediction(
+            qid=qid.strip(),
+            moments=Moments.of_checked(gt),
+            raw=text,
+            parse_error=None,
+            invalid_intervals=_stored_invalid(value.get("invalid_intervals")),
+            extra={} if value.keys() <= known_keys else _extra(value, known_keys),
+        )
+        for value, gt, qid, text in zip(values, spans, qids, responses, strict=True)
+    ]
+
+
+def _stored_invalid(value: object) -> int:
+    """A line's `invalid_intervals` count: a positive integer, else 0."""
+    return value if type(value) is int and value > 0 else 0
+
+
+def _extra(value: dict, known_keys: frozenset[str]) -> dict:
+    return {k: v for k, v in value.items() if k not in known_keys}
