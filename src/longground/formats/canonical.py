@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..answers import ParsedAnswer, answer_parser, moments_from_json, parse_answer
 from ..moments import Moments
 from ..samples import Prediction, Sample
 from . import fields
@@ -34,6 +34,9 @@ from .registry import (
     register_prediction_format,
     register_sample_format,
 )
+
+if TYPE_CHECKING:
+    from ..answers import ParsedAnswer
 
 # Fields of a prediction line that longground reads; any others travel in `Prediction.extra`.
 PREDICTION_KEYS = ("qid", "intervals", "scores", "response", "parse_error", "invalid_intervals")
@@ -103,6 +106,8 @@ def sample_record(
 def _interval_answer(record: dict, spans: np.ndarray | None = None) -> ParsedAnswer:
     """The answer held in a line's `intervals` (with optional parallel `scores`); `spans`:
     those intervals when already checked (`fast_json.clean_pair_lists`)."""
+    from ..answers import ParsedAnswer, moments_from_json  # its patterns take a while
+
     items = record["intervals"]
     if not isinstance(items, list):
         return ParsedAnswer(None, f"'intervals' is not a list: {items!r:.60}")
@@ -134,6 +139,8 @@ def prediction_from_record(
     With `parse="strict"` a line's `response` is read again under the JSON-only rule and
     wins over its `intervals` (which a lenient reader may have recovered from prose).
     `spans`: the line's `intervals` when already checked (`fast_json.clean_pair_lists`)."""
+    from ..answers import ParsedAnswer, answer_parser, parse_answer
+
     raw = record.get("response") if isinstance(record.get("response"), str) else None
     if parse == "strict" and raw is not None:
         parsed = answer_parser(parse)(raw, duration_s)
