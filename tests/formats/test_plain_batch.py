@@ -95,12 +95,14 @@ def prediction_line(draw) -> str:
     return json.dumps(record)
 
 
-def read_both(reader, lines: list[str], batch: int):
-    """`reader(path)` through the batch path and through the record-by-record path; each
-    result as comparable data, or the error's text."""
+def read_both(reader, lines: list[str], batch: int, layout: str = "jsonl"):
+    """`reader(path)` through the batch path and through the record-by-record path, the
+    lines written as JSON Lines or as a JSON array (one element a line); each result as
+    comparable data, or the error's text."""
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "file.jsonl"
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8", errors="surrogatepass")
+        path = Path(folder) / f"file.{'json' if layout == 'array' else 'jsonl'}"
+        text = "\n".join(lines) if layout == "jsonl" else "[\n" + ",\n".join(lines) + "\n]"
+        path.write_text(text + "\n", encoding="utf-8")
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(fields, "_BATCH", batch)
             fast = _outcome(reader, path)
@@ -134,10 +136,23 @@ def samples_of(path):
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(sample_line(), min_size=1, max_size=12), st.sampled_from([2, 1024]))
-def test_benchmark_batches_read_as_records_do(lines, batch):
-    fast, slow = read_both(samples_of, lines, batch)
+@given(
+    st.lists(sample_line(), min_size=1, max_size=12),
+    st.sampled_from([2, 1024]),
+    st.sampled_from(["jsonl", "array"]),
+)
+def test_benchmark_batches_read_as_records_do(lines, batch, layout):
+    fast, slow = read_both(samples_of, lines, batch, layout)
     assert fast == slow
+
+
+def test_in_an_array_the_first_bad_record_is_reported_before_a_later_syntax_error(tmp_path):
+    path = tmp_path / "gt.json"
+    good = {"qid": "q1", "video": "v", "duration": 60, "query": "a", "intervals": [[1, 2]]}
+    bad = {**good, "qid": "q2", "duration": -1}
+    path.write_text(f"[\n{json.dumps(good)},\n{json.dumps(bad)},\n{{nope\n]\n")
+    with pytest.raises(UserError, match=r"gt.json:3: qid q2: negative duration"):
+        load_samples(path, fmt="canonical")
 
 
 @settings(max_examples=150, deadline=None)
