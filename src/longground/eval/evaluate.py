@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 
-from ..answers import PARSE_MODES
 from ..errors import UserError
 from ..samples import Prediction, Sample
 from .bootstrap import MAX_BOOTSTRAP, bootstrap_ci
@@ -200,6 +199,8 @@ def evaluate_files(
     result = evaluate(samples, load(parse), **options)
     if parse is None:
         return result
+    from ..answers import PARSE_MODES  # its patterns take a while to build: only when needed
+
     plain = {k: v for k, v in options.items() if k not in ("by", "bootstrap")}
     counts = {
         f"parse_failures_{mode}": result.metrics["parse_failures"]

@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from ..answers import answer_parser
 from ..samples import Prediction, Sample
 from . import activitynet, canonical, charades, ewb, lmms_eval, queries, qvhighlights  # noqa: F401
 from .canonical import prediction_record, sample_record
@@ -118,6 +117,8 @@ def load_predictions(
         samples = {s.qid: s for s in samples}
     found = resolve(PREDICTION_FORMATS, "prediction", path, fmt, if_empty="canonical")
     if parse is not None:
+        from ..answers import answer_parser
+
         answer_parser(parse)  # an unknown mode is an error even for formats without text
         if found.parses_text:
             return found.load(path, samples, parse=parse)

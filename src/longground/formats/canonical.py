@@ -16,12 +16,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..answers import ParsedAnswer, answer_parser, moments_from_json, parse_answer
+import numpy as np
+
 from ..moments import Moments
 from ..samples import Prediction, Sample
 from . import fields
 from .fast_json import clean_pairs
+from .plain_batch import plain_predictions, plain_samples
 from .prediction_file import PredictionList, read_predictions
 from .records import Where
 from .registry import (
@@ -32,16 +35,21 @@ from .registry import (
     register_sample_format,
 )
 
+if TYPE_CHECKING:
+    from ..answers import ParsedAnswer
+
 # Fields of a prediction line that longground reads; any others travel in `Prediction.extra`.
 PREDICTION_KEYS = ("qid", "intervals", "scores", "response", "parse_error", "invalid_intervals")
 
 
-def sample_from_record(record: dict, where: Where) -> Sample:
-    """One canonical benchmark line as a `Sample` (strict: errors name file, line, qid)."""
+def sample_from_record(record: dict, where: Where, spans: np.ndarray | None = None) -> Sample:
+    """One canonical benchmark line as a `Sample` (strict: errors name file, line, qid);
+    `spans`: its `intervals` when already checked (`fast_json.clean_pair_lists`)."""
     qid = fields.qid_field(record, "qid", where)
     where = where.at(qid)
     duration_s = fields.duration_field(fields.required(record, "duration", where), where)
-    spans = fields.intervals(fields.required(record, "intervals", where), where)
+    if spans is None:
+        spans = fields.intervals(fields.required(record, "intervals", where), where)
     attributes = fields.attributes(record.get("attributes"), where)
     if "negative" in attributes and len(spans):
         raise where.error("attribute 'negative' given to a query with intervals")
@@ -95,13 +103,19 @@ def sample_record(
     return {**record, **(extra or {})}
 
 
-def _interval_answer(record: dict) -> ParsedAnswer:
-    """The answer held in a line's `intervals` (with optional parallel `scores`)."""
+def _interval_answer(record: dict, spans: np.ndarray | None = None) -> ParsedAnswer:
+    """The answer held in a line's `intervals` (with optional parallel `scores`); `spans`:
+    those intervals when already checked (`fast_json.clean_pair_lists`)."""
+    from ..answers import ParsedAnswer, moments_from_json  # its patterns take a while
+
     items = record["intervals"]
     if not isinstance(items, list):
         return ParsedAnswer(None, f"'intervals' is not a list: {items!r:.60}")
     scores = record.get("scores")
-    spans = clean_pairs(items) if scores is None else None
+    if scores is not None:
+        spans = None
+    elif spans is None:
+        spans = clean_pairs(items)
     if spans is not None:  # plain pairs: what moments_from_json gives, without its loop
         return ParsedAnswer(Moments.of_checked(spans), None, 0)
     if isinstance(scores, list) and len(scores) == len(items):
@@ -113,18 +127,25 @@ def _interval_answer(record: dict) -> ParsedAnswer:
 
 
 def prediction_from_record(
-    record: dict, qid: str, duration_s: float | None, parse: str | None = None
+    record: dict,
+    qid: str,
+    duration_s: float | None,
+    parse: str | None = None,
+    spans: np.ndarray | None = None,
 ) -> Prediction:
     """One canonical prediction line. `intervals` wins over `response`; a line with neither
     is a parse failure carrying its `parse_error` or `error` text.
 
     With `parse="strict"` a line's `response` is read again under the JSON-only rule and
-    wins over its `intervals` (which a lenient reader may have recovered from prose)."""
+    wins over its `intervals` (which a lenient reader may have recovered from prose).
+    `spans`: the line's `intervals` when already checked (`fast_json.clean_pair_lists`)."""
+    from ..answers import ParsedAnswer, answer_parser, parse_answer
+
     raw = record.get("response") if isinstance(record.get("response"), str) else None
     if parse == "strict" and raw is not None:
         parsed = answer_parser(parse)(raw, duration_s)
     elif record.get("intervals") is not None:
-        parsed = _interval_answer(record)
+        parsed = _interval_answer(record, spans)
     elif raw is not None:
         parsed = parse_answer(raw, duration_s)
     else:
@@ -197,13 +218,21 @@ def _as_prediction(fields_: Mapping) -> Prediction:
 
 
 def _load_samples(path: Path, durations: Mapping[str, float] | None) -> list[Sample]:
-    return fields.load_record_samples(path, sample_from_record)
+    return fields.load_record_samples(
+        path, sample_from_record, spans_key="intervals", from_batch=plain_samples
+    )
 
 
 def _load_predictions(
     path: Path, samples: Mapping[str, Sample], parse: str | None = None
 ) -> PredictionList:
-    return read_predictions(path, samples, partial(prediction_from_record, parse=parse))
+    return read_predictions(
+        path,
+        samples,
+        partial(prediction_from_record, parse=parse),
+        spans_key="intervals",
+        from_batch=partial(plain_predictions, known_keys=frozenset(PREDICTION_KEYS), parse=parse),
+    )
 
 
 def _is_canonical_sample(peek: Peek) -> bool:

@@ -10,10 +10,13 @@ extra; without it, `json` is used.
 
 from __future__ import annotations
 
+import gc
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import reduce
 from itertools import chain
-from operator import ge
+from operator import ge, iadd
 
 import numpy as np
 
@@ -97,3 +100,74 @@ def clean_pairs(value: object) -> np.ndarray | None:
     if not (min(starts) >= 0 and max(ends) < _LIMIT_S and all(map(ge, ends, starts))):
         return None
     return np.array(flat, dtype=np.float64).reshape(-1, 2)
+
+
+def clean_pair_lists(values: list[object]) -> list[np.ndarray | None]:
+    """`clean_pairs` of every item of `values` (the interval lists of a whole file) with one
+    pass in C over all of them: one `numpy.array` and three vectorised comparisons instead of
+    a dozen calls per record.
+
+    Items that are not lists give None. When any list is not clean, every item goes through
+    `clean_pairs` one by one, so the items the bulk pass gives an array for are exactly
+    those whose exact checks accept them, with the values those checks give.
+
+    Returns:
+        One `(K_i, 2)` float64 array (a view into one array for the whole file) or None per
+        item, in order.
+
+    >>> [None if s is None else s.tolist() for s in clean_pair_lists([[[1, 2]], None, []])]
+    [[[1.0, 2.0]], None, []]
+    >>> clean_pair_lists([[[1, 2]], [[2, 1]]])
+    [array([[1., 2.]]), None]
+    """
+    lists = [value for value in values if type(value) is list]
+    spans = _bulk_pairs(lists)
+    if spans is None:
+        return [clean_pairs(value) for value in values]
+    found = iter(spans)
+    return [next(found) if type(value) is list else None for value in values]
+
+
+def _bulk_pairs(lists: list[list]) -> list[np.ndarray] | None:
+    """The arrays of `lists` when every one is a clean pair list, else None."""
+    if not lists:
+        return []
+    pairs = list(chain.from_iterable(lists))
+    try:
+        if pairs and set(map(len, pairs)) != {2}:
+            return None
+        # A pair that is a string or an object (their length is 2) adds characters or keys,
+        # which the check of the numbers below refuses.
+        flat = reduce(iadd, pairs, [])  # a third faster than list(chain(...)) here
+    except TypeError:  # a number or null where a pair should be
+        return None
+    if not set(map(type, flat)) <= _NUMBERS:
+        return None
+    try:
+        spans = np.array(flat, dtype=np.float64).reshape(-1, 2)
+    except OverflowError:  # an integer past float's range (read by `json`, not orjson)
+        return None
+    starts, ends = spans[:, 0], spans[:, 1]
+    if not ((starts >= 0).all() and (ends < _LIMIT_S).all() and (ends >= starts).all()):
+        return None
+    stops = np.cumsum(np.fromiter(map(len, lists), dtype=np.intp, count=len(lists))).tolist()
+    return [spans[start:stop] for start, stop in zip([0, *stops[:-1]], stops, strict=True)]
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a file's records are read (restarting it
+    after, if it ran before).
+
+    Parsed JSON holds no reference cycles, so reference counting frees all of it; but each
+    of the millions of lists a large file parses into counts towards the next collection,
+    and the collections walk every record and sample still held: about a third of the CPU
+    time of reading 30,000 queries (perf/bench_score_process.py).
+    """
+    running = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if running:
+            gc.enable()

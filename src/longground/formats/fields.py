@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 
@@ -12,8 +12,8 @@ from ..errors import BadInputFile
 from ..samples import Sample, unknown_attribute
 from ..text import text_problem
 from ..timecode import parse_time
-from .fast_json import clean_pairs
-from .records import Where, qid_in_text, read_qid, records
+from .fast_json import clean_pair_lists, clean_pairs, paused_gc
+from .records import Record, Where, qid_in_text, read_qid, records
 
 _MISSING = object()
 
@@ -145,17 +145,77 @@ def unique_qids(path, entries: Iterable[tuple[int | None, Sample]]) -> list[Samp
     return out
 
 
-def load_record_samples(path, from_record) -> list[Sample]:
+def load_record_samples(
+    path, from_record, spans_key: str | None = None, from_batch=None
+) -> list[Sample]:
     """Samples of a file of records (JSONL, JSON array or CSV), each built by
-    `from_record(record, where) -> Sample`, with qids checked for repeats."""
-    return unique_qids(path, _entries(path, from_record))
+    `from_record(record, where) -> Sample`, with qids checked for repeats.
+
+    Args:
+        path: the file.
+        from_record: the format's converter for one record.
+        spans_key: the field of interval lists to check for the whole file at once
+            (`fast_json.clean_pair_lists`); each clean one reaches `from_record` as
+            `spans=` (a checked `(K, 2)` array), the others are left to its checks.
+        from_batch: optionally, a converter for a whole batch of `(record, spans)` that
+            gives `[(line, sample), ...]` exactly as `from_record` would, or None to leave
+            the batch to `from_record` (any record it is not sure of).
+    """
+    with paused_gc():
+        return unique_qids(path, _entries(path, from_record, spans_key, from_batch))
 
 
-def _entries(path, from_record) -> Iterable[tuple[int, Sample]]:
-    for record in records(path):
-        where = Where(path, record.line)
-        if record.error is not None:
-            raise where.at(qid_in_text(record.raw)).error(record.error)
-        if not isinstance(record.value, dict):
-            raise where.error("expected a JSON object")
-        yield record.line, from_record(record.value, where)
+def _entries(path, from_record, spans_key, from_batch) -> Iterable[tuple[int, Sample]]:
+    for batch in checked_batches(path, spans_key):
+        built = None if from_batch is None else from_batch(batch)
+        if built is not None:
+            yield from built
+            continue
+        for record, spans in batch:
+            where = Where(path, record.line)
+            if record.error is not None:
+                raise where.at(qid_in_text(record.raw)).error(record.error)
+            if not isinstance(record.value, dict):
+                raise where.error("expected a JSON object")
+            if spans is None:
+                yield record.line, from_record(record.value, where)
+            else:
+                yield record.line, from_record(record.value, where, spans=spans)
+
+
+Checked = tuple[Record, "np.ndarray | None"]
+"""A record with its checked interval array (None where none was checked)."""
+
+
+def checked_batches(path, spans_key: str | None) -> Iterator[list[Checked]]:
+    """The records of `path` in batches, each record with its checked interval array when
+    `spans_key` is given (None where the list under `spans_key` is absent or not clean, and
+    always without `spans_key`; see `fast_json.clean_pair_lists`).
+
+    A batch is few enough records that the parsed records do not pile up for the garbage
+    collector to walk (a whole file at once made reading a fifth slower), enough that the
+    check per batch costs little. A JSON array raises at a malformed element: the batch of
+    the records before it comes first.
+    """
+    rows = iter(records(path))
+    while True:
+        batch, failure = [], None
+        try:
+            for record in rows:
+                batch.append(record)
+                if len(batch) == _BATCH:
+                    break
+        except BadInputFile as exc:
+            failure = exc
+        if spans_key is None:
+            yield [(record, None) for record in batch]
+        else:
+            values = [r.value.get(spans_key) if type(r.value) is dict else None for r in batch]
+            yield list(zip(batch, clean_pair_lists(values), strict=True))
+        if failure is not None:
+            raise failure
+        if len(batch) < _BATCH:
+            return
+
+
+_BATCH = 1024  # records

@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
 
-from ..answers import ParsedAnswer, answer_parser
 from ..samples import Prediction, Sample
 from .prediction_file import PredictionList, read_predictions
 from .qid_match import QidMatcher
@@ -59,6 +58,8 @@ def prediction_from_record(
     record: dict, qid: str, duration_s: float | None, parse: str | None = None
 ) -> Prediction:
     """One log line: its response read with the parse mode."""
+    from ..answers import ParsedAnswer, answer_parser  # its patterns take a while to build
+
     raw = response_text(record)
     if raw is None:
         parsed = ParsedAnswer(None, "no response in 'filtered_resps' or 'resps'")

@@ -12,8 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+import numpy as np
+
 from ..samples import Prediction, Sample
-from .records import Record, qid_in_text, read_qid, records
+from .fast_json import paused_gc
+from .fields import Checked, checked_batches
+from .records import Record, qid_in_text, read_qid
 
 # (record, qid, video duration or None) -> Prediction
 FromRecord = Callable[[dict, str, float | None], Prediction]
@@ -47,6 +51,8 @@ def read_predictions(
     from_record: FromRecord,
     qid_key: str = "qid",
     resolve_qid: Callable[[dict], str | None] | None = None,
+    spans_key: str | None = None,
+    from_batch: Callable[[list[Checked]], list[Prediction] | None] | None = None,
 ) -> PredictionList:
     """All predictions of `path`, each built by `from_record`.
 
@@ -57,19 +63,31 @@ def read_predictions(
         qid_key: the field that holds the qid.
         resolve_qid: for a record without a usable qid, finds one (e.g. from its video and
             query, `qid_match.QidMatcher`); None when it cannot.
+        spans_key: the field of interval lists to check for the whole file at once; a
+            clean one reaches `from_record` as `spans=` (see `fields.checked_batches`).
+        from_batch: optionally, a converter for a whole batch of `(record, spans)` that
+            gives its predictions exactly as `from_record` would, or None to leave the
+            batch to `from_record` record by record.
     """
     out = PredictionList()
     seen: set[str] = set()
-    for record in records(path):
-        pred = _prediction(record, samples, from_record, qid_key, resolve_qid)
-        if isinstance(pred, str):
-            where = f"{path}:{record.line}" if record.line is not None else str(path)
-            out.skipped.append(f"{where}: {pred}")
-        elif pred.qid in seen:
-            out.duplicates.append(pred.qid)
-        else:
-            seen.add(pred.qid)
-            out.append(pred)
+    with paused_gc():
+        for batch in checked_batches(path, spans_key):
+            built = None if from_batch is None else from_batch(batch)
+            if built is None:
+                built = (
+                    _prediction(record, samples, from_record, qid_key, resolve_qid, spans)
+                    for record, spans in batch
+                )
+            for pred, (record, _) in zip(built, batch, strict=True):
+                if isinstance(pred, str):
+                    where = f"{path}:{record.line}" if record.line is not None else str(path)
+                    out.skipped.append(f"{where}: {pred}")
+                elif pred.qid in seen:
+                    out.duplicates.append(pred.qid)
+                else:
+                    seen.add(pred.qid)
+                    out.append(pred)
     return out
 
 
@@ -79,8 +97,10 @@ def _prediction(
     from_record: FromRecord,
     qid_key: str,
     resolve_qid: Callable[[dict], str | None] | None = None,
+    spans: np.ndarray | None = None,
 ) -> Prediction | str:
-    """The prediction in `record`, or the reason it was skipped."""
+    """The prediction in `record`, or the reason it was skipped; `spans`: its intervals when
+    already checked."""
     if record.error is not None:
         return _salvaged(record) or f"{record.error}; no readable qid, skipped"
     if not isinstance(record.value, dict):
@@ -93,4 +113,7 @@ def _prediction(
     if qid is None:
         return f"no usable {qid_key!r}, skipped"
     sample = samples.get(qid)
-    return from_record(record.value, qid, None if sample is None else sample.duration_s)
+    duration_s = None if sample is None else sample.duration_s
+    if spans is None:
+        return from_record(record.value, qid, duration_s)
+    return from_record(record.value, qid, duration_s, spans=spans)

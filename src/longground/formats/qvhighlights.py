@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..answers import ParsedAnswer, moments_from_json
 from ..moments import Moments
 from ..samples import Prediction, Sample
 from . import fields
@@ -43,6 +42,8 @@ def sample_from_record(record: dict, where: Where) -> Sample:
 def prediction_from_record(record: dict, qid: str, duration_s: float | None) -> Prediction:
     """One Moment-DETR prediction line; a missing or malformed window list is a parse
     failure, a bad window is dropped and counted."""
+    from ..answers import ParsedAnswer, moments_from_json  # its patterns take a while to build
+
     windows = record.get("pred_relevant_windows")
     if isinstance(windows, list):
         parsed = moments_from_json(windows)
