@@ -61,6 +61,9 @@ class FrameStream(Iterator[FrameBatch]):
             report it yourself, e.g. from another thread).
         n_decoded: frames decoded so far (a measure of the work done).
         n_seeks: seeks made so far.
+
+    Non-reference frames that cannot be on screen at any of the times are not decoded at all
+    (H.264 and HEVC; exact, see `picker`); `skip_unshown=False` decodes every frame.
     """
 
     def __init__(
@@ -70,12 +73,13 @@ class FrameStream(Iterator[FrameBatch]):
         short_side: int | None = 224,
         batch_size: int = 64,
         seek: bool = True,
+        skip_unshown: bool = True,
     ):
         if batch_size < 1:
             raise ValueError("batch_size must be at least 1")
         self.path = video.path
         self._video = video
-        self._picker = DisplayedFrames(video, seek=seek)
+        self._picker = DisplayedFrames(video, seek=seek, skip_unshown=skip_unshown)
         self._pairs = self._picker.pairs(times_s)
         self._convert = FrameConverter(short_side, video.stream.sample_aspect_ratio)
         self._batch_size = batch_size
