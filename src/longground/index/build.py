@@ -21,10 +21,11 @@ from .prefetch import prefetch
 from .rows import RowBuffer
 from .timeline import Timeline
 
-# How far decoding may run ahead of the encoder, in frames waiting to be encoded (plus one
-# per batch): 128 frames of 398x224 are 34 MB, what two full batches of 64 held before the
-# gate moved into the decoding thread; a run of unchanged samples now waits at no cost.
-_AHEAD_FRAMES = 128
+# How far decoding may run ahead of the encoder, in batches' worth of frames waiting to be
+# encoded (each batch also counts one): two full batches, as before the gate moved into the
+# decoding thread (34 MB at 64 frames of 398x224), but a run of unchanged samples now waits
+# at almost no cost, so decoding goes on through a still stretch.
+_AHEAD_BATCHES = 2
 
 
 def build_timeline(
@@ -103,7 +104,9 @@ def build_timeline(
         total = math.ceil(stream.duration_s * rate - 1e-9)
     gated = _gated(stream, gate)
     batches: Iterable[_Gated] = (
-        prefetch(gated, depth=_AHEAD_FRAMES, weigh=_Gated.weight) if pipeline else gated
+        prefetch(gated, depth=_AHEAD_BATCHES * (batch_size + 1), weigh=_Gated.weight)
+        if pipeline
+        else gated
     )
     clock, features = RowBuffer(total or 1024), RowBuffer(total or 1024)
     if done:
