@@ -214,7 +214,7 @@ def main() -> None:
     parser.add_argument("--fps", type=float, default=1.0)
     parser.add_argument("--encoder", default="label-bridge")
     parser.add_argument("--x264", action="store_true",
-                        help="run on a copy re-encoded by x264 'veryfast' (with B-frames)")  # fmt: skip
+                        help="run on a copy re-encoded by x264 'veryfast' (B-frames)")  # fmt: skip
     parser.add_argument("--no-parts", action="store_true",
                         help="skip the breakdown of the adaptive index into its parts")  # fmt: skip
     parser.add_argument("--child", choices=KINDS + PARTS, help=argparse.SUPPRESS)
