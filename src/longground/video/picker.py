@@ -12,7 +12,7 @@ that many frames past the frame decoded last; otherwise decoding forward is chea
 
 Frames never shown: at 1 sample a second from 25 fps, 24 of every 25 decoded frames are
 thrown away, but most must still be decoded because later frames are predicted from them.
-The non-reference ones (B-frames nothing is predicted from; about 40% of the frames of a
+The non-reference ones (B-frames nothing is predicted from; about a third of the frames of a
 default x264 file, none in files without B-frames) need not be: for H.264 and HEVC the
 decoder is told to drop them (`skip_frame = "NONREF"`) unless their pts lies within
 `SKIP_WINDOW_FRAMES` frame intervals before the next sample time. The result is exact, not an
