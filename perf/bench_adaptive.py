@@ -18,8 +18,16 @@ naive loop on 20 minutes.
     python perf/bench_adaptive.py --minutes 3    # quick
 
 Then, unless `--no-parts`, the adaptive index's parts alone, each in its own process:
-decoding the samples, decoding plus the change gate, and the encoder on as many frames as
-the gate let through, so that the time of the whole can be read against its parts.
+decoding the samples (non-reference frames on screen at no sample time left undecoded, as
+the index does), decoding every frame (`decode-all`), decoding plus the change gate, and the
+encoder on as many frames as the gate let through, so that the time of the whole can be read
+against its parts.
+
+The synthetic benchmark's files have no B-frames (x264 "ultrafast"), so skipping
+non-reference frames cannot help there; `--x264` runs everything on a copy re-encoded with
+x264's "veryfast" preset (3 B-frames, as most H.264 files), where it does:
+
+    python perf/bench_adaptive.py --minutes 20 --x264
 """
 
 from __future__ import annotations
@@ -42,7 +50,7 @@ KINDS = ("naive", "every", "adaptive", "adaptive-1t")
 # other core to the decoding thread (is the overlap lost to three threads on two cores?).
 # Where the adaptive index's time goes, each alone: decoding the samples, the change gate's
 # thumbnails and decisions on them, and the encoder on as many frames as the gate let through.
-PARTS = ("decode", "gate", "encode")
+PARTS = ("decode", "decode-all", "gate", "encode")
 
 
 def make_video(minutes: float) -> Path:
@@ -62,6 +70,27 @@ def make_video(minutes: float) -> Path:
     write_video(planned.script, partial, WIDTH, HEIGHT, preset.crf, preset.x264_preset)
     partial.rename(path)
     print(f"generated {path} in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    return path
+
+
+def x264_copy(video: Path) -> Path:
+    """`video` re-encoded with libx264's "veryfast" preset (B-frames), cached beside it."""
+    import av
+
+    path = video.with_name(f"{video.stem}_x264veryfast.mp4")
+    if path.exists():
+        return path
+    partial = path.with_suffix(".partial.mp4")
+    with av.open(str(video)) as source, av.open(str(partial), "w") as out:
+        decoder = source.streams.video[0]
+        encoder = out.add_stream("libx264", rate=decoder.average_rate)
+        encoder.width, encoder.height, encoder.pix_fmt = decoder.width, decoder.height, "yuv420p"
+        encoder.options = {"crf": "23", "preset": "veryfast"}
+        for frame in source.decode(decoder):
+            frame.pict_type = av.video.frame.PictureType.NONE  # let x264 choose each type
+            out.mux(encoder.encode(frame))
+        out.mux(encoder.encode(None))
+    partial.rename(path)
     return path
 
 
@@ -131,8 +160,8 @@ def indexed(video: Path, fps: float, encoder_spec: str, adaptive: bool) -> dict:
 
 def part(kind: str, video: Path, fps: float, encoder_spec: str, n_encode: int) -> dict:
     """One part of the adaptive index alone: `decode` (`sample_frames` at the encoder's
-    size), `gate` (decoding plus thumbnails and decisions) or `encode` (the encoder on
-    `n_encode` frames, 64 at a time)."""
+    size), `decode-all` (the same decoding every frame), `gate` (decoding plus thumbnails and
+    decisions) or `encode` (the encoder on `n_encode` frames, 64 at a time)."""
     import numpy as np
 
     from longground.index.store import DEFAULT_GATE, decode_side
@@ -147,7 +176,8 @@ def part(kind: str, video: Path, fps: float, encoder_spec: str, n_encode: int) -
             encoder.image_features(frames[: min(64, n_encode - start)])
         return {"wall_s": time.perf_counter() - started, "cpu_s": _cpu_s() - cpu,
                 "frames": n_encode, "encoded": n_encode}  # fmt: skip
-    stream, last, encoded, frames = sample_frames(video, fps, short_side=side), None, 0, 0
+    stream = sample_frames(video, fps, short_side=side, skip_unshown=kind != "decode-all")
+    last, encoded, frames = None, 0, 0
     for batch in stream:
         frames += len(batch)
         if kind == "gate":
@@ -183,6 +213,8 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=20.0)
     parser.add_argument("--fps", type=float, default=1.0)
     parser.add_argument("--encoder", default="label-bridge")
+    parser.add_argument("--x264", action="store_true",
+                        help="run on a copy re-encoded by x264 'veryfast' (B-frames)")  # fmt: skip
     parser.add_argument("--no-parts", action="store_true",
                         help="skip the breakdown of the adaptive index into its parts")  # fmt: skip
     parser.add_argument("--child", choices=KINDS + PARTS, help=argparse.SUPPRESS)
@@ -193,6 +225,8 @@ def main() -> None:
         child(args.child, args.video, args.fps, args.encoder, args.n_encode)
         return
     video = make_video(args.minutes)
+    if args.x264:
+        video = x264_copy(video)
     load = os.getloadavg()[0]
     print(f"{video.name}: {args.minutes:g} min at {args.fps:g} fps, {args.encoder}, "
           f"load average {load:.1f} at the start")  # fmt: skip
@@ -210,10 +244,11 @@ def main() -> None:
               f"{r['wall_s'] / base['wall_s']:15.3f} {r['cpu_s'] / base['cpu_s']:14.3f} "
               f"{realtime:11.1f}")  # fmt: skip
     if not args.no_parts:
-        decoded = results["decode"]["decoded"]
+        decoded, every = results["decode"]["decoded"], results["decode-all"]["decoded"]
         print(
             f"parts alone (decode: {decoded} frames decoded for {results['decode']['frames']} "
-            "samples; gate: decoding plus the gate; encode: the frames the gate let through)"
+            f"samples, non-reference frames skipped; decode-all: {every} frames decoded; "
+            "gate: decoding plus the gate; encode: the frames the gate let through)"
         )
     one_thread = results["adaptive-1t"]["wall_s"] / base["wall_s"]
     print(f"adaptive with the encoder on one thread / naive: {one_thread:.3f}x wall")
@@ -224,6 +259,7 @@ def main() -> None:
     for kind in ("every", "adaptive"):
         per_hour = results[kind]["entry_bytes"] / hours / 1e6
         print(f"index entry ({kind}): {per_hour:.2f} MB per hour of video")
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 
 if __name__ == "__main__":

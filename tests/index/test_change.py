@@ -143,3 +143,13 @@ def test_every_frame_env_turns_the_gate_off(monkeypatch, tmp_path):
     assert FeatureStore(tmp_path).gate is None
     monkeypatch.delenv("LONGGROUND_INDEX_EVERY_FRAME")
     assert FeatureStore(tmp_path).gate == ChangeGate()
+
+
+def test_the_gate_gives_the_same_rows_in_the_decoding_thread_or_not(clip):
+    threaded = build_timeline(clip, MeanColour(), fps=5, progress=False, gate=ChangeGate(),
+                              batch_size=7)  # fmt: skip
+    inline = build_timeline(clip, MeanColour(), fps=5, progress=False, gate=ChangeGate(),
+                            batch_size=7, pipeline=False)  # fmt: skip
+    np.testing.assert_array_equal(threaded.encoded, inline.encoded)
+    np.testing.assert_array_equal(threaded.features["embedding"], inline.features["embedding"])
+    assert 0 < threaded.encoded.sum() < len(threaded)

@@ -326,3 +326,18 @@ def test_row_buffer_equals_concatenation(capacity):
         assert np.array_equal(got[name], np.concatenate([b[name] for b in batches]))
     with pytest.raises(ValueError, match="differ in length"):
         rows.append({"a": np.zeros((2, 3)), "b": np.zeros(3)})
+
+
+def test_prefetch_by_weight_runs_ahead_by_weight_and_lets_a_heavy_item_through():
+    produced = []
+
+    def items():
+        for size in (3, 1, 1, 1, 1, 1, 1, 5, 0):
+            produced.append(size)
+            yield [0] * size
+
+    ahead = prefetch(items(), depth=2, weigh=len)
+    assert len(next(ahead)) == 3  # heavier than the depth: passes when nothing else waits
+    time.sleep(0.2)
+    assert len(produced) <= 4  # two light items wait, a third is being produced
+    assert [len(item) for item in ahead] == [1, 1, 1, 1, 1, 1, 5, 0]

@@ -17,6 +17,12 @@ class Decoded:
         self.frame, self.pts = frame, pts
 
 
+# Codecs whose decoders honour `skip_frame = "NONREF"` by dropping exactly the frames no other
+# frame is predicted from (H.264 and HEVC check each slice's reference flag), so skipping them
+# leaves every other frame bit-identical.
+NONREF_SKIPPING_CODECS = frozenset({"h264", "hevc"})
+
+
 class FrameSource:
     """Pulls decoded frames from an `OpenVideo`, one at a time.
 
@@ -29,6 +35,10 @@ class FrameSource:
         n_bad_packets: packets the decoder rejected.
         n_seeks: seeks made.
         read_error: the error that ended reading early, if any.
+        skip_before: when set (a stream tick), packets whose pts is at or before it are
+            decoded with `skip_frame = "NONREF"`: the decoder drops them if no other frame
+            refers to them (B-frames, mostly). Only for `NONREF_SKIPPING_CODECS`; the caller
+            sets it to say which frames it will never show.
     """
 
     def __init__(self, video: OpenVideo, frame_ticks: int):
@@ -43,6 +53,8 @@ class FrameSource:
         self.n_bad_packets = 0
         self.n_seeks = 0
         self.read_error: Exception | None = None
+        self.skip_before: int | None = None
+        self._skipping = False
 
     def next(self) -> Decoded | None:
         """The next frame in display order, or None at the end of the stream."""
@@ -74,6 +86,12 @@ class FrameSource:
         self._decode(packet)
 
     def _decode(self, packet) -> None:
+        self._set_skipping(
+            self.skip_before is not None
+            and packet is not None
+            and packet.pts is not None
+            and packet.pts <= self.skip_before
+        )
         try:
             frames = self.video.stream.decode(packet)
         except self._av.FFmpegError:
@@ -82,6 +100,12 @@ class FrameSource:
         for frame in frames:
             self._pending.append(Decoded(frame, self._pts(frame)))
             self.n_decoded += 1
+
+    def _set_skipping(self, skip: bool) -> None:
+        """Switch the decoder's `skip_frame` (only when it changes: the setter is not free)."""
+        if skip != self._skipping:
+            self.video.stream.codec_context.skip_frame = "NONREF" if skip else "DEFAULT"
+            self._skipping = skip
 
     def no_frames_reason(self) -> str:
         """Why a stream gave no frame at all, for a `BadVideo` message."""

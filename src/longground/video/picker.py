@@ -9,6 +9,18 @@ When to seek: a seek lands on the keyframe before the target and costs about
 costing more than a predicted frame; measured about 5 on 640x360 H.264 with single-threaded
 decoding, rounded up to 8). It is made only when that keyframe lies more than
 that many frames past the frame decoded last; otherwise decoding forward is cheaper.
+
+Frames never shown: at 1 sample a second from 25 fps, 24 of every 25 decoded frames are
+thrown away, but most must still be decoded because later frames are predicted from them.
+The non-reference ones (B-frames nothing is predicted from; about a third of the frames of a
+default x264 file, none in files without B-frames) need not be: for H.264 and HEVC the
+decoder is told to drop them (`skip_frame = "NONREF"`) unless their pts lies within
+`SKIP_WINDOW_FRAMES` frame intervals before the next sample time. The result is exact, not an
+approximation: the frame shown at `t` is the last one with `pts <= t`, and every frame with a
+pts in `(t - window, t]` is decoded, so when the frame found has a pts inside that window no
+skipped frame can come between it and `t`. When it does not (a gap longer than the window, as
+in a variable-rate screen recording), skipping is turned off for the rest of the stream and
+that sample is decoded again from the keyframe before it.
 """
 
 from __future__ import annotations
@@ -18,7 +30,7 @@ from collections.abc import Iterable, Iterator
 from fractions import Fraction
 
 from .container import OpenVideo
-from .decoder import Decoded, FrameSource
+from .decoder import NONREF_SKIPPING_CODECS, Decoded, FrameSource
 from .errors import BadVideo
 from .keyframes import KeyframeMap
 
@@ -27,6 +39,8 @@ SEEK_OVERHEAD_FRAMES = 8
 TRUNCATION_TOLERANCE_S = 1.0
 # Attempts to land at or before a target, each seeking further back, the last to the start.
 _SEEK_TRIES = 4
+# Frames within this many nominal frame intervals before a sample time are always decoded.
+SKIP_WINDOW_FRAMES = 2
 
 
 class DisplayedFrames:
@@ -36,9 +50,12 @@ class DisplayedFrames:
         source: the decoder (counts of frames decoded, bad packets, seeks).
         truncated_at_s: where decoding stopped early, if the stream was cut short.
         end_s: end of the last decoded frame, once the end of the stream was reached.
+        skipping: whether non-reference frames far from the sample times are being dropped
+            undecoded (see the module docstring); turned off for good on a gap in the
+            stream longer than the window.
     """
 
-    def __init__(self, video: OpenVideo, seek: bool = True):
+    def __init__(self, video: OpenVideo, seek: bool = True, skip_unshown: bool = True):
         self.video = video
         self.frame_ticks = max(1, round(1 / (video.fps * video.time_base)))
         self.source = FrameSource(video, self.frame_ticks)
@@ -50,6 +67,8 @@ class DisplayedFrames:
         self._ended = False
         self.truncated_at_s: float | None = None
         self.end_s: float | None = None
+        self.skipping = skip_unshown and video.stream.codec_context.name in NONREF_SKIPPING_CODECS
+        self._window = SKIP_WINDOW_FRAMES * self.frame_ticks
 
     def tick(self, time_s: Fraction) -> int:
         """The stream tick of a time in seconds from the stream start (rounded down)."""
@@ -68,7 +87,10 @@ class DisplayedFrames:
             BadVideo: the stream holds no decodable frame at all.
         """
         for time_s in times_s:
-            self._advance(self.tick(time_s))
+            tick = self.tick(time_s)
+            self._advance(tick)
+            if self.skipping and not self._surely_shown(tick):
+                self._stop_skipping(tick)
             shown = self._held or self._ahead
             if shown is None:
                 raise BadVideo(self.video.path, self.source.no_frames_reason())
@@ -82,6 +104,8 @@ class DisplayedFrames:
             return
         if self._seek:
             self._maybe_seek(tick)
+        if self.skipping:
+            self.source.skip_before = tick - self._window
         while True:
             if self._ahead is None:
                 self._ahead = self._next()
@@ -91,6 +115,20 @@ class DisplayedFrames:
             if self._ahead.pts > tick:
                 return
             self._held, self._ahead = self._ahead, None
+
+    def _surely_shown(self, tick: int) -> bool:
+        """Whether `_held` is the frame shown at `tick` although frames were skipped: true
+        when its pts is inside the window before `tick` (all frames there were decoded), or
+        there is no frame at or before `tick` at all."""
+        return self._held is None or self._held.pts > tick - self._window
+
+    def _stop_skipping(self, tick: int) -> None:
+        """Decode every frame from now on, and find the frame shown at `tick` again."""
+        self.skipping = False
+        self.source.skip_before = None
+        self._ended = False
+        self._seek_to(tick)
+        self._advance(tick)
 
     def _next(self) -> Decoded | None:
         decoded = self.source.next()

@@ -61,6 +61,9 @@ class FrameStream(Iterator[FrameBatch]):
             report it yourself, e.g. from another thread).
         n_decoded: frames decoded so far (a measure of the work done).
         n_seeks: seeks made so far.
+
+    Non-reference frames that cannot be on screen at any of the times are not decoded at all
+    (H.264 and HEVC; exact, see `picker`); `skip_unshown=False` decodes every frame.
     """
 
     def __init__(
@@ -70,12 +73,13 @@ class FrameStream(Iterator[FrameBatch]):
         short_side: int | None = 224,
         batch_size: int = 64,
         seek: bool = True,
+        skip_unshown: bool = True,
     ):
         if batch_size < 1:
             raise ValueError("batch_size must be at least 1")
         self.path = video.path
         self._video = video
-        self._picker = DisplayedFrames(video, seek=seek)
+        self._picker = DisplayedFrames(video, seek=seek, skip_unshown=skip_unshown)
         self._pairs = self._picker.pairs(times_s)
         self._convert = FrameConverter(short_side, video.stream.sample_aspect_ratio)
         self._batch_size = batch_size
@@ -175,6 +179,7 @@ def sample_frames(
     end_s: float | None = None,
     short_side: int | None = 224,
     batch_size: int = 64,
+    skip_unshown: bool = True,
 ) -> FrameStream:
     """Stream the frames displayed at `start_s + k / fps`, for every such time before `end_s`.
 
@@ -190,6 +195,8 @@ def sample_frames(
         short_side: shorter side of the output frames in pixels, aspect kept, sizes even;
             None keeps the displayed size.
         batch_size: frames per `FrameBatch`.
+        skip_unshown: leave undecoded the non-reference frames that are on screen at no
+            sample time (H.264, HEVC; the frames returned are the same, see `picker`).
 
     Returns:
         A `FrameStream` of `FrameBatch(frames (B,H,W,3) uint8, pts_s (B,), times_s (B,))`;
@@ -226,7 +233,8 @@ def sample_frames(
                 f"{path}: start {format_time(start)} is past the end ({format_time(duration)})"
             )
         end = duration if end is None else min(end, duration)
-    return FrameStream(video, sample_times(rate, start, end), short_side, batch_size)
+    times = sample_times(rate, start, end)
+    return FrameStream(video, times, short_side, batch_size, skip_unshown=skip_unshown)
 
 
 def frames_at(
