@@ -134,9 +134,9 @@ def cached_onnx_net(
         The loaded `OnnxNet`. An unreadable entry is exported again; when the cache folder cannot
         be written, the export goes to `<temp>/longground-onnx/` instead.
     """
-    import torch
+    from importlib.metadata import version  # not `import torch`: 200 MB for a version
 
-    key = f"{files_fingerprint(Path(weights))}-torch{torch.__version__}-s{image_size}"
+    key = f"{files_fingerprint(Path(weights))}-torch{version('torch')}-s{image_size}"
     path = encoder_file(f"{name}-{key}.onnx", root)
     if path.is_file():
         try:
