@@ -123,3 +123,18 @@ def test_region_source_is_checked():
 
     with pytest.raises(UserError, match="region_source='pixels'; choose one of: index, encoder"):
         AgentSettings.from_params({"region_source": "pixels"})
+
+
+def test_mean_embeddings_match_a_cumulative_sum():
+    from longground.agent.graph.nodes import mean_embeddings
+
+    rng = np.random.default_rng(5)
+    emb = rng.normal(size=(50, 7)).astype(np.float32)
+    frames = np.sort(rng.integers(0, 51, size=(20, 2)), axis=1)
+    frames[0] = (3, 3)  # an empty range gives a zero row
+    cums = np.vstack([np.zeros((1, 7)), np.cumsum(emb.astype(np.float64), axis=0)])
+    means = (cums[frames[:, 1]] - cums[frames[:, 0]]) / np.maximum(np.diff(frames, axis=1), 1)
+    norms = np.linalg.norm(means, axis=1, keepdims=True)
+    expected = means / np.where(norms > 0, norms, 1.0)
+    np.testing.assert_allclose(mean_embeddings(emb, frames), expected, atol=1e-6)
+    assert not mean_embeddings(emb, frames)[0].any()
