@@ -73,7 +73,7 @@ class FileSource(VideoSource):
     ):  # fmt: skip
         """`config` gives the evidence channels (`--channels`, cache, rate) sub-events may
         be routed to; without it the source has none. `region_source` says where the
-        halves' features come from (`REGION_SOURCES`, see `region_features`)."""
+        halves' features come from (`agent.settings.REGION_SOURCES`, see `region_features`)."""
         from ..cache import video_fingerprint
         from ..video import probe
 
