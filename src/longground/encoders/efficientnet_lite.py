@@ -128,7 +128,7 @@ def half_weights(width: int) -> np.ndarray:
     each column counts by the share of it inside the half (the middle column of an odd width
     half in each), rows summing to 1.
 
-    >>> half_weights(3).round(3).tolist()
+    >>> half_weights(3).astype(float).round(3).tolist()
     [[0.667, 0.333, 0.0], [0.0, 0.333, 0.667]]
     """
     left = np.clip(width / 2 - np.arange(width), 0.0, 1.0)

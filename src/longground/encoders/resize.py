@@ -22,7 +22,7 @@ def bilinear_weights(n_in: int, n_out: int, antialias: bool) -> np.ndarray:
     >>> bilinear_weights(2, 4, antialias=False).round(2).tolist()
     [[1.0, 0.0], [0.75, 0.25], [0.25, 0.75], [0.0, 1.0]]
     >>> bilinear_weights(4, 2, antialias=True).round(3).tolist()
-    [[0.375, 0.5, 0.125, 0.0], [0.0, 0.125, 0.5, 0.375]]
+    [[0.429, 0.429, 0.143, 0.0], [0.0, 0.143, 0.429, 0.429]]
     """
     scale = n_in / n_out
     out = np.zeros((n_out, n_in))
@@ -72,16 +72,16 @@ def to_model_input_np(
     scale = size / min(height, width)
     new_h, new_w = max(size, round(height * scale)), max(size, round(width * scale))
     top, left = (new_h - size) // 2, (new_w - size) // 2
-    x = frames.astype(np.float32)
     if (new_h, new_w) != (height, width):
         shrink = new_h < height or new_w < width
         rows = bilinear_weights(height, new_h, shrink)[top : top + size].astype(np.float32)
         cols = bilinear_weights(width, new_w, shrink)[left : left + size].astype(np.float32)
-        x = np.tensordot(x, rows, axes=([1], [1]))  # (N, W, 3, size): rows resized
+        x = np.tensordot(frames.astype(np.float32), rows, axes=([1], [1]))  # (N, W, 3, size)
         x = np.tensordot(x, cols, axes=([1], [1]))  # (N, 3, size, size)
         np.clip(x, 0.0, 255.0, out=x)
-    else:
-        x = x[:, top : top + size, left : left + size].transpose(0, 3, 1, 2)
+    else:  # already at size (the index decodes at it): crop before converting
+        crop = frames[:, top : top + size, left : left + size]
+        x = crop.transpose(0, 3, 1, 2).astype(np.float32)
     mean_255 = np.asarray(mean, np.float32).reshape(1, 3, 1, 1) * 255.0
     std_255 = np.asarray(std, np.float32).reshape(1, 3, 1, 1) * 255.0
     return np.ascontiguousarray((x - mean_255) / std_255, dtype=np.float32)
