@@ -19,10 +19,12 @@ any file):
 
     nice python perf/bench_first_look.py --work /tmp/first-look [--minutes 70] [--baseline REV]
 
-`--index-from CACHE` copies the feature index from an earlier run's cache folder into each
-run's empty cache, so that only the agent's own first look (graph, regions, flow,
-verification) is measured; the index is shared with `retrieval` and measured by
-`perf/bench_index.py`.
+`-p KEY=VALUE` passes an agent parameter to this tree's run (`-p region_source=encoder`: the
+halves encoded again instead of read from the index). `--index-from CACHE` copies the feature
+index from an earlier run's cache folder into each run's empty cache, so that only the
+agent's own first look (graph, regions, flow, verification) is measured; the index is shared
+with `retrieval` and measured by `perf/bench_index.py`. The baseline cannot reuse an index
+of another encoder id (label-bridge v2 before issue 24's region work, v3 after).
 """
 
 from __future__ import annotations
@@ -43,6 +45,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 QUERY = "Find every moment showing the tabby cat."
+# Issue 24's targets for the cold first query on the 70-minute video.
+TARGET_X_REALTIME = 100.0
+TARGET_PEAK_MB = 800.0
 # The commit before the first-look work (issue 24, item 2): the baseline code path.
 BASELINE_REV = "f3a43dc"
 STEPS = (
@@ -174,13 +179,15 @@ def instrument(meter: Meter, method) -> None:
     FeatureStore.get_or_build = indexed
 
 
-def child(video: Path, cache: Path) -> None:
-    """One cold query in this process; prints one JSON line."""
+def child(video: Path, cache: Path, params: dict) -> None:
+    """One cold query in this process (agent `params` beside the offline roles); prints one
+    JSON line."""
     from longground.methods import MethodConfig, build_method
     from longground.video import probe
 
     duration_s = float(probe(video).duration_s)
-    method = build_method("agent", MethodConfig(params={"roles": "offline"}, cache_dir=cache))
+    config = MethodConfig(params={"roles": "offline", **params}, cache_dir=cache)
+    method = build_method("agent", config)
     meter = Meter()
     instrument(meter, method)
     meter.start()
@@ -207,18 +214,22 @@ def child(video: Path, cache: Path) -> None:
                 "decode": meter.decode,
                 "encode": meter.encode,
                 "rss_mb": meter.rss_mb,
+                "torch_imported": "torch" in sys.modules,
             }
         )
     )
 
 
-def run(src: Path, video: Path, cache: Path, index_from: Path | None) -> dict:
+def run(
+    src: Path, video: Path, cache: Path, index_from: Path | None, params: dict | None = None
+) -> dict:
     """The child on `src`, from an empty `cache` (holding only the index of `index_from`)."""
     if index_from is not None:
         shutil.copytree(index_from / "timelines", cache / "timelines")
     env = {**os.environ, "PYTHONPATH": str(src), "HF_HUB_OFFLINE": "1"}
     env["TRANSFORMERS_OFFLINE"] = "1"
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", str(video), str(cache)]
+    cmd.append(json.dumps(params or {}))
     done = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"{src}: the query failed:\n{done.stderr[-3000:]}")
@@ -237,6 +248,14 @@ def report(label: str, r: dict, base: dict | None) -> None:
             f"\n  against the baseline: {base['wall_s'] / r['wall_s']:.2f}x faster, "
             f"{r['peak_rss_mb'] / base['peak_rss_mb']:.2f} of its peak RSS"
         )
+    fast = "met" if speed >= TARGET_X_REALTIME else "MISSED"
+    small = "met" if r["peak_rss_mb"] <= TARGET_PEAK_MB else "MISSED"
+    line += (
+        f"\n  targets: >= {TARGET_X_REALTIME:.0f}x realtime {fast}, peak <= "
+        f"{TARGET_PEAK_MB:.0f} MB {small}; region frames looked at "
+        f"{r['counters'].get('graph.region_frames', 0)}; torch imported: "
+        f"{r.get('torch_imported', 'unknown')}"
+    )
     print(line)
     print("  | step | wall s | decode s | encoder s | peak RSS MB |")
     print("  |---|---|---|---|---|")
@@ -248,8 +267,8 @@ def report(label: str, r: dict, base: dict | None) -> None:
 
 
 def main() -> None:
-    if len(sys.argv) == 4 and sys.argv[1] == "--child":
-        child(Path(sys.argv[2]), Path(sys.argv[3]))
+    if len(sys.argv) == 5 and sys.argv[1] == "--child":
+        child(Path(sys.argv[2]), Path(sys.argv[3]), json.loads(sys.argv[4]))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--video", type=Path, help="use this video instead of generating one")
@@ -257,7 +276,12 @@ def main() -> None:
     parser.add_argument("--work", type=Path, help="work folder (the video is kept there)")
     parser.add_argument("--baseline", default=BASELINE_REV, help="git revision, or 'none'")
     parser.add_argument("--index-from", type=Path, help="cache folder holding the index")
+    parser.add_argument(
+        "-p", dest="params", action="append", default=[], metavar="KEY=VALUE",
+        help="agent parameter for this tree's run, e.g. region_source=encoder (repeatable)",
+    )  # fmt: skip
     args = parser.parse_args()
+    params = dict(p.split("=", 1) for p in args.params if "=" in p)
     work = args.work or Path(tempfile.mkdtemp(prefix="lg-first-look-"))
     work.mkdir(parents=True, exist_ok=True)
     video = (args.video or make_video(work, args.minutes)).resolve()
@@ -267,10 +291,9 @@ def main() -> None:
         src = baseline_tree(work, args.baseline)
         base = run(src, video, Path(tempfile.mkdtemp(prefix="cache-", dir=work)), args.index_from)
         report(f"baseline ({args.baseline})", base, None)
-    now = run(
-        ROOT / "src", video, Path(tempfile.mkdtemp(prefix="cache-", dir=work)), args.index_from
-    )
-    report("this tree", now, base)
+    cache = Path(tempfile.mkdtemp(prefix="cache-", dir=work))
+    now = run(ROOT / "src", video, cache, args.index_from, params)
+    report("this tree" + "".join(f" -p {k}={v}" for k, v in params.items()), now, base)
     if base is not None:
         same = base["moments"] == now["moments"]
         print(f"  same moments as the baseline: {same}")

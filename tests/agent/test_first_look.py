@@ -1,13 +1,15 @@
 """The first look's decoding: flow frames of all kept events in one pass, region features
-streamed and gated like the index, on a small generated video."""
+from the index (or streamed and gated like the index), on a small generated video."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from longground.agent.graph.levels import split_event, split_events
+from longground.agent.perception.regions import halves
 from longground.agent.profiles import PROFILES
 from longground.agent.settings import AgentSettings
+from longground.encoders.label_bridge import HALF_LOGITS
 from longground.index.store import FeatureStore
 from longground.methods.agent import FileSource
 from tests.agent.test_method import ColourEncoder, clip  # noqa: F401 (fixture)
@@ -67,3 +69,72 @@ def test_region_halves_are_gated_like_the_index(clip, tmp_path):  # noqa: F811
     assert gated_enc.frames_encoded <= 2 * 8
     assert gated["embedding"].shape == every["embedding"].shape == (len(times), 2, 3)
     assert np.allclose(gated["embedding"], every["embedding"], atol=0.02)
+
+
+class HalvesEncoder(CountingEncoder):
+    """Also gives each frame's halves from the whole-frame pass (as label-bridge does): the
+    mean colours of its left and right halves, turned into features by `region_features`."""
+
+    def image_features(self, frames):
+        features = super().image_features(frames)
+        left, right = halves(np.asarray(frames, np.float32))
+        means = np.stack([left.mean(axis=(1, 2)), right.mean(axis=(1, 2))], axis=1)
+        return {**features, HALF_LOGITS: means}
+
+    def region_features(self, features):
+        means = features[HALF_LOGITS] + 1.0
+        return {"embedding": means / np.linalg.norm(means, axis=-1, keepdims=True)}
+
+
+def test_region_halves_from_the_index_need_no_encoder_call(clip, tmp_path):  # noqa: F811
+    times = np.arange(0.5, 34.0, 1.0)
+    enc = HalvesEncoder()
+    src = source(clip, tmp_path / "a", encoder=enc)
+    assert src.regions_in_index
+    src.timeline(1.0)
+    before = enc.frames_encoded
+    pooled = src.region_features(times)
+    assert enc.frames_encoded == before  # read from the index
+    encoded = source(clip, tmp_path / "b", encoder=CountingEncoder()).region_features(times)
+    assert pooled["embedding"].shape == encoded["embedding"].shape == (len(times), 2, 3)
+    # Flat-coloured halves: the whole frame's halves are the halves encoded alone, except
+    # within a second of a scene change (the nearest indexed frame may be the other scene's).
+    same = np.isclose(pooled["embedding"], encoded["embedding"], atol=0.02).all(axis=(1, 2))
+    assert same.mean() > 0.8
+
+
+def test_region_source_encoder_keeps_the_old_path(clip, tmp_path):  # noqa: F811
+    enc = HalvesEncoder()
+    src = FileSource(clip, enc, FeatureStore(tmp_path), region_source="encoder")
+    index_src = FileSource(clip, enc, FeatureStore(tmp_path))
+    assert not src.regions_in_index and src.key != index_src.key
+    src.timeline(1.0)
+    before = enc.frames_encoded
+    got = src.region_features(np.array([2.0, 9.0]))
+    assert enc.frames_encoded - before == 4 and HALF_LOGITS not in got
+    assert "regions=encoder" not in FileSource(clip, ColourEncoder(), FeatureStore(tmp_path),
+                                               region_source="encoder").key  # fmt: skip
+
+
+def test_region_source_is_checked():
+    import pytest
+
+    from longground.errors import UserError
+
+    with pytest.raises(UserError, match="region_source='pixels'; choose one of: index, encoder"):
+        AgentSettings.from_params({"region_source": "pixels"})
+
+
+def test_mean_embeddings_match_a_cumulative_sum():
+    from longground.agent.graph.nodes import mean_embeddings
+
+    rng = np.random.default_rng(5)
+    emb = rng.normal(size=(50, 7)).astype(np.float32)
+    frames = np.sort(rng.integers(0, 51, size=(20, 2)), axis=1)
+    frames[0] = (3, 3)  # an empty range gives a zero row
+    cums = np.vstack([np.zeros((1, 7)), np.cumsum(emb.astype(np.float64), axis=0)])
+    means = (cums[frames[:, 1]] - cums[frames[:, 0]]) / np.maximum(np.diff(frames, axis=1), 1)
+    norms = np.linalg.norm(means, axis=1, keepdims=True)
+    expected = means / np.where(norms > 0, norms, 1.0)
+    np.testing.assert_allclose(mean_embeddings(emb, frames), expected, atol=1e-6)
+    assert not mean_embeddings(emb, frames)[0].any()

@@ -256,7 +256,7 @@ def test_unknown_backend_is_refused():
 
 
 def test_auto_backend_falls_back_to_torch_with_a_warning(monkeypatch):
-    from longground.encoders import efficientnet_lite, onnx_net
+    from longground.encoders import lite0_runner, onnx_net
 
     def broken(*args, **kwargs):
         raise RuntimeError("no usable CPU provider")
@@ -264,8 +264,9 @@ def test_auto_backend_falls_back_to_torch_with_a_warning(monkeypatch):
     monkeypatch.setattr(onnx_net, "onnx_available", lambda: True)
     monkeypatch.setattr(onnx_net, "cached_onnx_net", broken)
     with pytest.warns(UserWarning, match="ONNX Runtime failed.*no usable CPU provider"):
-        run = efficientnet_lite.efficientnet_lite0_runner("auto")
-    logits, pooled = run(np.zeros((1, 3, 224, 224), np.float32))
+        run = lite0_runner.efficientnet_lite0_runner("auto")
+    logits, pooled, half_logits = run(np.zeros((1, 3, 224, 224), np.float32))
     assert logits.shape == (1, 1000) and pooled.shape == (1, 1280)
+    assert half_logits.shape == (1, 2, 1000)
     with pytest.raises(RuntimeError, match="no usable CPU provider"):
-        efficientnet_lite.efficientnet_lite0_runner("onnx")
+        lite0_runner.efficientnet_lite0_runner("onnx")

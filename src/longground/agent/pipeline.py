@@ -341,7 +341,8 @@ class CometAgent:
             return None
         if video_key not in self._regions:
             root = self.cache.root
-            path = None if root is None else root / agent_regions_name(video_key)
+            cheap = root is None or source.regions_in_index
+            path = None if cheap else root / agent_regions_name(video_key)
 
             def compute(times_s: np.ndarray) -> dict[str, np.ndarray]:
                 trace = self._trace  # the query in progress

@@ -14,6 +14,7 @@ from ..params import check_known, parse_values
 from .profiles import Profile
 
 ORDERS = ("coverage", "uniform")
+REGION_SOURCES = ("index", "encoder")
 PROFILE_FIELDS = tuple(f.name for f in fields(Profile) if f.name != "name")
 
 
@@ -53,6 +54,9 @@ class AgentSettings:
         filter_p, accept_p, extend_p, moving_min, continuity, merge_gap_s, same_identity:
             offline role settings (see `roles.offline.ScorerSettings`).
         regions: let the offline roles look at frame halves (see `regions.py`).
+        region_source: where the halves' features come from: "index" (the encoder's
+            whole-frame pass, when it gives them: label-bridge) or "encoder" (each half
+            cropped and encoded again); see docs/agent.md, "The first look".
         verifier_frames, filter_frames, filter_batch: frames per LLM request.
         appearance: encoder spec of the appearance features event segmentation runs on
             (None: the main encoder's "appearance"); `hf:PATH` may name a DINOv2 checkpoint.
@@ -109,6 +113,7 @@ class AgentSettings:
     accept_p: float = 0.5
     extend_p: float = 0.25
     regions: bool = True
+    region_source: str = "index"
     moving_min: float = 0.01
     continuity: float = 0.6
     merge_gap_s: float = 1.0
@@ -143,6 +148,11 @@ class AgentSettings:
         if self.max_iterations < 0:
             raise UserError(
                 f"agent: parameter max_iterations must be >= 0, got {self.max_iterations}"
+            )
+        if self.region_source not in REGION_SOURCES:
+            raise UserError(
+                f"agent: parameter region_source={self.region_source!r}; choose one of: "
+                + ", ".join(REGION_SOURCES)
             )
         if not self.near_s >= 0:
             raise UserError(f"agent: parameter near_s must be >= 0, got {self.near_s}")

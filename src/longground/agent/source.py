@@ -51,12 +51,15 @@ class VideoSource(ABC):
         key: identifies the video and encoder for caches (changes when either does).
         default_threshold: the encoder's raw score meaning "visible", if it has one.
         has_regions: whether `region_features` is available.
+        regions_in_index: whether `region_features` only reads the feature index (cheap:
+            then the agent keeps no cache file of them).
     """
 
     duration_s: float
     key: str
     default_threshold: float | None = None
     has_regions: bool = False
+    regions_in_index: bool = False
 
     @abstractmethod
     def timeline(self, fps: float) -> tuple[np.ndarray, dict[str, np.ndarray]]:

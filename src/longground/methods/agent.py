@@ -20,6 +20,7 @@ from ..agent.plan.planner import Relation, plan_query
 from ..agent.settings import AgentSettings
 from ..agent.source import ChannelAnswer, VideoSource
 from ..cache.kinds import agent_dir, agent_video_key
+from ..encoders.label_bridge import HALF_LOGITS
 from ..errors import UserError
 from .base import Grounding, IndexedGrounder, MethodConfig, register_method
 from .presets import Preset, register_preset
@@ -70,10 +71,11 @@ class FileSource(VideoSource):
 
     def __init__(
         self, video: Path, encoder, store, extractors: dict | None = None,
-        config: MethodConfig | None = None,
+        config: MethodConfig | None = None, region_source: str = "index",
     ):  # fmt: skip
         """`config` gives the evidence channels (`--channels`, cache, rate) sub-events may
-        be routed to; without it the source has none."""
+        be routed to; without it the source has none. `region_source` says where the
+        halves' features come from (`agent.settings.REGION_SOURCES`, see `region_features`)."""
         from ..cache import video_fingerprint
         from ..video import probe
 
@@ -86,6 +88,9 @@ class FileSource(VideoSource):
         gate = getattr(store, "gate", None)
         if gate is not None:  # reused rows (content-adaptive index) change the graph
             ids.append(f"change={gate.key}")
+        self.regions_in_index = region_source == "index" and hasattr(encoder, "region_features")
+        if region_source == "encoder" and hasattr(encoder, "region_features"):
+            ids.append("regions=encoder")  # the halves' features differ from the index's
         self.key = agent_video_key(video_fingerprint(self.video), "+".join(ids))
         self.default_threshold = getattr(encoder, "default_threshold", None)
         self._timelines: dict[float, tuple[np.ndarray, dict[str, np.ndarray]]] = {}
@@ -168,8 +173,33 @@ class FileSource(VideoSource):
     has_regions = True
 
     def region_features(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
-        """Features of the two halves of each frame at `times_s` (rising), decoded in one
-        pass `REGION_BATCH` frames at a time under a progress bar (silent off a terminal).
+        """Features of the two halves of each frame at `times_s` (rising).
+
+        From the index when the encoder derives them from its whole-frame pass (label-bridge:
+        its last feature map pooled per half, `encoders.label_bridge.HALF_LOGITS`) and
+        `region_source` is "index": the nearest indexed frame's, with no decoding and no
+        encoder call. Otherwise each half is cropped and encoded (`encoded_halves`).
+        """
+        stored = self._index_halves() if self.regions_in_index else None
+        if stored is None:
+            return self.encoded_halves(times_s)
+        index_times, rows = stored
+        times_s = np.asarray(times_s, dtype=np.float64)
+        return self.encoder.region_features({HALF_LOGITS: nearest_rows(index_times, rows, times_s)})
+
+    def _index_halves(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """`(times_s (T,), half logits (T, 2, C))` of the densest timeline loaded so far that
+        holds them, or None."""
+        held = [(fps, tl) for fps, tl in self._timelines.items() if HALF_LOGITS in tl[1]]
+        if not held:
+            return None
+        times_s, features = max(held, key=lambda item: item[0])[1]
+        return times_s, features[HALF_LOGITS]
+
+    def encoded_halves(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
+        """Features of the two halves of each frame at `times_s` (rising), each half cropped
+        and encoded: decoded in one pass `REGION_BATCH` frames at a time under a progress
+        bar (silent off a terminal).
         No decoding thread: the encoder already uses every core, and a thread's own heap
         adds to the peak RSS.
 
@@ -238,7 +268,7 @@ class _GatedEncode:
         stack = np.concatenate(self.pending)
         self.pending = [stack[n:]]
         features = self.encoder.image_features(stack[:n])
-        self.computed.append({k: np.asarray(v) for k, v in features.items()})
+        self.computed.append({k: np.asarray(v) for k, v in features.items() if k != HALF_LOGITS})
 
     def features(self) -> dict[str, np.ndarray]:
         """Named `(N, ...)` features of every crop added (reused rows filled in)."""
@@ -344,8 +374,9 @@ class AgentMethod(IndexedGrounder):
         video = Path(video)
         if video not in self._sources:
             self._sources[video] = FileSource(
-                video, self.encoder, self.store, self._extractors, self.config
-            )
+                video, self.encoder, self.store, self._extractors, self.config,
+                self.settings.region_source,
+            )  # fmt: skip
         return self._sources[video]
 
     def ground(self, video: Path, query: str) -> Grounding:
