@@ -8,8 +8,12 @@ than the benchmark's: a spoken sentence every `SPEECH_EVERY_S` seconds during th
 `SPOKEN_SHARE` of the video, silence after (a talk with a silent demo part). Each distinct
 sentence is synthesised once, so a 60-minute video is generated in a few minutes.
 
+Ratios are printed against two baselines measured in the same run: (a) today's visual index
+(content-adaptive: only frames whose picture changed are encoded) and (b) the visual index as
+it was when the channels were asked for (every sampled frame encoded).
+
 Run:  python perf/bench_channels.py [--minutes 60] [--work DIR] [--video PATH]
-                                    [--configs visual,all,...]
+                                    [--configs speech,text,people,all,...]
 """
 
 from __future__ import annotations
@@ -24,9 +28,12 @@ from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
-#: Short name -> (label in the table, what the worker builds).
+#: Short name -> (label in the table, what the worker builds). The first two are the
+#: baselines: today's content-adaptive visual index (a), and the visual index as it was when
+#: the channels were asked for (b), every sampled frame encoded (`$LONGGROUND_INDEX_EVERY_FRAME`).
 CONFIGS = {
     "visual": ("visual index (label-bridge, 1 fps)", "visual"),
+    "every": ("visual index, every frame encoded", "visual"),
     "speech": ("speech alone", "speech"),
     "text": ("text alone", "text"),
     "people": ("people alone", "people"),
@@ -75,15 +82,21 @@ def make_video(work: Path, minutes: float) -> Path:
     return path
 
 
-def measure(video: Path, what: str, work: Path) -> tuple[float, float, float]:
-    """Wall s, CPU s and peak RSS (MiB) of one configuration in a fresh process and cache."""
+def measure(video: Path, name: str, work: Path) -> tuple[float, float, float]:
+    """Wall s, CPU s and peak RSS (MiB) of configuration `name` in a fresh process and cache."""
+    from longground.index.store import EVERY_FRAME_ENV
+
     cache_dir = tempfile.mkdtemp(dir=work, prefix="cache-")
+    env = {k: v for k, v in os.environ.items() if k != EVERY_FRAME_ENV}
+    if name == "every":
+        env[EVERY_FRAME_ENV] = "1"
+    what = CONFIGS[name][1]
     start = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-c", WORKER, str(video), cache_dir, what])
+    child = subprocess.Popen([sys.executable, "-c", WORKER, str(video), cache_dir, what], env=env)
     _, status, usage = os.wait4(child.pid, 0)
     wall_s = time.perf_counter() - start
     if status != 0:
-        raise SystemExit(f"{what}: the worker failed ({status})")
+        raise SystemExit(f"{name}: the worker failed ({status})")
     return wall_s, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
@@ -93,22 +106,26 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=None)
     parser.add_argument("--video", type=Path, default=None)
     parser.add_argument("--configs", default=",".join(CONFIGS),
-                        help="comma-separated names of CONFIGS; visual always runs")  # fmt: skip
+                        help="names of CONFIGS, comma-separated; baselines always run")  # fmt: skip
     args = parser.parse_args()
-    chosen = ["visual"] + [c for c in args.configs.split(",") if c in CONFIGS and c != "visual"]
+    baselines = ["visual", "every"]
+    chosen = baselines + [c for c in args.configs.split(",") if c in CONFIGS and c not in baselines]
     work = args.work or Path(tempfile.mkdtemp(prefix="bench-channels-"))
     work.mkdir(parents=True, exist_ok=True)
     video = args.video or make_video(work, args.minutes)
     print(f"{video}: load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print("| configuration | wall s | wall x visual | CPU s | CPU x visual | peak RSS MiB |")
-    print("|---|---|---|---|---|---|", flush=True)
-    base_wall = base_cpu = None
+    print("CPU x (a): against the content-adaptive visual index; (b): every frame encoded")
+    print("| configuration | wall s | CPU s | CPU x (a) | CPU x (b) | wall x (a) | peak RSS MiB |")
+    print("|---|---|---|---|---|---|---|", flush=True)
+    base = {}  # baseline name -> (wall s, CPU s)
     for name in chosen:
-        label, what = CONFIGS[name]
-        wall_s, cpu_s, rss = measure(video, what, work)
-        base_wall, base_cpu = base_wall or wall_s, base_cpu or cpu_s
-        print(f"| {label} | {wall_s:.1f} | {wall_s / base_wall:.2f} | {cpu_s:.1f} | "
-              f"{cpu_s / base_cpu:.2f} | {rss:.0f} |", flush=True)  # fmt: skip
+        wall_s, cpu_s, rss = measure(video, name, work)
+        if name in baselines:
+            base[name] = (wall_s, cpu_s)
+        (wall_a, cpu_a), (_, cpu_b) = base.get("visual", (wall_s, cpu_s)), base.get("every", (0, 0))
+        ratio_b = f"{cpu_s / cpu_b:.2f}" if cpu_b else "-"
+        print(f"| {CONFIGS[name][0]} | {wall_s:.1f} | {cpu_s:.1f} | {cpu_s / cpu_a:.2f} | "
+              f"{ratio_b} | {wall_s / wall_a:.2f} | {rss:.0f} |", flush=True)  # fmt: skip
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 

@@ -63,7 +63,7 @@ def test_audio_stream_without_samples_is_a_note(tmp_path, capsys):
 @pytest.mark.slow
 def test_ten_hour_silent_track(tmp_path, capsys):
     """Decoded, resampled to 16 kHz and shown to the voice-activity detector 30 s at a time
-    (576 million samples): about 17 s of CPU; memory does not grow with the length."""
+    (576 million samples): about 12 s of CPU; memory does not grow with the length."""
     path = write_mkv(tmp_path / "silent.mkv", 2, 10.0)
     code, out, _ = run(capsys, "info", path)
     assert code == 0 and "100 Hz, 1 channel, 10:00:00" in out

@@ -14,8 +14,9 @@ CHANGED_SHARE = 0.0003  # share of changed pixels that makes a new picture (a sc
 MIN_CONFIDENCE = 0.6  # rapidocr's line score below which a line is dropped
 MAX_LINES = 40  # more lines than this on one frame is texture or noise, not text
 #: Frames are scaled up until their shorter side has this many pixels before OCR (rapidocr's
-#: own default, 736, made a 270-pixel frame 7x the pixels and read no more text).
-DETECT_SIDE = 480
+#: own default, 736, made a 270-pixel frame 7x the pixels and read no more text; 480 took twice
+#: the detector's CPU of 360 on `synth --av` frames and the benchmark read the same answers).
+DETECT_SIDE = 360
 #: Where only a band of rows changed (a caption, a score), only that band is read, grown by
 #: this share of the frame's height above and below; a band taller than FULL_READ_SHARE of
 #: the frame is read whole.

@@ -20,6 +20,13 @@ from .vad import WINDOW, Segmenter, SileroVad
 
 _FILLER = re.compile(r"^(<.*>|\[.*\]|\+\+.*\+\+)$")
 MAX_SEGMENT_S = 60.0  # longer speech is cut here so one utterance stays small for the decoder
+#: The transcript's search settings: no second (flat) pass, and at most 3000 HMMs and 5 word
+#: exits per 10 ms frame (pocketsphinx's defaults: a flat pass, 30000 and no limit). On the
+#: held-out espeak-ng sentences of `perf/bench_keyword.py` (155 s of speech) this is 0.28x real
+#: time instead of 0.59x and writes 116 of their 400 words instead of 107 (4 of the 64 keywords
+#: instead of 5). Narrower beams cost less (1e-35, wbeam 1e-22: 0.15x) but lose words the
+#: defaults get right ("dinosaur" in `tests/channels/test_cli.py`), so the beams are kept.
+SEARCH = {"fwdflat": False, "maxhmmpf": 3000, "maxwpf": 5}
 
 
 class Recogniser:
@@ -27,7 +34,7 @@ class Recogniser:
 
     def __init__(self):
         pocketsphinx = require("pocketsphinx", "channels")
-        self._decoder = pocketsphinx.Decoder(samprate=RATE_HZ, loglevel="ERROR")
+        self._decoder = pocketsphinx.Decoder(samprate=RATE_HZ, loglevel="ERROR", **SEARCH)
         self._frate = int(self._decoder.config["frate"])
 
     def words(self, samples: np.ndarray, offset_s: float) -> list[tuple[float, float, str]]:
