@@ -26,9 +26,9 @@ class CountingEncoder(ColourEncoder):
         return super().encode_images(frames)
 
 
-def source(clip, tmp_path, gate="default", encoder=None):  # noqa: F811
+def source(clip, tmp_path, gate="default", encoder=None, region_source="encoder"):  # noqa: F811
     store = FeatureStore(tmp_path) if gate == "default" else FeatureStore(tmp_path, gate=gate)
-    return FileSource(clip, encoder or ColourEncoder(), store)
+    return FileSource(clip, encoder or ColourEncoder(), store, region_source=region_source)
 
 
 def test_one_pass_gives_each_windows_own_frames(clip, tmp_path):  # noqa: F811
@@ -89,7 +89,7 @@ class HalvesEncoder(CountingEncoder):
 def test_region_halves_from_the_index_need_no_encoder_call(clip, tmp_path):  # noqa: F811
     times = np.arange(0.5, 34.0, 1.0)
     enc = HalvesEncoder()
-    src = source(clip, tmp_path / "a", encoder=enc)
+    src = source(clip, tmp_path / "a", encoder=enc, region_source="index")
     assert src.regions_in_index
     src.timeline(1.0)
     before = enc.frames_encoded
@@ -103,17 +103,17 @@ def test_region_halves_from_the_index_need_no_encoder_call(clip, tmp_path):  # n
     assert same.mean() > 0.8
 
 
-def test_region_source_encoder_keeps_the_old_path(clip, tmp_path):  # noqa: F811
+def test_region_source_encoder_is_the_default_and_the_old_path(clip, tmp_path):  # noqa: F811
     enc = HalvesEncoder()
-    src = FileSource(clip, enc, FeatureStore(tmp_path), region_source="encoder")
-    index_src = FileSource(clip, enc, FeatureStore(tmp_path))
+    src = FileSource(clip, enc, FeatureStore(tmp_path))
+    index_src = FileSource(clip, enc, FeatureStore(tmp_path), region_source="index")
     assert not src.regions_in_index and src.key != index_src.key
     src.timeline(1.0)
     before = enc.frames_encoded
     got = src.region_features(np.array([2.0, 9.0]))
     assert enc.frames_encoded - before == 4 and HALF_LOGITS not in got
-    assert "regions=encoder" not in FileSource(clip, ColourEncoder(), FeatureStore(tmp_path),
-                                               region_source="encoder").key  # fmt: skip
+    assert "regions=index" not in FileSource(clip, ColourEncoder(), FeatureStore(tmp_path),
+                                             region_source="index").key  # fmt: skip
 
 
 def test_region_source_is_checked():

@@ -122,7 +122,9 @@ def test_sigkill_then_resume_equals_an_uninterrupted_run(bench, tmp_path, monkey
 def test_ctrl_c_with_workers_keeps_everything_and_says_how_to_resume(bench, tmp_path):
     bench_path, plugin_dir = bench
     out = tmp_path / "preds.jsonl"
-    proc = start(bench_path, out, plugin_dir, "--workers", "2")
+    # 0.5 s a query: the run must still be going when the signal comes, even when this test
+    # process is slow to notice the third line (a loaded CI machine; 0.1 s let it finish first).
+    proc = start(bench_path, out, plugin_dir, "--workers", "2", delay_s="0.5")
     wait_for_lines(out, 3, proc)
     proc.send_signal(signal.SIGINT)
     _, stderr = proc.communicate(timeout=60)

@@ -113,7 +113,7 @@ class AgentSettings:
     accept_p: float = 0.5
     extend_p: float = 0.25
     regions: bool = True
-    region_source: str = "index"
+    region_source: str = "encoder"
     moving_min: float = 0.01
     continuity: float = 0.6
     merge_gap_s: float = 1.0

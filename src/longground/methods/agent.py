@@ -71,7 +71,7 @@ class FileSource(VideoSource):
 
     def __init__(
         self, video: Path, encoder, store, extractors: dict | None = None,
-        config: MethodConfig | None = None, region_source: str = "index",
+        config: MethodConfig | None = None, region_source: str = "encoder",
     ):  # fmt: skip
         """`config` gives the evidence channels (`--channels`, cache, rate) sub-events may
         be routed to; without it the source has none. `region_source` says where the
@@ -89,8 +89,8 @@ class FileSource(VideoSource):
         if gate is not None:  # reused rows (content-adaptive index) change the graph
             ids.append(f"change={gate.key}")
         self.regions_in_index = region_source == "index" and hasattr(encoder, "region_features")
-        if region_source == "encoder" and hasattr(encoder, "region_features"):
-            ids.append("regions=encoder")  # the halves' features differ from the index's
+        if self.regions_in_index:
+            ids.append("regions=index")  # the halves' features differ from encoded crops'
         self.key = agent_video_key(video_fingerprint(self.video), "+".join(ids))
         self.default_threshold = getattr(encoder, "default_threshold", None)
         self._timelines: dict[float, tuple[np.ndarray, dict[str, np.ndarray]]] = {}
