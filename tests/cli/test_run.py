@@ -48,8 +48,15 @@ def start(bench_path, out, plugin_dir, *extra, delay_s="0.1"):
     command = [sys.executable, "-m", "longground", *cli(bench_path, out, *extra)]
     env = subprocess_env(plugin_dir, FAKE_DELAY_S=delay_s)
     return subprocess.Popen(
-        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=_ctrl_c_as_in_a_terminal,
+    )  # fmt: skip
+
+
+def _ctrl_c_as_in_a_terminal():
+    """SIGINT as a terminal's foreground job has it: a test suite started in the background
+    by a shell without job control inherits SIGINT ignored, and Python keeps it ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def wait_for_lines(path, n, proc, timeout_s=60.0):
@@ -122,9 +129,7 @@ def test_sigkill_then_resume_equals_an_uninterrupted_run(bench, tmp_path, monkey
 def test_ctrl_c_with_workers_keeps_everything_and_says_how_to_resume(bench, tmp_path):
     bench_path, plugin_dir = bench
     out = tmp_path / "preds.jsonl"
-    # 0.5 s a query: the run must still be going when the signal comes, even when this test
-    # process is slow to notice the third line (a loaded CI machine; 0.1 s let it finish first).
-    proc = start(bench_path, out, plugin_dir, "--workers", "2", delay_s="0.5")
+    proc = start(bench_path, out, plugin_dir, "--workers", "2")
     wait_for_lines(out, 3, proc)
     proc.send_signal(signal.SIGINT)
     _, stderr = proc.communicate(timeout=60)
