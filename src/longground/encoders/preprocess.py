@@ -55,15 +55,11 @@ def to_model_input(
 
     frames = check_frames(frames)
     height, width = frames.shape[1:3]
-    scale = size / min(height, width)
-    if squash:
-        new_h = new_w = size
-    else:
-        new_h, new_w = max(size, round(height * scale)), max(size, round(width * scale))
+    new_h, new_w = (size, size) if squash else resized_shape(height, width, size)
     mean_255 = np.float32(255.0) * np.asarray(mean, np.float32)
     std_255 = np.float32(255.0) * np.asarray(std, np.float32)
     if (new_h, new_w) == (height, width):
-        return torch.from_numpy(_crop_normalise(frames, size, mean_255, std_255))
+        return torch.from_numpy(crop_normalise(frames, size, mean_255, std_255))
     x = torch.tensor(frames).permute(0, 3, 1, 2).float()
     shrink = new_h < height or new_w < width
     x = F.interpolate(
@@ -77,7 +73,18 @@ def to_model_input(
     return x.contiguous()
 
 
-def _crop_normalise(
+def resized_shape(height: int, width: int, size: int) -> tuple[int, int]:
+    """`(new_h, new_w)` with the shorter side at `size` and the aspect ratio kept (each side
+    at least `size`), before the centre crop.
+
+    >>> resized_shape(240, 320, 224)
+    (224, 299)
+    """
+    scale = size / min(height, width)
+    return max(size, round(height * scale)), max(size, round(width * scale))
+
+
+def crop_normalise(
     frames: np.ndarray, size: int, mean_255: np.ndarray, std_255: np.ndarray
 ) -> np.ndarray:
     """Centre `size x size` crop of `(N, H, W, 3)` uint8 frames, normalised to `(N, 3, size,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .preprocess import IMAGENET_MEAN, IMAGENET_STD, check_frames
+from .preprocess import IMAGENET_MEAN, IMAGENET_STD, check_frames, crop_normalise, resized_shape
 
 
 def bilinear_weights(n_in: int, n_out: int, antialias: bool) -> np.ndarray:
@@ -69,19 +69,18 @@ def to_model_input_np(
     """
     frames = check_frames(frames)
     height, width = frames.shape[1:3]
-    scale = size / min(height, width)
-    new_h, new_w = max(size, round(height * scale)), max(size, round(width * scale))
+    new_h, new_w = resized_shape(height, width, size)
+    mean_255 = np.float32(255.0) * np.asarray(mean, np.float32)
+    std_255 = np.float32(255.0) * np.asarray(std, np.float32)
+    if (new_h, new_w) == (height, width):  # already at size (the index decodes at it)
+        return crop_normalise(frames, size, mean_255, std_255)
     top, left = (new_h - size) // 2, (new_w - size) // 2
-    if (new_h, new_w) != (height, width):
-        shrink = new_h < height or new_w < width
-        rows = bilinear_weights(height, new_h, shrink)[top : top + size].astype(np.float32)
-        cols = bilinear_weights(width, new_w, shrink)[left : left + size].astype(np.float32)
-        x = np.tensordot(frames.astype(np.float32), rows, axes=([1], [1]))  # (N, W, 3, size)
-        x = np.tensordot(x, cols, axes=([1], [1]))  # (N, 3, size, size)
-        np.clip(x, 0.0, 255.0, out=x)
-    else:  # already at size (the index decodes at it): crop before converting
-        crop = frames[:, top : top + size, left : left + size]
-        x = crop.transpose(0, 3, 1, 2).astype(np.float32)
-    mean_255 = np.asarray(mean, np.float32).reshape(1, 3, 1, 1) * 255.0
-    std_255 = np.asarray(std, np.float32).reshape(1, 3, 1, 1) * 255.0
-    return np.ascontiguousarray((x - mean_255) / std_255, dtype=np.float32)
+    shrink = new_h < height or new_w < width
+    rows = bilinear_weights(height, new_h, shrink)[top : top + size].astype(np.float32)
+    cols = bilinear_weights(width, new_w, shrink)[left : left + size].astype(np.float32)
+    x = np.tensordot(frames.astype(np.float32), rows, axes=([1], [1]))  # (N, W, 3, size)
+    x = np.tensordot(x, cols, axes=([1], [1]))  # (N, 3, size, size)
+    np.clip(x, 0.0, 255.0, out=x)
+    x -= mean_255.reshape(1, 3, 1, 1)
+    x /= std_255.reshape(1, 3, 1, 1)
+    return np.ascontiguousarray(x, dtype=np.float32)
