@@ -40,9 +40,8 @@ def plain_samples(batch: Sequence[Checked]) -> list[tuple[int | None, Sample]] |
     >>> plain_samples([(Record(1, {**rec, "qid": 7}), np.array([[1.0, 2.0]]))]) is None
     True
     """
-    values = [record.value for record, _ in batch]
-    spans = [s for _, s in batch]
-    if not batch or set(map(type, values)) != {dict} or set(map(type, spans)) != {np.ndarray}:
+    values, spans = _unzip(batch)
+    if values is None:
         return None  # a malformed line, or intervals left to the exact checks
     qids = _texts(values, "qid")
     videos, queries = _texts(values, "video"), _texts(values, "query")
@@ -70,6 +69,16 @@ def plain_samples(batch: Sequence[Checked]) -> list[tuple[int | None, Sample]] |
             batch, qids, videos, queries, durations, attributes, strict=True
         )
     ]
+
+
+def _unzip(batch: Sequence[Checked]) -> tuple[list[dict] | None, list[np.ndarray]]:
+    """The batch's record values and interval arrays; values None when the batch is empty or
+    holds a line that is not an object, or intervals left to the exact checks."""
+    values = [record.value for record, _ in batch]
+    spans = [s for _, s in batch]
+    if not batch or set(map(type, values)) != {dict} or set(map(type, spans)) != {np.ndarray}:
+        return None, spans
+    return values, spans
 
 
 def _texts(values: list[dict], key: str) -> list[str] | None:
@@ -152,9 +161,8 @@ def plain_predictions(
     ...     [(Record(1, rec), np.array([[1.0, 2.0]]))], frozenset({"qid", "intervals"}))]
     [('q1', [[1.0, 2.0]], {'ms': 5})]
     """
-    values = [record.value for record, _ in batch]
-    spans = [s for _, s in batch]
-    if not batch or set(map(type, values)) != {dict} or set(map(type, spans)) != {np.ndarray}:
+    values, spans = _unzip(batch)
+    if values is None:
         return None
     qids = [value.get("qid") for value in values]
     if set(map(type, qids)) != {str} or not all(map(str.strip, qids)):
