@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from ..evidence import Evidence
+from .loop import spans_inside
 
 #: Searched minutes that earn one more verification.
 MINUTES_PER_EXTRA = 10.0
@@ -68,10 +69,7 @@ def unexamined(evidence: Evidence, steps: list[dict]) -> dict:
         seen[step["context"]] = True
         entry = step.get("entry")
         if entry is not None:  # the nodes a verified instance spans were examined too
-            inside = (acts.spans_s[:, 0] >= entry["start_s"] - 1e-6) & (
-                acts.spans_s[:, 1] <= entry["end_s"] + 1e-6
-            )
-            seen[inside] = True
+            seen[spans_inside(acts.spans_s, entry["start_s"], entry["end_s"])] = True
     dropped = merged_spans(events.spans_s[~kept])
     never = merged_spans(acts.spans_s[~seen]) if acts is not None else []
     start_s, end_s = evidence.plan.window_s

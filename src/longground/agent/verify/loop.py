@@ -165,9 +165,16 @@ def answered(v: int, verdict: Verdict, spans_s: np.ndarray | None) -> np.ndarray
     """
     if verdict.entry is None or spans_s is None:
         return np.array([v])
+    inside = spans_inside(spans_s, verdict.entry.start_s, verdict.entry.end_s)
+    return np.union1d(np.flatnonzero(inside), [v]).astype(int)
+
+
+def spans_inside(spans_s: np.ndarray, start_s: float, end_s: float) -> np.ndarray:
+    """`(A,)` bool: which of the `(A, 2)` node spans lie inside `[start_s, end_s]` (to 1 us).
+
+    >>> spans_inside(np.array([[0, 2], [2, 4], [4, 6.0]]), 0.0, 4.0).tolist()
+    [True, True, False]
+    """
     spans = np.asarray(spans_s, np.float64)
     eps = 1e-6
-    inside = (spans[:, 0] >= verdict.entry.start_s - eps) & (
-        spans[:, 1] <= verdict.entry.end_s + eps
-    )
-    return np.union1d(np.flatnonzero(inside), [v]).astype(int)
+    return (spans[:, 0] >= start_s - eps) & (spans[:, 1] <= end_s + eps)
