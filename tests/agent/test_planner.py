@@ -329,3 +329,20 @@ def test_profiles_hold_table_4():
     with pytest.raises(UserError):
         get_profile("tiny")
     assert PROFILES["long"].with_overrides({"tau_e": "0.9", "hops": 3}).tau_e == 0.9
+
+
+@pytest.mark.parametrize(
+    ("query", "episode"),
+    [
+        ("Find every time the ball hits the rocket and knocks it over.", "effect"),
+        ("Find each moment the cup is knocked over by the ball.", "effect"),
+        ("When does the ball hit an object and make it fall?", "effect"),
+        ("When does the ball miss the cat?", "passing"),
+        ("Find every time the ball rolls past the horse without knocking it over.", "passing"),
+        ("When does the ball roll past something that stays standing?", "passing"),
+        ("a cat right after a rocket", None),
+        ("the car moving across the screen", None),
+    ],
+)
+def test_cause_and_effect_is_one_episode(query, episode):
+    assert plan_query(query, 600).episode == episode

@@ -6,8 +6,9 @@ instance spanning shots `first..last`:
 
 - right after: the condition is seen in shot `first - 1` (the shot before);
 - right before: in shot `last + 1` (the shot after);
-- caused by: in `first - 1` or `first` (a cause just before, or in the same shot);
-- causes: in `last` or `last + 1`;
+- caused by, causes: in one of the instance's own shots `first..last`: a cause and its
+  effect are one episode of motion inside one shot (`perception.episode`), so an object
+  in the shot after (or before) is another scene;
 - after / before: in one of the `lookback` shots before `first` / after `last`;
 - while: visible together with the target in the instance itself;
 - without: not visible during the instance.
@@ -54,10 +55,8 @@ def condition_check(
         return ConditionCheck(inside([first - 1]), "seen")
     if relation is Relation.RIGHT_BEFORE:
         return ConditionCheck(inside([last + 1]), "seen")
-    if relation is Relation.CAUSED_BY:
-        return ConditionCheck(inside([first - 1, first]), "seen")
-    if relation is Relation.CAUSES:
-        return ConditionCheck(inside([last, last + 1]), "seen")
+    if relation in (Relation.CAUSED_BY, Relation.CAUSES):
+        return ConditionCheck(inside(range(first, last + 1)), "seen")
     if relation is Relation.AFTER:
         return ConditionCheck(inside(range(first - lookback, first)), "seen")
     if relation is Relation.BEFORE:

@@ -65,6 +65,10 @@ class Plan:
             these ("the slide reads X" loses "slide" to the motion words when cleaned).
         source: "rules", "llm", or "rules-fallback" (the LLM's answer was unreadable).
         notes: remarks for the trace.
+        episode: the target event is one episode of motion inside one shot, bounded by that
+            motion (`perception.episode`): "effect" for a cause and its effect ("causes",
+            "caused by": something falls), "passing" for something going by something else
+            ("misses", "rolls past": nothing falls); None otherwise.
     """
 
     query: str
@@ -82,6 +86,7 @@ class Plan:
     phrases: tuple[str, ...] = ()
     source: str = "rules"
     notes: tuple[str, ...] = field(default=())
+    episode: str | None = None
 
     @property
     def texts(self) -> tuple[str, ...]:
@@ -142,8 +147,11 @@ def plan_query(query: str, duration_s: float) -> Plan:
     conditions = tuple(c for c, _ in kept)
     if relation in (Relation.CAUSES, Relation.CAUSED_BY) and motion is None:
         motion = "moving"  # a cause and its effect happen through motion
-    if motion is None and ph.PASSING_RE.search(body):
+    passing = bool(ph.PASSING_RE.search(body))
+    if motion is None and passing:
         motion = "moving"  # what passes by or misses something moves
+    causal = relation in (Relation.CAUSES, Relation.CAUSED_BY)
+    episode = "passing" if passing else "effect" if causal else None
     if not conditions and relation is not Relation.BETWEEN:
         relation = Relation.NONE
     if relation is Relation.NONE and window is not None:
@@ -164,6 +172,7 @@ def plan_query(query: str, duration_s: float) -> Plan:
         profile=profile,
         occurrence=occurrence,
         phrases=(raw[0], *(r for _, r in kept)),
+        episode=episode,
     )
 
 

@@ -20,6 +20,7 @@ from ..graph.events import shot_groups
 from ..graph.nodes import mean_embeddings
 from ..perception.colors import backdrop_share
 from ..perception.conditions import condition_check
+from ..perception.episode import Episode, shot_episode
 from ..perception.filter import FilterResult, keep_seen
 from ..perception.presence import Calibration
 from ..perception.visibility import Visibility, evidence_visibility, region_times
@@ -123,6 +124,10 @@ class OfflineVerifier(VerifierRole):
     4. Relation: the condition must be seen in the shots the relation names
        (`conditions.condition_check` over `events.shot_groups`), or be absent from the run
        ("without").
+    5. Episode: for a cause and its effect or a passing-by (`Plan.episode`), the moment is
+       the motion inside the candidate's shot (`perception.episode`); a shot where nothing
+       moves rejects the candidate, and so does one where something falls for a passing-by
+       or nothing falls for an effect.
 
     The confidence is the smallest probability among the parts checked.
     """
@@ -137,8 +142,8 @@ class OfflineVerifier(VerifierRole):
         if plan.relation is Relation.WHILE and plan.conditions:
             p = vis.together(plan.texts, acts, "actions")
         else:
-            p = vis.nodes(plan.target, acts, "actions")
-        if plan.motion is not None:
+            p = vis.nodes(plan.target, acts, "actions", seen_once=plan.episode is not None)
+        if plan.motion is not None and plan.episode != "effect":
             moving = np.nan_to_num(acts.motion, nan=0.0) >= self.s.moving_min
             p = p * (moving == (plan.motion == "moving"))
         if plan.direction is not None:
@@ -166,7 +171,7 @@ class OfflineVerifier(VerifierRole):
             return Verdict(None, "target not visible", details={"target": float(p[candidate])})
         run = self._run(evidence, p, candidate, {int(c) for c in context})
         parts = {"target": float(p[candidate])}
-        if plan.motion is not None:
+        if plan.motion is not None and plan.episode != "effect":
             lengths = np.diff(acts.spans_s[run], axis=1)[:, 0]
             mean = float(np.average(np.nan_to_num(acts.motion[run]), weights=lengths + 1e-9))
             parts["motion"] = float((mean >= self.s.moving_min) == (plan.motion == "moving"))
@@ -178,6 +183,15 @@ class OfflineVerifier(VerifierRole):
         failed = [k for k, v in parts.items() if v < self.s.accept_p]
         if failed:
             return Verdict(None, "failed: " + ", ".join(failed), details=details)
+        if plan.episode is not None and evidence.frames_at is not None:
+            episode = self._episode(evidence, candidate)
+            if episode is None:
+                return Verdict(None, "nothing moves in its shot", details=details)
+            details["episode"] = episode.to_record()
+            if episode.falls != (plan.episode == "effect"):
+                why = "something falls" if episode.falls else "nothing falls"
+                return Verdict(None, f"{why} in its shot", details=details)
+            start_s, end_s = episode.start_s, episode.end_s
         a, b = acts.frames[run[0], 0], acts.frames[run[-1], 1]
         z = evidence.embedding[a:b].mean(axis=0)
         summary = plan.target
@@ -211,12 +225,29 @@ class OfflineVerifier(VerifierRole):
             hi += 1
         return list(range(lo, hi + 1))
 
+    def _shots(self, ev: Evidence) -> np.ndarray:
+        """`(E,)` shot index of each event node (`events.shot_groups`), kept in the memo."""
+        if "shots" not in ev.memo:
+            ev.memo["shots"] = shot_groups(ev.appearance, ev.events.frames, self.s.continuity)
+        return ev.memo["shots"]
+
+    def _episode(self, ev: Evidence, candidate: int) -> Episode | None:
+        """The episode of motion in the candidate's shot (`perception.episode`), once per
+        shot."""
+        shots = self._shots(ev)
+        shot = int(shots[ev.actions.parent[candidate]])
+        key = ("episode", shot)
+        if key not in ev.memo:
+            spans = ev.events.spans_s[shots == shot]
+            step_s = float(np.median(np.diff(ev.times_s))) if len(ev.times_s) > 1 else 1.0
+            shot_s = (float(spans[:, 0].min()), float(spans[:, 1].max()))
+            ev.memo[key] = shot_episode(ev.frames_at, shot_s, step_s)
+        return ev.memo[key]
+
     def _condition(self, ev: Evidence, vis: Visibility, text: str, run: list[int]) -> float:
         """Probability that the condition holds where the relation puts it. Relations count in
         shots: events joined across boundaries that are not cuts (`events.shot_groups`)."""
-        if "shots" not in ev.memo:
-            ev.memo["shots"] = shot_groups(ev.appearance, ev.events.frames, self.s.continuity)
-        shots = ev.memo["shots"]
+        shots = self._shots(ev)
         lookback = ev.profile.max_coarse_events if ev.profile is not None else self.s.lookback
         first, last = shots[ev.actions.parent[run[0]]], shots[ev.actions.parent[run[-1]]]
         check = condition_check(ev.plan.relation, int(first), int(last), int(shots[-1]) + 1,

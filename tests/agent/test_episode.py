@@ -1,0 +1,98 @@
+"""Episodes of motion inside a shot (`agent.perception.episode`) and the offline verifier
+bounding cause-and-effect moments by them, on the scripted fake video of `test_pipeline`."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from longground.agent.perception.episode import (
+    EPISODE_FPS,
+    changed_fraction,
+    motion_span,
+    shot_episode,
+)
+from longground.moments import tiou_matrix
+from tests.agent.test_pipeline import FakeSource, run, shot_spans
+
+CUTS_S = (2.0, 9.0)  # a shot between two cuts
+BALL_S = (3.0, 5.0)  # a small square moves across it
+FALL_S = (5.0, 5.8)  # then a large block tips over
+
+
+def render(t: float, falls: bool = True) -> np.ndarray:
+    """A 48x64 frame: the shot's background, a 6x6 square rolling during `BALL_S`, and a
+    20x20 block standing on the right that falls (moves down and left) during `FALL_S`."""
+    shot = int(np.searchsorted(CUTS_S, t, side="right"))
+    frame = np.full((48, 64, 3), 30 + 70 * shot, np.uint8)
+    if shot != 1:
+        # the next shot moves all the time: it must not reach into this one's episode
+        x = int(t * 20) % 50
+        frame[5:15, x : x + 10] = 255
+        return frame
+    u = np.clip((t - BALL_S[0]) / (BALL_S[1] - BALL_S[0]), 0, 1)
+    x = int(2 + 30 * u)
+    frame[36:42, x : x + 6] = 250
+    v = np.clip((t - FALL_S[0]) / (FALL_S[1] - FALL_S[0]), 0, 1) if falls else 0.0
+    top, left = int(20 + 20 * v), int(40 - 16 * v)
+    frame[top : top + 20 - int(12 * v), left : left + 20] = 200
+    return frame
+
+
+def frames_at(times_s, falls=True):
+    return np.stack([render(t, falls) for t in times_s])
+
+
+def test_the_episode_is_the_motion_between_the_cuts():
+    episode = shot_episode(frames_at, (1.5, 9.5), step_s=1.0)  # boundaries half a step off
+    assert episode is not None and episode.falls
+    assert abs(episode.start_s - BALL_S[0]) <= 1 / EPISODE_FPS
+    assert abs(episode.end_s - FALL_S[1]) <= 2 / EPISODE_FPS
+
+
+def test_a_passing_by_does_not_fall():
+    episode = shot_episode(lambda t: frames_at(t, falls=False), (2.0, 9.0), step_s=0.5)
+    assert episode is not None and not episode.falls
+    assert abs(episode.end_s - BALL_S[1]) <= 2 / EPISODE_FPS
+
+
+def test_no_motion_no_episode():
+    still = np.repeat(render(2.5, falls=False)[None], 20, axis=0)
+    times = 2.0 + np.arange(20) / EPISODE_FPS
+    assert motion_span(times, changed_fraction(still), (2.0, 4.5), reach_s=0.5) is None
+
+
+class FallingSource(FakeSource):
+    """The fake video with one cause and effect: in the shot of the cat and the cup (7), a
+    small square rolls right during `ROLL_S` and a large block falls at its end."""
+
+    SHOT = 7
+    ROLL_S = (2.0, 4.0)  # seconds into the shot
+    FALL_S = (4.0, 4.8)
+
+    def render(self, t: float) -> np.ndarray:
+        start = self.spans[self.SHOT, 0]
+        if self.shot_at(t) != self.SHOT:
+            return super().render(t)
+        frame = np.full((48, 64, 3), 40 + 15 * self.SHOT, np.uint8)
+        frame[::4] = 90
+        u = np.clip((t - start - self.ROLL_S[0]) / 2.0, 0, 1)
+        frame[36:44, int(2 + 20 * u) : int(2 + 20 * u) + 8] = 250
+        v = np.clip((t - start - self.FALL_S[0]) / 0.8, 0, 1)
+        top = int(4 + 32 * v)
+        frame[top : top + 12, 36:60] = 180
+        return frame
+
+    def truth(self) -> np.ndarray:
+        start = self.spans[self.SHOT, 0]
+        return np.array([[start + self.ROLL_S[0], start + self.FALL_S[1]]])
+
+
+def test_a_cause_and_its_effect_is_bounded_by_its_motion_in_one_shot():
+    """The cat also moves in shot 6, just before the cup's shot: the cup in the next shot is
+    another scene, and the answer is the motion inside shot 7, not the whole shot."""
+    source = FallingSource()
+    moments, trace = run("When does the cat knock over the cup?", source=source)
+    assert trace["plan"]["episode"] == "effect"
+    assert moments.count == 1
+    assert tiou_matrix(moments.spans, source.truth())[0, 0] >= 0.7
+    assert shot_spans()[6, 1] <= moments.spans[0, 0]
