@@ -18,7 +18,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..plan.planner import Relation
+
+#: A shot of at most this many timeline samples is a sliver: each of its boundaries is known
+#: only to half a sampling step, so it may hold little but the ends of the shots around it.
+SLIVER_SAMPLES = 2
 
 
 @dataclass(frozen=True)
@@ -66,3 +72,28 @@ def condition_check(
     if relation is Relation.WITHOUT:
         return ConditionCheck((), "absent")
     return None
+
+
+def past_slivers(
+    shots: tuple[int, ...], samples: np.ndarray, step: int, limit: int = SLIVER_SAMPLES
+) -> tuple[int, ...]:
+    """The neighbouring shots a "right after" / "right before" check looks at, with each
+    sliver (a shot of at most `limit` timeline samples, see `SLIVER_SAMPLES`) followed by
+    the next shot in the same direction: a cut that the graph split into two boundaries
+    around a sliver is still one cut.
+
+    Args:
+        shots: the shots `condition_check` named (one neighbour, or none).
+        samples: `(S,)` timeline samples per shot.
+        step: -1 looking back ("right after"), +1 looking ahead ("right before").
+        limit: most samples of a sliver.
+
+    >>> past_slivers((5,), np.array([9, 9, 9, 9, 9, 2, 7]), step=+1)
+    (5, 6)
+    >>> past_slivers((1,), np.array([9, 9, 9]), step=-1)
+    (1,)
+    """
+    out = list(shots)
+    while out and samples[out[-1]] <= limit and 0 <= out[-1] + step < len(samples):
+        out.append(out[-1] + step)
+    return tuple(out)

@@ -19,7 +19,7 @@ from ..evidence import Evidence
 from ..graph.events import shot_groups
 from ..graph.nodes import mean_embeddings
 from ..perception.colors import backdrop_share
-from ..perception.conditions import condition_check
+from ..perception.conditions import condition_check, past_slivers
 from ..perception.episode import Episode, shot_episode
 from ..perception.filter import FilterResult, keep_seen
 from ..perception.presence import Calibration
@@ -142,7 +142,7 @@ class OfflineVerifier(VerifierRole):
         if plan.relation is Relation.WHILE and plan.conditions:
             p = vis.together(plan.texts, acts, "actions")
         else:
-            p = vis.nodes(plan.target, acts, "actions", seen_once=plan.episode is not None)
+            p = vis.nodes(plan.target, acts, "actions", seen_once=self._seen_once(plan))
         if plan.motion is not None and plan.episode != "effect":
             moving = np.nan_to_num(acts.motion, nan=0.0) >= self.s.moving_min
             p = p * (moving == (plan.motion == "moving"))
@@ -152,6 +152,16 @@ class OfflineVerifier(VerifierRole):
         if plan.backdrop is not None and ev.frames_at is not None:
             p = np.minimum(p, self._backdrop(ev, plan.backdrop))
         return p
+
+    @staticmethod
+    def _seen_once(plan: Plan) -> bool:
+        """The target may seed an instance where it is seen at some point in the node, not
+        throughout: in an episode of motion (`Plan.episode`: a small thing rolling in is on
+        screen for part of it) and in "a shot of X right after / before a shot of Y" (X
+        crossing, entering or leaving its shot; the condition in the neighbouring shot
+        keeps the answer specific)."""
+        sequential = plan.relation in (Relation.RIGHT_AFTER, Relation.RIGHT_BEFORE)
+        return plan.episode is not None or sequential
 
     def _backdrop(self, ev: Evidence, color: str) -> np.ndarray:
         """Per action node: share of the frame edges in the backdrop colour (two frames)."""
@@ -257,8 +267,13 @@ class OfflineVerifier(VerifierRole):
         if check.mode == "absent":
             seen = vis.nodes(text, ev.actions, "actions", seen_once=True)
             return 1.0 - float(seen[run].max())
+        looked = check.events
+        step = {Relation.RIGHT_AFTER: -1, Relation.RIGHT_BEFORE: 1}.get(ev.plan.relation)
+        if step is not None:
+            samples = np.bincount(shots, np.diff(ev.events.frames, axis=1)[:, 0])
+            looked = past_slivers(looked, samples, step)
         seen = vis.nodes(text, ev.events, "events", seen_once=True)
-        in_shots = np.isin(shots, list(check.events))
+        in_shots = np.isin(shots, list(looked))
         return float(seen[in_shots].max()) if in_shots.any() else 0.0
 
 
