@@ -143,7 +143,7 @@ class OfflineVerifier(VerifierRole):
             p = vis.together(plan.texts, acts, "actions")
         else:
             p = vis.nodes(plan.target, acts, "actions", seen_once=self._seen_once(plan))
-        if plan.motion is not None and plan.episode != "effect":
+        if plan.motion is not None and plan.episode is None:
             moving = np.nan_to_num(acts.motion, nan=0.0) >= self.s.moving_min
             p = p * (moving == (plan.motion == "moving"))
         if plan.direction is not None:
@@ -156,12 +156,14 @@ class OfflineVerifier(VerifierRole):
     @staticmethod
     def _seen_once(plan: Plan) -> bool:
         """The target may seed an instance where it is seen at some point in the node, not
-        throughout: in an episode of motion (`Plan.episode`: a small thing rolling in is on
-        screen for part of it) and in "a shot of X right after / before a shot of Y" (X
-        crossing, entering or leaving its shot; the condition in the neighbouring shot
-        keeps the answer specific)."""
+        throughout: in a cause and its effect (`Plan.episode` "effect": the ball rolling in
+        is on screen for part of it, the fall must follow in the same shot) and in "a shot
+        of X right after / before a shot of Y" (X crossing, entering or leaving its shot;
+        the condition in the neighbouring shot keeps the answer specific). A passing-by
+        ("the ball rolls past something") has no fall to keep it specific: the target must
+        be seen throughout, as elsewhere (chosen on the tuning rendering, docs/agent.md)."""
         sequential = plan.relation in (Relation.RIGHT_AFTER, Relation.RIGHT_BEFORE)
-        return plan.episode is not None or sequential
+        return plan.episode == "effect" or sequential
 
     def _backdrop(self, ev: Evidence, color: str) -> np.ndarray:
         """Per action node: share of the frame edges in the backdrop colour (two frames)."""
@@ -181,7 +183,7 @@ class OfflineVerifier(VerifierRole):
             return Verdict(None, "target not visible", details={"target": float(p[candidate])})
         run = self._run(evidence, p, candidate, {int(c) for c in context})
         parts = {"target": float(p[candidate])}
-        if plan.motion is not None and plan.episode != "effect":
+        if plan.motion is not None and plan.episode is None:
             lengths = np.diff(acts.spans_s[run], axis=1)[:, 0]
             mean = float(np.average(np.nan_to_num(acts.motion[run]), weights=lengths + 1e-9))
             parts["motion"] = float((mean >= self.s.moving_min) == (plan.motion == "moving"))
