@@ -4,6 +4,7 @@ bounding cause-and-effect moments by them, on the scripted fake video of `test_p
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from longground.agent.perception.episode import (
     EPISODE_FPS,
@@ -69,6 +70,10 @@ class FallingSource(FakeSource):
     ROLL_S = (2.0, 4.0)  # seconds into the shot
     FALL_S = (4.0, 4.8)
 
+    def __init__(self, falls: bool = True) -> None:
+        super().__init__()
+        self.falls = falls
+
     def render(self, t: float) -> np.ndarray:
         start = self.spans[self.SHOT, 0]
         if self.shot_at(t) != self.SHOT:
@@ -77,14 +82,15 @@ class FallingSource(FakeSource):
         frame[::4] = 90
         u = np.clip((t - start - self.ROLL_S[0]) / 2.0, 0, 1)
         frame[36:44, int(2 + 20 * u) : int(2 + 20 * u) + 8] = 250
-        v = np.clip((t - start - self.FALL_S[0]) / 0.8, 0, 1)
+        v = np.clip((t - start - self.FALL_S[0]) / 0.8, 0, 1) if self.falls else 0.0
         top = int(4 + 32 * v)
         frame[top : top + 12, 36:60] = 180
         return frame
 
     def truth(self) -> np.ndarray:
         start = self.spans[self.SHOT, 0]
-        return np.array([[start + self.ROLL_S[0], start + self.FALL_S[1]]])
+        end = self.FALL_S[1] if self.falls else self.ROLL_S[1]
+        return np.array([[start + self.ROLL_S[0], start + end]])
 
 
 def test_a_cause_and_its_effect_is_bounded_by_its_motion_in_one_shot():
@@ -96,3 +102,15 @@ def test_a_cause_and_its_effect_is_bounded_by_its_motion_in_one_shot():
     assert moments.count == 1
     assert tiou_matrix(moments.spans, source.truth())[0, 0] >= 0.7
     assert shot_spans()[6, 1] <= moments.spans[0, 0]
+
+
+@pytest.mark.parametrize("falls", [True, False])
+def test_a_passing_by_is_the_shot_where_nothing_falls(falls):
+    source = FallingSource(falls=falls)
+    moments, trace = run("When does the cat roll past the cup?", source=source)
+    assert trace["plan"]["episode"] == "passing"
+    if falls:
+        assert moments.count == 0
+    else:
+        assert moments.count == 1
+        assert tiou_matrix(moments.spans, source.truth())[0, 0] >= 0.7
