@@ -114,3 +114,23 @@ def test_a_passing_by_is_the_shot_where_nothing_falls(falls):
     else:
         assert moments.count == 1
         assert tiou_matrix(moments.spans, source.truth())[0, 0] >= 0.7
+
+
+def test_a_long_shot_is_read_in_chunks():
+    """The episode does not depend on how many frames are decoded at once."""
+    from longground.agent.perception import episode as module
+
+    whole = shot_episode(frames_at, (2.0, 9.0), step_s=0.5)
+    calls = []
+
+    def counted(times):
+        calls.append(len(times))
+        return frames_at(times)
+
+    chunk, module.CHUNK = module.CHUNK, 7
+    try:
+        chunked = shot_episode(counted, (2.0, 9.0), step_s=0.5)
+    finally:
+        module.CHUNK = chunk
+    assert max(calls) == 7 and len(calls) > 1
+    assert chunked == whole

@@ -46,6 +46,8 @@ MIN_CHANGED = 1e-3
 SHORT_SIDE = 90
 #: Largest over median change of an episode's moving pairs from which something falls in it.
 FALL_RATIO = 5.0
+#: Frames decoded at once (a long shot is read in chunks, so memory stays bounded).
+CHUNK = 64
 
 
 @dataclass(frozen=True)
@@ -171,10 +173,18 @@ def shot_episode(
     """
     start_s, end_s = max(0.0, shot_s[0] - step_s), shot_s[1] + step_s
     times_s = np.arange(start_s, end_s, 1.0 / fps)
-    if len(times_s) < 2:
+    changed: list[np.ndarray] = []
+    previous = None
+    for at in range(0, len(times_s), CHUNK):
+        frames = frames_at(times_s[at : at + CHUNK])
+        if previous is not None and len(frames):
+            frames = np.concatenate([previous, frames])
+        changed.append(changed_fraction(frames))
+        previous = frames[-1:]
+        if len(frames) < min(CHUNK, len(times_s) - at) + (at > 0):
+            break  # a truncated file gives fewer frames
+    n_pairs = sum(len(c) for c in changed)
+    if n_pairs < 1:
         return None
-    frames = frames_at(times_s)
-    times_s = times_s[: len(frames)]  # a truncated file gives fewer frames
-    if len(times_s) < 2:
-        return None
-    return motion_span(times_s, changed_fraction(frames), shot_s, step_s)
+    times_s = times_s[: n_pairs + 1]
+    return motion_span(times_s, np.concatenate(changed), shot_s, step_s)
