@@ -55,6 +55,8 @@ class ScorerSettings:
         lookback: event nodes that "after" / "before" conditions may reach, when the evidence
             carries no profile (otherwise its `max_coarse_events`).
         merge_gap_s, same_identity: aggregator settings (see `aggregate.consolidate`).
+        object_looks: tell identities apart by the objects' looks (`perception.identity`) and
+            check colourless plans on the objects' pixels (`perception.object_colors`).
     """
 
     calibration: Calibration
@@ -67,6 +69,7 @@ class ScorerSettings:
     same_identity: float
     drift_min: float = 0.002
     lookback: int = 4
+    object_looks: bool = True
 
     @classmethod
     def from_agent(cls, settings: AgentSettings, threshold: float) -> ScorerSettings:
@@ -175,7 +178,7 @@ class OfflineVerifier(VerifierRole):
             lengths = np.diff(acts.spans_s[run], axis=1)[:, 0]
             mean = float(np.average(np.nan_to_num(acts.motion[run]), weights=lengths + 1e-9))
             parts["motion"] = float((mean >= self.s.moving_min) == (plan.motion == "moving"))
-        if plan.colourless and evidence.frames_at is not None:
+        if plan.colourless and self.s.object_looks and evidence.frames_at is not None:
             span = np.array([[acts.spans_s[run[0], 0], acts.spans_s[run[-1], 1]]])
             parts["colourless"] = colourless_share(evidence.frames_at(region_times(span)[0]))
         if plan.relation is not Relation.WHILE:
@@ -249,7 +252,7 @@ class OfflineAggregator(AggregatorRole):
     def aggregate(self, evidence: Evidence, entries: list[MemoryEntry]) -> Aggregation:
         plan = evidence.plan
         same = None
-        if plan.ordinal is not None and evidence.frames_at is not None:
+        if plan.ordinal is not None and self.s.object_looks and evidence.frames_at is not None:
 
             def same(instances: list) -> np.ndarray:
                 spans = np.array([[i.start_s, i.end_s] for i in instances]).reshape(-1, 2)
