@@ -117,3 +117,30 @@ def test_colourless_plans_and_share(cat):
     # A coloured object beside the gray one does not hide it.
     small = cv2.resize(cat, (36, 24))
     assert colourless_share(_scene(_gray(small), x0=10, second=small)[None]) > 0.9
+
+
+def test_the_half_that_scores_the_target_picks_the_object_in_a_two_object_frame(cat):
+    small = cv2.resize(cat, (36, 24))
+    frame = _scene(small, x0=10, y0=30, second=_mirror(small))
+    times = np.arange(0.0, 10.0, 1.0)
+    emb = np.ones((len(times), 4))
+    plan = plan_query("the second cat to appear", 10.0)
+    events = make_nodes(np.array([[0.0, 10.0]]), times, emb, 2.0, 1)
+    asked = []
+
+    def regions(t):
+        asked.append(len(t))
+        return {"embedding": np.tile(np.array([[0.0], [1.0]]), (len(t), 1, 1))}
+
+    def frames_at(t):
+        return np.stack([frame] * len(t))
+
+    ev = Evidence(plan, times, emb, emb, {plan.target: np.zeros(len(times))}, events,
+                  frames_at=frames_at, regions=regions,
+                  score_features=lambda feats, text: feats["embedding"][:, 0])  # fmt: skip
+    (looks,) = instance_looks(ev, np.array([[0.0, 3.0]]), plan.target)
+    assert asked == [2] and all(look.box[2] >= 80 for look in looks)
+    single = _scene(small, x0=10, y0=30)
+    ev.frames_at = lambda t: np.stack([single] * len(t))
+    (looks,) = instance_looks(ev, np.array([[0.0, 3.0]]), plan.target)
+    assert asked == [2] and all(look.box[2] < 80 for look in looks)

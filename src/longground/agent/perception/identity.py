@@ -1,9 +1,10 @@
 """Which verified instances show the same identity, from the objects' looks (`reid`).
 
 For ordinal queries ("the second cat to appear") the aggregator groups instances by identity.
-Each instance is looked at in two frames (`visibility.REGION_FRACTIONS` of its span); where the
-source has region features, the half of each frame that scores the target higher says which
-object in the frame is meant (a shot may show two objects side by side).
+Each instance is looked at in two frames (`visibility.REGION_FRACTIONS` of its span). When a
+frame shows more than one object and the source has region features, the half of the frame
+that scores the target higher says which object is meant (a shot may show two objects side by
+side); frames with one object need no region features.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..evidence import Evidence
-from .reid import Look, describe, same_object
+from .reid import Look, look_of, object_components, same_object
 from .visibility import region_times
 
 
@@ -44,7 +45,12 @@ def instance_looks(ev: Evidence, spans_s: np.ndarray, text: str) -> list[list[Lo
     if ev.frames_at is None or flat.size == 0:
         return [[] for _ in range(len(times))]
     frames = ev.frames_at(flat)
-    looks = [describe(f, side) for f, side in zip(frames, _sides(ev, flat, text))]
+    parts = [object_components(f) for f in frames]
+    several = np.array([i for i, p in enumerate(parts) if len(p) > 1], dtype=int)
+    sides: list[int | None] = [None] * len(flat)
+    for i, side in zip(several, _sides(ev, flat[several], text)):
+        sides[i] = side
+    looks = [look_of(f, p, side) for f, p, side in zip(frames, parts, sides)]
     per = times.shape[1]
     return [[x for x in looks[i * per : (i + 1) * per] if x is not None] for i in range(len(times))]
 

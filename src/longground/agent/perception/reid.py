@@ -168,8 +168,12 @@ def describe(frame: np.ndarray, side: int | None = None) -> Look | None:
     >>> look = describe(f); look.box, float(look.colour[-1])
     ((19, 41, 29, 61), 1.0)
     """
+    return look_of(frame, object_components(frame), side)
+
+
+def look_of(frame: np.ndarray, parts: list[np.ndarray], side: int | None = None) -> Look | None:
+    """`describe` with the frame's `object_components` already found."""
     cv2 = require("cv2", "agent")
-    parts = object_components(frame)
     if not parts:
         return None
     mask = parts[0]
