@@ -2,7 +2,8 @@
 video, with the true identities from its shot list (docs/agent.md, "Identity by the objects'
 looks").
 
-    python perf/identity_probe.py VIDEO.mp4 VIDEO.shots.tsv cat,horse,camera [--single]
+    python perf/identity_probe.py VIDEO.mp4 VIDEO.shots.tsv cat,horse,camera [--single] \
+        [--figure looks.png]
 
 Each shot showing a category is one instance, looked at in three frames (a quarter, half and
 three quarters in); its identity is the variant the shot list names ("original" when none).
@@ -10,7 +11,9 @@ For every pair of instances of a category the script prints, split by same / dif
 identity: quartiles of the best shape cosine of their frames, quartiles of the overlap of
 their colour histograms, and how many pairs `reid.same_object` judged the same. `--single`
 keeps only shots that show one object. The largest object of each frame is taken (the agent
-also chooses the half of the frame that scores the query better).
+also chooses the half of the frame that scores the query better). `--figure` draws one frame
+of the first instance of each identity with the object's box and its colour histogram
+(docs/img/identity-looks.png).
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ def main() -> None:
     ap.add_argument("shots")
     ap.add_argument("categories")
     ap.add_argument("--single", action="store_true", help="only shots with one object")
+    ap.add_argument("--figure", help="PNG of one frame per identity of the first category")
     args = ap.parse_args()
     cap = cv2.VideoCapture(args.video)
 
@@ -66,6 +70,11 @@ def main() -> None:
     for a, b, cat, variant in instances(args.shots, cats, args.single):
         looks = [reid.describe(frame_at(a + (b - a) * f)) for f in (0.25, 0.5, 0.75)]
         rows.append((cat, variant, [x for x in looks if x is not None]))
+    if args.figure:
+        firsts = {}
+        for a, b, cat, variant in instances(args.shots, cats, args.single):
+            firsts.setdefault((cat, variant), frame_at(a + (b - a) * 0.5))
+        draw(list(firsts.items()), args.figure)
     print("| category | pairs | identities | shape cosine q25/50/75 | colour overlap q25/50/75 "
           "| judged same |")  # fmt: skip
     print("|---|---|---|---|---|---|")
@@ -87,6 +96,43 @@ def main() -> None:
             q_c = "/".join(f"{v:.2f}" for v in np.percentile(colour[key], [25, 50, 75]))
             print(f"| {cat} | {len(shape[key])} {key} | {counts} | {q_s} | {q_c} "
                   f"| {judged[key]} |")  # fmt: skip
+
+
+def draw(frames: list[tuple[tuple[str, str], np.ndarray]], path: str) -> None:
+    """Frames of `((category, variant), frame)` with their object's box (top) and colour
+    histogram (bottom), and whether each is judged the same identity as its category's first."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    looks = [reid.describe(f) for _, f in frames]
+    fig, axes = plt.subplots(2, len(frames), figsize=(3.2 * len(frames), 4.4), squeeze=False)
+    first: dict[str, tuple[str, reid.Look | None]] = {}
+    for k, (((cat, variant), frame), look) in enumerate(zip(frames, looks)):
+        top, bottom = axes[0, k], axes[1, k]
+        top.imshow(frame)
+        top.axis("off")
+        if look is None:
+            top.set_title(f"{cat} {variant}: no object found", fontsize=9)
+            continue
+        y0, y1, x0, x1 = look.box
+        top.add_patch(plt.Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, color="white", lw=2))
+        title = f"{cat} {variant}"
+        if cat in first:
+            ref_variant, ref = first[cat]
+            title += f"\nsame as {ref_variant}: {reid.same_object([ref], [look])}"
+        else:
+            first[cat] = (variant, look)
+        top.set_title(title, fontsize=9)
+        hues = [f"{30 * i}" for i in range(reid.HUE_BINS)] + ["gray"]
+        bottom.bar(range(len(hues)), look.colour, color="0.4")
+        bottom.set_xticks(range(len(hues)), hues, rotation=90, fontsize=7)
+        bottom.set_ylim(0, 1)
+        bottom.set_xlabel("hue bin (degrees)", fontsize=8)
+        bottom.set_ylabel("share of object pixels", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
 
 
 if __name__ == "__main__":
