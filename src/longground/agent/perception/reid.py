@@ -7,16 +7,18 @@ and, largely, colour. This module looks at the object itself:
 
 1. Localise: the backdrop is what fills the frame's outer ring (as in `colors`); pixels whose
    (lightly blurred) Lab colour is far from the ring's colour distribution (Mahalanobis
-   distance above Otsu's threshold of the frame's own log distances) are foreground, and the
-   largest connected foreground region's bounding box is the object.
-2. Describe the crop: its shape as a HOG vector of the gray crop at a fixed size, computed for
-   the crop and for its mirror image, and its colour as a histogram of the foreground
-   pixels: 12 hue bins of 30 degrees (saturated pixels) and one achromatic bin; bins under a
-   uniform share (1/13) are left out of comparisons.
-3. Compare relative to the nearest other look, without a threshold: two instances have the
-   same orientation when each's shape is at least as close to the other's as to the other's
-   mirror image, and the same colouring when each's colour histogram overlaps the other's at
-   least as much as the other's grayscale copy and every hue rotation of it.
+   distance above Otsu's threshold of the frame's own log distances) are foreground, and its
+   connected regions of at least a quarter of the largest's area are the frame's objects. The
+   object is the largest, or the largest centred in a given half of the frame.
+2. Describe: the object's box as a HOG vector of the gray crop at a fixed size, computed for
+   the crop and for its mirror image, and the colour of its core pixels (the region eroded by
+   the blur kernel) as a histogram: 12 hue bins of 30 degrees (saturated pixels) and one
+   achromatic bin; bins under a uniform share (1/13) are left out of comparisons.
+3. Compare relative to the other looks the object could have, without a threshold: two
+   instances face the same way when their closest pair of frame shapes is at least as close as
+   the closest pair with one side mirrored, and have the same colouring when each's colour
+   histogram overlaps the other's at least as much as the other's grayscale copy and each of
+   its hue rotations by 60 to 300 degrees.
 """
 
 from __future__ import annotations
