@@ -16,6 +16,7 @@ from longground.agent.settings import AgentSettings
 from longground.agent.verify.memory import MemoryEntry
 
 cv2 = pytest.importorskip("cv2")
+pytest.importorskip("skimage")  # the cat photo comes from its data files (synth extra)
 
 
 @pytest.fixture(scope="module")
