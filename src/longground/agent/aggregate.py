@@ -11,12 +11,14 @@ Two passes over the verified entries:
    asked-for group is kept. When it asks for returns only ("when does it come back"), the
    first instance is left out.
 
-Identity is compared on the entries' embeddings (cosine >= `same_identity`), or on their
-summaries when an entry has no embedding.
+Identity is compared with a caller's same-identity matrix over the instances when one is
+given (the offline aggregator's object looks, `perception.identity`), else on the instances'
+embeddings (cosine >= `same_identity`), or on their summaries when one has no embedding.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -98,19 +100,31 @@ def chain_entries(
     ]
 
 
-def identity_groups(instances: list[Instance], same_identity: float = 0.9) -> list[list[int]]:
+# Instances (time order) -> `(K, K)` bool: which pairs may show the same identity.
+SameMatrix = Callable[[list[Instance]], np.ndarray]
+
+
+def identity_groups(
+    instances: list[Instance], same_identity: float = 0.9, same: np.ndarray | None = None
+) -> list[list[int]]:
     """Group instances by identity, groups ordered by first appearance (instances are in time
-    order). Each instance joins the first group whose first member it matches.
+    order). Each instance joins the first group whose first member it matches: by `same`
+    (`(K, K)` bool) when given, else by embedding cosine.
 
     >>> z = [np.array([1.0, 0]), np.array([0.0, 1]), np.array([1.0, 0.05])]
-    >>> identity_groups([Instance(t, t + 1, 1.0, (t,), v) for t, v in enumerate(z)])
-    [[0, 2], [1]]
+    >>> inst = [Instance(t, t + 1, 1.0, (t,), v) for t, v in enumerate(z)]
+    >>> identity_groups(inst), identity_groups(inst, same=np.ones((3, 3), bool))
+    ([[0, 2], [1]], [[0, 1, 2]])
     """
     groups: list[list[int]] = []
     for i, inst in enumerate(instances):
         for g in groups:
             head = instances[g[0]]
-            if _same(inst.z, str(inst.members), head.z, str(head.members), same_identity):
+            if same is not None:
+                match = bool(same[i, g[0]])
+            else:
+                match = _same(inst.z, str(inst.members), head.z, str(head.members), same_identity)
+            if match:
                 g.append(i)
                 break
         else:
@@ -124,6 +138,7 @@ def consolidate(
     same_identity: float = 0.9,
     ordinal: int | None = None,
     skip_first: bool = False,
+    same: SameMatrix | None = None,
 ) -> tuple[Moments, list[list[int]]]:
     """The final answer from the memory bank.
 
@@ -133,6 +148,8 @@ def consolidate(
         same_identity: cosine at or above which two embeddings are the same identity.
         ordinal: keep only the n-th identity to appear (1-based; -1 the last), or None.
         skip_first: leave out the first of the remaining instances.
+        same: which instances may show the same identity (ordinal selection); default the
+            embedding cosine.
 
     Returns:
         `(moments, groups)`: moments in time order with confidences as scores, and for each
@@ -144,7 +161,8 @@ def consolidate(
     """
     instances = chain_entries(entries, merge_gap_s, same_identity, by_identity=ordinal is not None)
     if ordinal is not None and instances:
-        by_identity = identity_groups(instances, same_identity)
+        matrix = same(instances) if same is not None else None
+        by_identity = identity_groups(instances, same_identity, matrix)
         pick = ordinal - 1 if ordinal > 0 else len(by_identity) + ordinal
         chosen = set(by_identity[pick]) if 0 <= pick < len(by_identity) else set()
         instances = [inst for i, inst in enumerate(instances) if i in chosen]

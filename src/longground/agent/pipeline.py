@@ -184,7 +184,8 @@ class CometAgent:
                 occurrence=None, window_s=window_s, phrases=(plan.phrase(index),),
                 relation=Relation.BETWEEN if window_s != (0.0, source.duration_s)
                 else Relation.NONE,
-                **({} if index == 0 else {"motion": None, "backdrop": None, "direction": None}),
+                **({} if index == 0 else {"motion": None, "backdrop": None, "direction": None,
+                                          "colourless": False}),
             )  # fmt: skip
             inner = Trace()
             inner.put("plan", alone.to_record())

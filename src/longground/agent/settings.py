@@ -53,6 +53,9 @@ class AgentSettings:
             of the threshold's magnitude).
         filter_p, accept_p, extend_p, moving_min, continuity, merge_gap_s, same_identity:
             offline role settings (see `roles.offline.ScorerSettings`).
+        object_looks: let the offline roles read the objects' own pixels (`perception.reid`):
+            ordinal plans group instances by the objects' looks rather than by `same_identity`
+            on frame embeddings, and colourless plans check the object has no colour.
         regions: let the offline roles look at frame halves (see `regions.py`).
         region_source: where the halves' features come from: "index" (the encoder's
             whole-frame pass, when it gives them: label-bridge) or "encoder" (each half
@@ -118,6 +121,7 @@ class AgentSettings:
     continuity: float = 0.6
     merge_gap_s: float = 1.0
     same_identity: float = 0.9
+    object_looks: bool = True
     verifier_frames: int = 12
     filter_frames: int = 2
     filter_batch: int = 8

@@ -187,5 +187,12 @@ BACKDROP = re.compile(
     IGNORE,
 )
 
+# "the black-and-white cat", "a grey horse": the object itself has no colour (checked on its
+# pixels, `perception.object_colors`); the words stay in the target text.
+COLOURLESS = re.compile(
+    r"\b(?:black[\s-]+and[\s-]+white|monochrome|gr[ae]y(?:[\s-]?scale)?)\s+(?!background|backdrop)\w",
+    IGNORE,
+)
+
 # Horizontal direction of a movement: "right" for left-to-right, "left" for right-to-left.
 DIRECTION = re.compile(r"\b(?:from\s+)?(left|right)\s+to\s+(?:the\s+)?(right|left)\b", IGNORE)

@@ -56,6 +56,7 @@ class Plan:
         ordinal: 1-based rank of one identity by first appearance (-1: the last), or None.
         skip_first: leave out the first showing of that identity (queries about returns).
         backdrop: colour name of the background the target must be seen against, or None.
+        colourless: the target's object must itself be colourless ("the black-and-white cat").
         direction: "right" (moving left to right), "left" (right to left) or None.
         profile: name of the graph profile (see `profiles.PROFILES`).
         occurrence: "the first / second / last time X": keep only that occurrence (1-based,
@@ -80,6 +81,7 @@ class Plan:
     ordinal: int | None = None
     skip_first: bool = False
     backdrop: str | None = None
+    colourless: bool = False
     direction: str | None = None
     profile: str = "medium"
     occurrence: int | None = None
@@ -168,6 +170,7 @@ def plan_query(query: str, duration_s: float) -> Plan:
         ordinal=ordinal,
         skip_first=skip_first,
         backdrop=backdrop[1].lower() if backdrop else None,
+        colourless=bool(ph.COLOURLESS.search(target)),
         direction=direction,
         profile=profile,
         occurrence=occurrence,

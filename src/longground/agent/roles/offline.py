@@ -5,7 +5,8 @@
   (`perception.filter.keep_seen`).
 - verifier: checks each decomposed part of the plan (see `OfflineVerifier`).
 - aggregator: chains touching same-identity entries and applies ordinal identity selection
-  (`aggregate.consolidate`).
+  (`aggregate.consolidate`), telling identities apart by the objects' looks
+  (`perception.identity`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from ..perception.colors import backdrop_share
 from ..perception.conditions import condition_check, past_slivers
 from ..perception.episode import Episode, shot_episode
 from ..perception.filter import FilterResult, keep_seen
+from ..perception.identity import instance_looks, same_identity_matrix
+from ..perception.object_colors import colourless_share
 from ..perception.presence import Calibration
 from ..perception.visibility import Visibility, evidence_visibility, region_times
 from ..plan.planner import Plan, Relation, plan_query
@@ -53,6 +56,8 @@ class ScorerSettings:
         lookback: event nodes that "after" / "before" conditions may reach, when the evidence
             carries no profile (otherwise its `max_coarse_events`).
         merge_gap_s, same_identity: aggregator settings (see `aggregate.consolidate`).
+        object_looks: tell identities apart by the objects' looks (`perception.identity`) and
+            check colourless plans on the objects' pixels (`perception.object_colors`).
     """
 
     calibration: Calibration
@@ -65,6 +70,7 @@ class ScorerSettings:
     same_identity: float
     drift_min: float = 0.002
     lookback: int = 4
+    object_looks: bool = True
 
     @classmethod
     def from_agent(cls, settings: AgentSettings, threshold: float) -> ScorerSettings:
@@ -120,7 +126,9 @@ class OfflineVerifier(VerifierRole):
        `extend_p` and belong to the same event, to its perception context, or continue its
        appearance across an event boundary (`continuity`); the run's span is the interval.
     3. Motion: "moving" / "still" plans compare the run's duration-weighted flow magnitude
-       with `moving_min`.
+       with `moving_min`. Colourless plans ("the black-and-white cat") take the achromatic
+       share of the objects in two frames of the run (`object_colors.colourless_share`) as
+       the probability that the object has no colour.
     4. Relation: the condition must be seen in the shots the relation names
        (`conditions.condition_check` over `events.shot_groups`), or be absent from the run
        ("without").
@@ -187,6 +195,9 @@ class OfflineVerifier(VerifierRole):
             lengths = np.diff(acts.spans_s[run], axis=1)[:, 0]
             mean = float(np.average(np.nan_to_num(acts.motion[run]), weights=lengths + 1e-9))
             parts["motion"] = float((mean >= self.s.moving_min) == (plan.motion == "moving"))
+        if plan.colourless and self.s.object_looks and evidence.frames_at is not None:
+            span = np.array([[acts.spans_s[run[0], 0], acts.spans_s[run[-1], 1]]])
+            parts["colourless"] = colourless_share(evidence.frames_at(region_times(span)[0]))
         if plan.relation is not Relation.WHILE:
             for cond in plan.conditions:
                 parts[f"condition:{cond}"] = self._condition(evidence, vis, cond, run)
@@ -288,7 +299,16 @@ class OfflineAggregator(AggregatorRole):
 
     def aggregate(self, evidence: Evidence, entries: list[MemoryEntry]) -> Aggregation:
         plan = evidence.plan
+        same = None
+        if plan.ordinal is not None and self.s.object_looks and evidence.frames_at is not None:
+
+            def same(instances: list) -> np.ndarray:
+                spans = np.array([[i.start_s, i.end_s] for i in instances]).reshape(-1, 2)
+                return same_identity_matrix(instance_looks(evidence, spans, plan.target))
+
         moments, groups = consolidate(
-            entries, self.s.merge_gap_s, self.s.same_identity, plan.ordinal, plan.skip_first
-        )
-        return Aggregation(moments, groups, reason=f"{len(entries)} entries -> {len(moments)}")
+            entries, self.s.merge_gap_s, self.s.same_identity, plan.ordinal, plan.skip_first,
+            same,
+        )  # fmt: skip
+        how = "" if same is None else " (identities by object looks)"
+        return Aggregation(moments, groups, reason=f"{len(entries)} entries -> {len(moments)}{how}")

@@ -1,0 +1,69 @@
+"""Which verified instances show the same identity, from the objects' looks (`reid`).
+
+For ordinal queries ("the second cat to appear") the aggregator groups instances by identity.
+Each instance is looked at in two frames (`visibility.REGION_FRACTIONS` of its span). When a
+frame shows more than one object and the source has region features, the half of the frame
+that scores the target higher says which object is meant (a shot may show two objects side by
+side); frames with one object need no region features.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..evidence import Evidence
+from .reid import Look, look_of, object_components, same_object
+from .visibility import region_times
+
+
+def _sides(ev: Evidence, times_s: np.ndarray, text: str) -> list[int | None]:
+    """Per time, the half (0 left, 1 right) whose region scores `text` higher, or None."""
+    if ev.regions is None or ev.score_features is None or times_s.size == 0:
+        return [None] * len(times_s)
+    feats = ev.regions(times_s)
+    n_regions = next(iter(feats.values())).shape[1]
+    if n_regions != 2:
+        return [None] * len(times_s)
+    flat = {k: v.reshape(v.shape[0] * n_regions, *v.shape[2:]) for k, v in feats.items()}
+    raw = np.asarray(ev.score_features(flat, text), dtype=np.float64).reshape(-1, n_regions)
+    return [int(i) for i in raw.argmax(axis=1)]
+
+
+def instance_looks(ev: Evidence, spans_s: np.ndarray, text: str) -> list[list[Look]]:
+    """The looks of the object `text` names in each instance's frames.
+
+    Args:
+        ev: the query's evidence (needs `frames_at`).
+        spans_s: `(K, 2)` instance spans in seconds.
+        text: the plan's target text.
+
+    Returns:
+        Per instance, the looks found (frames where nothing stands out are left out).
+    """
+    times = region_times(np.asarray(spans_s, np.float64).reshape(-1, 2))
+    flat = times.reshape(-1)
+    if ev.frames_at is None or flat.size == 0:
+        return [[] for _ in range(len(times))]
+    frames = ev.frames_at(flat)
+    parts = [object_components(f) for f in frames]
+    several = np.array([i for i, p in enumerate(parts) if len(p) > 1], dtype=int)
+    sides: list[int | None] = [None] * len(flat)
+    for i, side in zip(several, _sides(ev, flat[several], text)):
+        sides[i] = side
+    looks = [look_of(f, p, side) for f, p, side in zip(frames, parts, sides)]
+    per = times.shape[1]
+    return [[x for x in looks[i * per : (i + 1) * per] if x is not None] for i in range(len(times))]
+
+
+def same_identity_matrix(looks: list[list[Look]]) -> np.ndarray:
+    """`(K, K)` bool: instances `i` and `j` may show the same identity (`reid.same_object`).
+
+    >>> same_identity_matrix([[], []]).tolist()
+    [[True, True], [True, True]]
+    """
+    k = len(looks)
+    out = np.ones((k, k), bool)
+    for i in range(k):
+        for j in range(i + 1, k):
+            out[i, j] = out[j, i] = same_object(looks[i], looks[j])
+    return out

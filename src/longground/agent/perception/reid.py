@@ -1,0 +1,249 @@
+"""Telling instances of one object class apart: an object-centred look, sensitive to
+mirroring and colour.
+
+Whole-frame features do not separate a photo from its mirror image or its grayscale copy: the
+backdrop fills most of the frame, and an object classifier is trained to ignore orientation
+and, largely, colour. This module looks at the object itself:
+
+1. Localise: the backdrop is what fills the frame's outer ring (as in `colors`); pixels whose
+   (lightly blurred) Lab colour is far from the ring's colour distribution (Mahalanobis
+   distance above Otsu's threshold of the frame's own log distances) are foreground, and its
+   connected regions of at least a quarter of the largest's area are the frame's objects. The
+   object is the largest, or the largest centred in a given half of the frame.
+2. Describe: the object's box as a HOG vector of the gray crop at a fixed size, computed for
+   the crop and for its mirror image, and the colour of its core pixels (the region eroded by
+   the blur kernel) as a histogram: 12 hue bins of 30 degrees (saturated pixels) and one
+   achromatic bin; bins under a uniform share (1/13) are left out of comparisons.
+3. Compare relative to the other looks the object could have, without a threshold: two
+   instances face the same way when their closest pair of frame shapes is at least as close as
+   the closest pair with one side mirrored, and have the same colouring when each's colour
+   histogram overlaps the other's at least as much as the other's grayscale copy and each of
+   its hue rotations by 60 to 300 degrees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...errors import require
+from .colors import MIN_SATURATION, MIN_VALUE, border_pixels
+
+HUE_BINS = 12
+CROP_PX = 64
+_HOG_CELL_PX = 16
+
+
+@dataclass(frozen=True, eq=False)
+class Look:
+    """What one frame shows of its main object.
+
+    Attributes:
+        box: `(y0, y1, x0, x1)` pixel box of the object in the frame (half-open).
+        shape: `(D,)` unit HOG vector of the crop.
+        mirrored: `(D,)` unit HOG vector of the crop's mirror image.
+        colour: `(HUE_BINS + 1,)` share of foreground pixels per hue bin, the last bin
+            achromatic; sums to 1.
+    """
+
+    box: tuple[int, int, int, int]
+    shape: np.ndarray
+    mirrored: np.ndarray
+    colour: np.ndarray
+
+
+def _blur_px(frame: np.ndarray) -> int:
+    """Odd blur kernel size: about a thirtieth of the frame's short side (smooths textures)."""
+    return max(int(min(frame.shape[:2]) / 60) * 2 + 1, 3)
+
+
+def object_components(frame: np.ndarray) -> list[np.ndarray]:
+    """The frame's objects: connected regions unlike its outer ring, largest first, each at
+    least a quarter of the largest's area (smaller ones are specks of texture or of edges).
+
+    Args:
+        frame: `(H, W, 3)` uint8 RGB.
+
+    Returns:
+        `(H, W)` bool masks; none when nothing stands out of the backdrop.
+
+    >>> f = np.zeros((60, 80, 3), np.uint8); f[...] = (50, 90, 210)
+    >>> f[10:30, 5:35] = 250; f[35:55, 45:70] = 20; f[2:4, 40:42] = 120
+    >>> parts = object_components(f)
+    >>> len(parts), bool(parts[0][20, 20]), bool(parts[1][45, 57])
+    (2, True, True)
+    """
+    cv2 = require("cv2", "agent")
+    h, w = frame.shape[:2]
+    blur = _blur_px(frame)
+    lab = cv2.cvtColor(cv2.GaussianBlur(np.ascontiguousarray(frame), (blur, blur), 0),
+                       cv2.COLOR_RGB2LAB).astype(np.float64)  # fmt: skip
+    ring = border_pixels(lab[None].astype(np.uint8)).astype(np.float64)
+    cov = np.cov(ring, rowvar=False) + np.eye(3) * 4.0  # a floor of 2 Lab units per axis
+    diff = lab.reshape(-1, 3) - ring.mean(axis=0)
+    dist = np.sqrt(np.einsum("ij,jk,ik->i", diff, np.linalg.inv(cov), diff)).reshape(h, w)
+    # Otsu on log distances: a very different object must not hide a merely different one.
+    logd = np.log1p(dist)
+    scaled = np.clip(logd / max(float(logd.max()), 1e-9) * 255.0, 0, 255).astype(np.uint8)
+    if scaled.max() == scaled.min():
+        return []
+    _, fg = cv2.threshold(scaled, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(fg.astype(np.uint8), connectivity=8)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    order = [int(i) for i in np.argsort(-areas, kind="stable") if 4 * areas[i] >= areas.max()]
+    return [labels == i + 1 for i in order]
+
+
+def object_mask(frame: np.ndarray) -> np.ndarray:
+    """The frame's main object: its largest region unlike the outer ring (`object_components`).
+
+    Args:
+        frame: `(H, W, 3)` uint8 RGB.
+
+    Returns:
+        `(H, W)` bool; all False when nothing stands out of the backdrop.
+
+    >>> f = np.zeros((60, 80, 3), np.uint8); f[...] = (50, 90, 210); f[20:40, 30:60] = 250
+    >>> m = object_mask(f); int(m.sum()), bool(m[30, 45]), bool(m[5, 5])
+    (700, True, False)
+    """
+    parts = object_components(frame)
+    return parts[0] if parts else np.zeros(frame.shape[:2], bool)
+
+
+def core_pixels(frame: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """`(M, 3)` RGB pixels of a region without its rim: the blur in `object_components`
+    spread the region's difference outwards by about its kernel, so the region is eroded by
+    that kernel before its colour is read (the whole region when nothing is left)."""
+    cv2 = require("cv2", "agent")
+    k = _blur_px(frame)
+    core = cv2.erode(mask.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
+    return frame[core if core.any() else mask]
+
+
+def _hue_bins(pixels: np.ndarray) -> np.ndarray:
+    """Hue bin per RGB pixel: `0..HUE_BINS-1` for saturated pixels, `HUE_BINS` otherwise."""
+    cv2 = require("cv2", "agent")
+    hsv = cv2.cvtColor(np.asarray(pixels, np.uint8).reshape(-1, 1, 3), cv2.COLOR_RGB2HSV)
+    hsv = hsv.reshape(-1, 3).astype(np.float64)
+    hue, sat, val = hsv[:, 0] * 2.0, hsv[:, 1] / 255.0, hsv[:, 2] / 255.0
+    chromatic = (sat >= MIN_SATURATION) & (val >= MIN_VALUE)
+    return np.where(chromatic, ((hue + 15.0) // 30.0).astype(int) % HUE_BINS, HUE_BINS)
+
+
+def hue_histogram(pixels: np.ndarray) -> np.ndarray:
+    """Share of RGB pixels per 30-degree hue bin (saturated pixels) and achromatic (last bin).
+
+    Args:
+        pixels: `(M, 3)` uint8 RGB.
+
+    Returns:
+        `(HUE_BINS + 1,)` float64 summing to 1 (all zeros for no pixels).
+
+    >>> hue_histogram(np.array([[200, 30, 30], [128, 128, 128]], np.uint8))[[0, -1]].tolist()
+    [0.5, 0.5]
+    """
+    if len(pixels) == 0:
+        return np.zeros(HUE_BINS + 1)
+    return np.bincount(_hue_bins(pixels), minlength=HUE_BINS + 1) / len(pixels)
+
+
+def _hog(gray: np.ndarray) -> np.ndarray:
+    cv2 = require("cv2", "agent")
+    cell = (_HOG_CELL_PX, _HOG_CELL_PX)
+    hog = cv2.HOGDescriptor((CROP_PX, CROP_PX), (2 * cell[0], 2 * cell[1]), cell, cell, 9)
+    v = hog.compute(np.ascontiguousarray(gray)).reshape(-1).astype(np.float64)
+    v = v - v.mean()
+    return v / (np.linalg.norm(v) or 1.0)
+
+
+def describe(frame: np.ndarray, side: int | None = None) -> Look | None:
+    """The look of a frame's main object, or None when nothing stands out of the backdrop.
+
+    Args:
+        frame: `(H, W, 3)` uint8 RGB.
+        side: 0 (left) or 1 (right): the object is the largest region centred in that half
+            of the frame, when there is one (the largest region otherwise).
+
+    >>> f = np.zeros((60, 80, 3), np.uint8); f[...] = (50, 90, 210); f[20:40, 30:60] = 250
+    >>> look = describe(f); look.box, float(look.colour[-1])
+    ((19, 41, 29, 61), 1.0)
+    """
+    return look_of(frame, object_components(frame), side)
+
+
+def look_of(frame: np.ndarray, parts: list[np.ndarray], side: int | None = None) -> Look | None:
+    """`describe` with the frame's `object_components` already found."""
+    cv2 = require("cv2", "agent")
+    if not parts:
+        return None
+    mask = parts[0]
+    if side is not None:
+        half = frame.shape[1] / 2.0
+        centred = [m for m in parts if (np.nonzero(m)[1].mean() >= half) == bool(side)]
+        mask = centred[0] if centred else mask
+    ys, xs = np.nonzero(mask)
+    box = (int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1)
+    crop = np.ascontiguousarray(frame[box[0] : box[1], box[2] : box[3]])
+    gray = cv2.resize(cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY), (CROP_PX, CROP_PX),
+                      interpolation=cv2.INTER_AREA)  # fmt: skip
+    return Look(box, _hog(gray), _hog(gray[:, ::-1]), hue_histogram(core_pixels(frame, mask)))
+
+
+def same_orientation(a: list[Look], b: list[Look]) -> bool:
+    """Whether two instances' objects face the same way: the closest pair of their frames'
+    shapes is at least as close as the closest pair with one side mirrored."""
+    direct = max(float(x.shape @ y.shape) for x in a for y in b)
+    flipped = max(float(x.shape @ y.mirrored) for x in a for y in b)
+    return direct >= flipped
+
+
+def _overlap(p: np.ndarray, q: np.ndarray) -> float:
+    return float(np.minimum(p, q).sum())
+
+
+def _recoloured(q: np.ndarray) -> list[np.ndarray]:
+    """`q`'s grayscale copy and its hue rotations by at least two bins (60 degrees)."""
+    gray = np.zeros_like(q)
+    gray[-1] = q.sum()
+    hues, rest = q[:HUE_BINS], q[HUE_BINS:]
+    turned = [np.concatenate([np.roll(hues, k), rest]) for k in range(2, HUE_BINS - 1)]
+    return [gray, *turned]
+
+
+def same_colouring(p: np.ndarray, q: np.ndarray) -> bool:
+    """Whether two colour histograms (`hue_histogram`) show the same colouring: each overlaps
+    the other at least as much as the other's grayscale copy and hue rotations.
+
+    >>> red = hue_histogram(np.array([[200, 30, 30]] * 3 + [[90, 90, 90]], np.uint8))
+    >>> gray = hue_histogram(np.array([[80, 80, 80]] * 3 + [[90, 90, 90]], np.uint8))
+    >>> blue = hue_histogram(np.array([[30, 30, 200]] * 3 + [[90, 90, 90]], np.uint8))
+    >>> same_colouring(red, red), same_colouring(red, gray), same_colouring(red, blue)
+    (True, False, False)
+    """
+
+    def one_way(x: np.ndarray, y: np.ndarray) -> bool:
+        return _overlap(x, y) >= max(_overlap(x, r) for r in _recoloured(y))
+
+    p, q = significant(p), significant(q)
+    return one_way(p, q) and one_way(q, p)
+
+
+def significant(h: np.ndarray) -> np.ndarray:
+    """`h` without the bins under a uniform share (`1 / len(h)`): a few pixels of a hue at an
+    object's edge are the backdrop showing through, not the object's colour."""
+    return np.where(h >= 1.0 / len(h), h, 0.0)
+
+
+def instance_colour(looks: list[Look]) -> np.ndarray:
+    """Mean colour histogram of an instance's frames."""
+    return np.mean([look.colour for look in looks], axis=0)
+
+
+def same_object(a: list[Look], b: list[Look]) -> bool:
+    """Whether two instances (their frames' looks) may show the same identity: the same
+    orientation and the same colouring. Instances with no look are not told apart."""
+    if not a or not b:
+        return True
+    return same_orientation(a, b) and same_colouring(instance_colour(a), instance_colour(b))
