@@ -53,6 +53,9 @@ class AgentSettings:
             of the threshold's magnitude).
         filter_p, accept_p, extend_p, moving_min, continuity, merge_gap_s, same_identity:
             offline role settings (see `roles.offline.ScorerSettings`).
+        pan_min, zoom_min, approach_min: per-second thresholds of the camera's pan and zoom
+            and of an object's move into or out of the frame (`perception.motion`), chosen
+            on the tuning rendering.
         regions: let the offline roles look at frame halves (see `regions.py`).
         region_source: where the halves' features come from: "index" (the encoder's
             whole-frame pass, when it gives them: label-bridge) or "encoder" (each half
@@ -115,6 +118,9 @@ class AgentSettings:
     regions: bool = True
     region_source: str = "encoder"
     moving_min: float = 0.01
+    pan_min: float = 0.001
+    zoom_min: float = 0.005
+    approach_min: float = 0.001
     continuity: float = 0.6
     merge_gap_s: float = 1.0
     same_identity: float = 0.9

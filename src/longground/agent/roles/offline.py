@@ -21,6 +21,7 @@ from ..graph.nodes import mean_embeddings
 from ..perception.colors import backdrop_share
 from ..perception.conditions import condition_check
 from ..perception.filter import FilterResult, keep_seen
+from ..perception.motion import MotionReading, motion_matches
 from ..perception.presence import Calibration
 from ..perception.visibility import Visibility, evidence_visibility, region_times
 from ..plan.planner import Plan, Relation, plan_query
@@ -46,6 +47,8 @@ class ScorerSettings:
             node counts as moving; below it, as still.
         drift_min: mean horizontal flow (same units) a node needs for a "left to right" or
             "right to left" plan, in that direction.
+        pan_min, zoom_min, approach_min: per-second thresholds of the motion kinds
+            (`perception.motion.MotionReading`).
         continuity: appearance cosine between neighbouring action nodes of two events above
             which an instance may run on across the event boundary (a change inside one shot,
             not a cut: cuts measured below 0.5 on the synthetic benchmark).
@@ -64,6 +67,9 @@ class ScorerSettings:
     same_identity: float
     drift_min: float = 0.002
     lookback: int = 4
+    pan_min: float = 0.001
+    zoom_min: float = 0.005
+    approach_min: float = 0.001
 
     @classmethod
     def from_agent(cls, settings: AgentSettings, threshold: float) -> ScorerSettings:
@@ -112,14 +118,14 @@ class OfflineVerifier(VerifierRole):
     """Checks a candidate action node part by part with the encoder.
 
     1. Target: the candidate must show the target (for "while": target and condition
-       together) with probability >= `accept_p`, move (or stay still, or drift left or right)
-       as the plan says, and be seen against the plan's backdrop colour
+       together) with probability >= `accept_p`, move as the plan says (its motion kind, and
+       drift left or right), and be seen against the plan's backdrop colour
        (`colors.backdrop_share` as probability).
     2. Instance: from the candidate, the run grows over neighbouring action nodes that reach
        `extend_p` and belong to the same event, to its perception context, or continue its
        appearance across an event boundary (`continuity`); the run's span is the interval.
-    3. Motion: "moving" / "still" plans compare the run's duration-weighted flow magnitude
-       with `moving_min`.
+    3. Motion: the run's duration-weighted motion measures must read as the plan's motion
+       kind (`perception.motion`: moving, still, zoom in / out, pan, entering, leaving).
     4. Relation: the condition must be seen in the shots the relation names
        (`conditions.condition_check` over `events.shot_groups`), or be absent from the run
        ("without").
@@ -139,14 +145,19 @@ class OfflineVerifier(VerifierRole):
         else:
             p = vis.nodes(plan.target, acts, "actions")
         if plan.motion is not None:
-            moving = np.nan_to_num(acts.motion, nan=0.0) >= self.s.moving_min
-            p = p * (moving == (plan.motion == "moving"))
+            p = p * motion_matches(plan.motion, self._reading(acts.motion, acts.moves))
         if plan.direction is not None:
             sign = 1.0 if plan.direction == "right" else -1.0
             p = p * (np.nan_to_num(acts.drift, nan=0.0) * sign >= self.s.drift_min)
         if plan.backdrop is not None and ev.frames_at is not None:
             p = np.minimum(p, self._backdrop(ev, plan.backdrop))
         return p
+
+    def _reading(self, magnitude: np.ndarray, moves: np.ndarray) -> MotionReading:
+        s = self.s
+        return MotionReading(
+            magnitude, moves, s.moving_min, s.pan_min, s.zoom_min, s.approach_min
+        )
 
     def _backdrop(self, ev: Evidence, color: str) -> np.ndarray:
         """Per action node: share of the frame edges in the backdrop colour (two frames)."""
@@ -168,8 +179,8 @@ class OfflineVerifier(VerifierRole):
         parts = {"target": float(p[candidate])}
         if plan.motion is not None:
             lengths = np.diff(acts.spans_s[run], axis=1)[:, 0]
-            mean = float(np.average(np.nan_to_num(acts.motion[run]), weights=lengths + 1e-9))
-            parts["motion"] = float((mean >= self.s.moving_min) == (plan.motion == "moving"))
+            whole = self._reading(acts.motion[run], acts.moves[run]).averaged(lengths)
+            parts["motion"] = float(motion_matches(plan.motion, whole)[0])
         if plan.relation is not Relation.WHILE:
             for cond in plan.conditions:
                 parts[f"condition:{cond}"] = self._condition(evidence, vis, cond, run)

@@ -1,0 +1,135 @@
+"""Reading an action node's measured motion as the kind of motion a query asks for.
+
+The flow of every action node is summarised by its magnitude (RMS displacement, fraction of
+the frame width per sample step, `Nodes.motion`) and its moves per second (`Nodes.moves`:
+the camera's pan and zoom, measured on the frame's top and bottom strips, and the approach
+of what moves towards the frame's centre line; see `graph.flow.field_stats`). A query's motion kind
+(`Plan.motion`) is one of `MOTION_KINDS`; each kind is a rule over those measures:
+
+- "zoom_in" / "zoom_out": the zoom is >= `zoom_min` / <= -`zoom_min`;
+- "pan": the camera pans at least `pan_min`, zooms less than `zoom_min`, and the pan is at
+  least half of the RMS flow (the whole view slides: an object crossing a still camera can
+  drag the border strips' median along, but most of the frame then stays);
+- "moving": the magnitude reaches `moving_min` (something moves, object or camera);
+- "entering" / "leaving": something moves (magnitude >= `moving_min`) and, apart from the
+  camera, towards the frame's centre line (approach >= `approach_min`) / away from it
+  (approach <= -`approach_min`); an object crossing the whole frame does both in turn, so a
+  node holding the whole crossing reads as neither;
+- "still": nothing moves: magnitude under `moving_min`, pan under `pan_min` and zoom under
+  `zoom_min` (a slow pan or zoom moves every pixel by less than `moving_min` per step, yet it
+  is not a still shot).
+
+Unmeasured nodes (NaN) read as no motion at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..graph.nodes import MOVE_COLUMNS
+
+PAN, ZOOM, APPROACH, FLOW = (
+    MOVE_COLUMNS.index(c) for c in ("pan_per_s", "zoom_per_s", "approach_per_s", "flow_per_s")
+)
+
+
+@dataclass(frozen=True)
+class MotionReading:
+    """What the motion measures of some nodes are, and the thresholds that read them.
+
+    Attributes:
+        magnitude: `(K,)` RMS flow, fraction of the frame width per sample step.
+        moves: `(K, 4)` per-second pan, zoom, approach and RMS flow (`MOVE_COLUMNS`).
+        moving_min: magnitude from which something moves.
+        pan_min: |pan| per second (fraction of the frame width) from which the camera pans.
+        zoom_min: |zoom| per second (relative scale change) from which the camera zooms.
+        approach_min: |approach| per second (fraction of the frame width) from which
+            something comes into or leaves the frame.
+    """
+
+    magnitude: np.ndarray
+    moves: np.ndarray
+    moving_min: float
+    pan_min: float
+    zoom_min: float
+    approach_min: float
+
+    @property
+    def moving(self) -> np.ndarray:
+        return np.nan_to_num(self.magnitude, nan=0.0) >= self.moving_min
+
+    def column(self, index: int) -> np.ndarray:
+        return np.nan_to_num(np.asarray(self.moves, np.float64)[:, index], nan=0.0)
+
+    def averaged(self, weights_s: np.ndarray) -> MotionReading:
+        """One node: the duration-weighted mean of these nodes' measures.
+
+        >>> r = MotionReading(np.array([0.0, 0.02]), np.zeros((2, 4)), 0.01, 1e-3, 5e-3, 1e-3)
+        >>> r.averaged(np.array([1.0, 3.0])).magnitude.round(6).tolist()
+        [0.015]
+        """
+        w = np.asarray(weights_s, np.float64) + 1e-9
+        mean = lambda x: np.average(np.nan_to_num(x, nan=0.0), axis=0, weights=w)  # noqa: E731
+        return MotionReading(
+            np.atleast_1d(mean(self.magnitude)),
+            mean(np.asarray(self.moves, np.float64)).reshape(1, -1),
+            self.moving_min,
+            self.pan_min,
+            self.zoom_min,
+            self.approach_min,
+        )
+
+
+def _still(r: MotionReading) -> np.ndarray:
+    calm = (np.abs(r.column(PAN)) < r.pan_min) & (np.abs(r.column(ZOOM)) < r.zoom_min)
+    return ~r.moving & calm
+
+
+def _zoom_in(r: MotionReading) -> np.ndarray:
+    return r.column(ZOOM) >= r.zoom_min
+
+
+def _zoom_out(r: MotionReading) -> np.ndarray:
+    return r.column(ZOOM) <= -r.zoom_min
+
+
+def _pan(r: MotionReading) -> np.ndarray:
+    pan = np.abs(r.column(PAN))
+    whole_view = 2 * pan >= r.column(FLOW)
+    return (pan >= r.pan_min) & (np.abs(r.column(ZOOM)) < r.zoom_min) & whole_view
+
+
+def _entering(r: MotionReading) -> np.ndarray:
+    return r.moving & (r.column(APPROACH) >= r.approach_min)
+
+
+def _leaving(r: MotionReading) -> np.ndarray:
+    return r.moving & (r.column(APPROACH) <= -r.approach_min)
+
+
+#: Motion kind -> rule: `MotionReading -> (K,) bool`. The planner's motion words name these.
+MOTION_KINDS: dict[str, Callable[[MotionReading], np.ndarray]] = {
+    "moving": lambda r: r.moving,
+    "still": _still,
+    "zoom_in": _zoom_in,
+    "zoom_out": _zoom_out,
+    "pan": _pan,
+    "entering": _entering,
+    "leaving": _leaving,
+}
+
+
+def motion_matches(kind: str, reading: MotionReading) -> np.ndarray:
+    """`(K,)` bool: which nodes move as `kind` says.
+
+    >>> moves = np.array([[0.0, 0.0, 0.0, 0.0], [0.0, 0.03, 0.0, 0.01], [0.01, 0.0, 0.0, 0.01]])
+    >>> r = MotionReading(np.array([0.0, 0.008, 0.008]), moves, 0.01, 1e-3, 5e-3, 1e-3)
+    >>> [motion_matches(k, r).tolist() for k in ("still", "zoom_in", "zoom_out", "pan")]
+    [[True, False, False], [False, True, False], [False, False, False], [False, False, True]]
+    """
+    if kind not in MOTION_KINDS:
+        raise ValueError(f"unknown motion {kind!r}; choose one of {sorted(MOTION_KINDS)}")
+    return np.asarray(MOTION_KINDS[kind](reading), bool)

@@ -1,0 +1,103 @@
+"""Motion kinds from measured flow: tiny generated clips with a known camera or object move
+must read as exactly that move (`graph.flow.field_stats`, `perception.motion`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from longground.agent.graph.flow import flow_stats, small_gray
+from longground.agent.perception.motion import MOTION_KINDS, MotionReading, motion_matches
+from longground.agent.plan.planner import plan_query
+from longground.agent.settings import AgentSettings
+
+cv2 = pytest.importorskip("cv2")
+
+H, W, FPS, N = 90, 160, 2.0, 6
+CAMERA_KINDS = ("still", "zoom_in", "zoom_out", "pan")
+
+
+def texture(seed: int, h: int = 3 * H, w: int = 3 * W) -> np.ndarray:
+    """A smooth random grey texture (flow needs something to follow), as RGB uint8."""
+    rng = np.random.default_rng(seed)
+    noise = cv2.GaussianBlur(rng.random((h, w)).astype(np.float32), (0, 0), 2.0)
+    grey = cv2.normalize(noise, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
+    return np.repeat(grey[..., None], 3, axis=2)
+
+
+def camera_clip(kind: str, seed: int = 0) -> np.ndarray:
+    """`(N, H, W, 3)`: a camera over a large texture that stays, zooms in or out, or pans
+    (per frame: 4 % zoom, 1.5 % of the width sideways)."""
+    world = texture(seed)
+    cx, cy = world.shape[1] / 2, world.shape[0] / 2
+    frames = []
+    for t in range(N):
+        scale = {"zoom_in": 1.04**t, "zoom_out": 1.04 ** (N - 1 - t)}.get(kind, 1.0)
+        shift = 0.015 * W * t if kind == "pan" else 0.0
+        # world point (cx + shift + (x - W/2) / scale, ...) is shown at pixel x
+        m = np.array([[scale, 0, W / 2 - scale * (cx + shift)], [0, scale, H / 2 - scale * cy]])
+        frames.append(cv2.warpAffine(world, m, (W, H), flags=cv2.INTER_LINEAR))
+    return np.stack(frames)
+
+
+def object_clip(kind: str, seed: int = 1) -> np.ndarray:
+    """`(N, H, W, 3)`: a still camera on a background, and a textured square that slides in
+    from the left to the middle ("entering") or from the middle out to the right
+    ("leaving")."""
+    back = texture(seed)[:H, :W] // 2
+    thing = texture(seed + 7, 50, 50) // 2 + 128
+    xs = np.linspace(-50, W / 2 - 25, N) if kind == "entering" else np.linspace(W / 2 - 25, W, N)
+    frames = []
+    for x in xs.astype(int):
+        frame = back.copy()
+        a, b = max(x, 0), min(x + 50, W)
+        if b > a:
+            frame[20:70, a:b] = thing[:, a - x : b - x]
+        frames.append(frame)
+    return np.stack(frames)
+
+
+def reading(frames: np.ndarray) -> MotionReading:
+    """The clip as one node: mean per-step measures, pan/zoom/approach per second."""
+    s = AgentSettings()
+    mean = flow_stats(small_gray(frames)).mean(axis=0)
+    moves = np.r_[mean[2:5], mean[0]][None] * FPS
+    return MotionReading(mean[:1], moves, s.moving_min, s.pan_min, s.zoom_min, s.approach_min)
+
+
+@pytest.mark.parametrize("kind", CAMERA_KINDS)
+def test_a_camera_move_reads_as_itself_and_nothing_else(kind):
+    r = reading(camera_clip(kind))
+    found = {k for k in CAMERA_KINDS if motion_matches(k, r)[0]}
+    assert found == {kind}
+
+
+@pytest.mark.parametrize("kind", ["entering", "leaving"])
+def test_an_object_coming_in_or_going_out_is_not_a_camera_move(kind):
+    r = reading(object_clip(kind))
+    found = {k for k in MOTION_KINDS if motion_matches(k, r)[0]}
+    assert found == {kind, "moving"}
+
+
+def test_a_zoom_is_measured_as_divergence_and_a_pan_as_translation():
+    zoom = flow_stats(small_gray(camera_clip("zoom_in")))
+    pan = flow_stats(small_gray(camera_clip("pan")))
+    assert np.allclose(zoom[:, 3], 0.04, atol=0.01)  # 4 % per step
+    assert np.allclose(pan[:, 2], -0.015, atol=0.004)  # the view moves right: content left
+    assert abs(zoom[:, 2]).max() < 0.003 and abs(pan[:, 3]).max() < 0.003
+
+
+@pytest.mark.parametrize(
+    "query, kind",
+    [
+        ("a slow zoom in on the coffee cup", "zoom_in"),
+        ("the view slowly zooming out from the motorcycle", "zoom_out"),
+        ("the view panning sideways across the black horse", "pan"),
+        ("the photographer with a tripod sliding into view", "entering"),
+        ("the horse silhouette leaving the frame", "leaving"),
+        ("the tabby cat in a still shot where nothing moves", "still"),
+        ("a rocket sliding right to left", "moving"),
+    ],
+)
+def test_the_planner_names_the_motion_kind(query, kind):
+    assert plan_query(query, 600.0).motion == kind
