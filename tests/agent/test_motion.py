@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from longground.agent.graph.flow import flow_stats, small_gray
-from longground.agent.perception.motion import MOTION_KINDS, MotionReading, motion_matches
+from longground.agent.graph.flow import centroid_track, flow_stats, small_gray
+from longground.agent.perception.motion import MOTION_KINDS, MotionReading, heads, motion_matches
 from longground.agent.plan.planner import plan_query
 from longground.agent.settings import AgentSettings
 
@@ -58,10 +58,13 @@ def object_clip(kind: str, seed: int = 1) -> np.ndarray:
 
 
 def reading(frames: np.ndarray) -> MotionReading:
-    """The clip as one node: mean per-step measures, pan/zoom/approach per second."""
+    """The clip as one node: mean per-step measures, the moves per second."""
     s = AgentSettings()
-    mean = flow_stats(small_gray(frames)).mean(axis=0)
-    moves = np.r_[mean[2:5], mean[0]][None] * FPS
+    gray = small_gray(frames)
+    mean = flow_stats(gray).mean(axis=0)
+    track = centroid_track(gray)
+    moved = track[:, 0] @ track[:, 1] / track[:, 1].sum() if track[:, 1].sum() > 0 else np.nan
+    moves = np.r_[mean[2:5], mean[0], moved][None] * FPS
     return MotionReading(mean[:1], moves, s.moving_min, s.pan_min, s.zoom_min, s.approach_min)
 
 
@@ -77,6 +80,31 @@ def test_an_object_coming_in_or_going_out_is_not_a_camera_move(kind):
     r = reading(object_clip(kind))
     found = {k for k in MOTION_KINDS if motion_matches(k, r)[0]}
     assert found == {kind, "moving"}
+
+
+def crossing_clip(sign: float, seed: int = 3) -> np.ndarray:
+    """`(N, H, W, 3)`: a textured square crossing a still background in big jumps (a third
+    of the width per step, as a fast object sampled at 1 fps), left to right for sign > 0."""
+    back = texture(seed)[:H, :W] // 2
+    thing = texture(seed + 5, 40, 40) // 2 + 128
+    xs = np.linspace(-20, W - 20, N)[:: int(sign)]
+    frames = []
+    for x in xs.astype(int):
+        frame = back.copy()
+        a, b = max(x, 0), min(x + 40, W)
+        frame[25:65, a:b] = thing[:, a - x : b - x]
+        frames.append(frame)
+    return np.stack(frames)
+
+
+@pytest.mark.parametrize("direction, sign", [("right", 1.0), ("left", -1.0)])
+def test_a_fast_crossing_heads_its_own_way(direction, sign):
+    s = AgentSettings()
+    r = reading(crossing_clip(sign))
+    other = "left" if direction == "right" else "right"
+    drift, drift_min = np.zeros(1), 0.002  # the offline verifier's default
+    assert heads(direction, r, drift, drift_min, s.track_min).tolist() == [True]
+    assert heads(other, r, drift, drift_min, s.track_min).tolist() == [False]
 
 
 def test_a_zoom_is_measured_as_divergence_and_a_pan_as_translation():

@@ -55,7 +55,8 @@ class AgentSettings:
             offline role settings (see `roles.offline.ScorerSettings`).
         pan_min, zoom_min, approach_min: per-second thresholds of the camera's pan and zoom
             and of an object's move into or out of the frame (`perception.motion`), chosen
-            on the tuning rendering.
+            on the tuning rendering; track_min: per-second move of what differs from the
+            backdrop that gives a "left to right" / "right to left" direction.
         regions: let the offline roles look at frame halves (see `regions.py`).
         region_source: where the halves' features come from: "index" (the encoder's
             whole-frame pass, when it gives them: label-bridge) or "encoder" (each half
@@ -121,6 +122,7 @@ class AgentSettings:
     pan_min: float = 0.001
     zoom_min: float = 0.005
     approach_min: float = 0.001
+    track_min: float = 0.05
     continuity: float = 0.6
     merge_gap_s: float = 1.0
     same_identity: float = 0.9

@@ -16,7 +16,7 @@ from ..trace import Trace
 from .actions import action_bounds
 from .cache import GraphCache
 from .events import bounds_to_spans, event_bounds
-from .flow import flow_stats, small_gray
+from .flow import centroid_track, flow_stats, small_gray
 from .nodes import ActionSplit, Nodes, action_level, make_nodes, unknown_moves
 
 # Flow needs two frames: very short events are sampled faster, up to this rate.
@@ -92,9 +92,17 @@ def split_from_gray(
     # A cut between two samples is placed halfway; both samples lie inside the event.
     cuts = 0.5 * (pts_s[bounds[1:, 0] - 1] + pts_s[bounds[1:, 0]])
     pieces = np.array([stats[a : max(min(b, len(g)), a + 1)].mean(axis=0) for a, b in bounds])
-    # pan, zoom, approach and magnitude per second (the flow is per sample step)
-    moves = np.c_[pieces[:, 2:5], pieces[:, 0]] * fps
+    track = centroid_track(gray)
+    tracked = [_weighted_move(track[a : max(min(b, len(g)), a + 1)]) for a, b in bounds]
+    # pan, zoom, approach, magnitude and tracked move per second (flow: per sample step)
+    moves = np.c_[pieces[:, 2:5], pieces[:, 0], tracked] * fps
     return ActionSplit(cuts, pieces[:, 0], pieces[:, 1], moves)
+
+
+def _weighted_move(track: np.ndarray) -> float:
+    """Mass-weighted mean move of `centroid_track` rows; NaN when nothing differs."""
+    weight = track[:, 1].sum()
+    return float(track[:, 0] @ track[:, 1] / weight) if weight > 0 else float("nan")
 
 
 def split_event(

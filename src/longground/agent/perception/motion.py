@@ -2,24 +2,27 @@
 
 The flow of every action node is summarised by its magnitude (RMS displacement, fraction of
 the frame width per sample step, `Nodes.motion`) and its moves per second (`Nodes.moves`:
-the camera's pan and zoom, measured on the frame's top and bottom strips, and the approach
-of what moves towards the frame's centre line; see `graph.flow.field_stats`). A query's motion kind
-(`Plan.motion`) is one of `MOTION_KINDS`; each kind is a rule over those measures:
+the camera's pan and zoom, measured on the frame's top and bottom strips, the approach of
+what moves towards the frame's centre line, the RMS flow, and the move of what differs from
+the backdrop; see `graph.flow`). A query's motion kind (`Plan.motion`) is one of
+`MOTION_KINDS`; each kind is a rule over those measures:
 
 - "zoom_in" / "zoom_out": the zoom is >= `zoom_min` / <= -`zoom_min`;
 - "pan": the camera pans at least `pan_min`, zooms less than `zoom_min`, and the pan is at
   least half of the RMS flow (the whole view slides: an object crossing a still camera can
   drag the border strips' median along, but most of the frame then stays);
-- "moving": the magnitude reaches `moving_min` (something moves, object or camera);
-- "entering" / "leaving": something moves (magnitude >= `moving_min`) and, apart from the
-  camera, towards the frame's centre line (approach >= `approach_min`) / away from it
+- "moving": the magnitude reaches `moving_min` and the camera's move does not account for it
+  (it neither zooms nor slides the whole view, as "pan" reads it): an object moves;
+- "entering" / "leaving": an object moves ("moving"), and, apart from the camera, towards
+  the frame's centre line (approach >= `approach_min`) / away from it
   (approach <= -`approach_min`); an object crossing the whole frame does both in turn, so a
   node holding the whole crossing reads as neither;
 - "still": nothing moves: magnitude under `moving_min`, pan under `pan_min` and zoom under
   `zoom_min` (a slow pan or zoom moves every pixel by less than `moving_min` per step, yet it
   is not a still shot).
 
-Unmeasured nodes (NaN) read as no motion at all.
+Unmeasured nodes (NaN) read as no motion at all. A direction ("left to right") is read by
+`heads`.
 """
 
 from __future__ import annotations
@@ -31,8 +34,9 @@ import numpy as np
 
 from ..graph.nodes import MOVE_COLUMNS
 
-PAN, ZOOM, APPROACH, FLOW = (
-    MOVE_COLUMNS.index(c) for c in ("pan_per_s", "zoom_per_s", "approach_per_s", "flow_per_s")
+PAN, ZOOM, APPROACH, FLOW, TRACK = (
+    MOVE_COLUMNS.index(c)
+    for c in ("pan_per_s", "zoom_per_s", "approach_per_s", "flow_per_s", "track_per_s")
 )
 
 
@@ -42,7 +46,8 @@ class MotionReading:
 
     Attributes:
         magnitude: `(K,)` RMS flow, fraction of the frame width per sample step.
-        moves: `(K, 4)` per-second pan, zoom, approach and RMS flow (`MOVE_COLUMNS`).
+        moves: `(K, 5)` per-second pan, zoom, approach, RMS flow and tracked move
+            (`MOVE_COLUMNS`).
         moving_min: magnitude from which something moves.
         pan_min: |pan| per second (fraction of the frame width) from which the camera pans.
         zoom_min: |zoom| per second (relative scale change) from which the camera zooms.
@@ -61,13 +66,20 @@ class MotionReading:
     def moving(self) -> np.ndarray:
         return np.nan_to_num(self.magnitude, nan=0.0) >= self.moving_min
 
+    @property
+    def camera_only(self) -> np.ndarray:
+        """The camera's move accounts for the motion: it zooms, or the whole view slides."""
+        pan = np.abs(self.column(PAN))
+        slides = (pan >= self.pan_min) & (2 * pan >= self.column(FLOW))
+        return slides | (np.abs(self.column(ZOOM)) >= self.zoom_min)
+
     def column(self, index: int) -> np.ndarray:
         return np.nan_to_num(np.asarray(self.moves, np.float64)[:, index], nan=0.0)
 
     def averaged(self, weights_s: np.ndarray) -> MotionReading:
         """One node: the duration-weighted mean of these nodes' measures.
 
-        >>> r = MotionReading(np.array([0.0, 0.02]), np.zeros((2, 4)), 0.01, 1e-3, 5e-3, 1e-3)
+        >>> r = MotionReading(np.array([0.0, 0.02]), np.zeros((2, 5)), 0.01, 1e-3, 5e-3, 1e-3)
         >>> r.averaged(np.array([1.0, 3.0])).magnitude.round(6).tolist()
         [0.015]
         """
@@ -102,17 +114,21 @@ def _pan(r: MotionReading) -> np.ndarray:
     return (pan >= r.pan_min) & (np.abs(r.column(ZOOM)) < r.zoom_min) & whole_view
 
 
+def _object_moves(r: MotionReading) -> np.ndarray:
+    return r.moving & ~r.camera_only
+
+
 def _entering(r: MotionReading) -> np.ndarray:
-    return r.moving & (r.column(APPROACH) >= r.approach_min)
+    return _object_moves(r) & (r.column(APPROACH) >= r.approach_min)
 
 
 def _leaving(r: MotionReading) -> np.ndarray:
-    return r.moving & (r.column(APPROACH) <= -r.approach_min)
+    return _object_moves(r) & (r.column(APPROACH) <= -r.approach_min)
 
 
 #: Motion kind -> rule: `MotionReading -> (K,) bool`. The planner's motion words name these.
 MOTION_KINDS: dict[str, Callable[[MotionReading], np.ndarray]] = {
-    "moving": lambda r: r.moving,
+    "moving": _object_moves,
     "still": _still,
     "zoom_in": _zoom_in,
     "zoom_out": _zoom_out,
@@ -133,3 +149,23 @@ def motion_matches(kind: str, reading: MotionReading) -> np.ndarray:
     if kind not in MOTION_KINDS:
         raise ValueError(f"unknown motion {kind!r}; choose one of {sorted(MOTION_KINDS)}")
     return np.asarray(MOTION_KINDS[kind](reading), bool)
+
+
+def heads(direction: str, reading: MotionReading, drift: np.ndarray, drift_min: float,
+          track_min: float) -> np.ndarray:  # fmt: skip
+    """`(K,)` bool: what moves in each node goes `direction` ("left" or "right").
+
+    The move of what differs from the backdrop (`flow.centroid_track`, per second) decides
+    where it was measured: it must reach `track_min` that way. Elsewhere the mean horizontal
+    flow `drift` (per step) must reach `drift_min` (dense flow can read an object that jumps
+    far between two samples backwards, so it is the fallback).
+
+    >>> moves = np.full((3, 5), np.nan); moves[:2, TRACK] = [0.2, -0.2]
+    >>> r = MotionReading(np.full(3, 0.05), moves, 0.01, 1e-3, 5e-3, 1e-3)
+    >>> heads("right", r, np.array([-0.01, 0.01, 0.01]), 0.002, 0.05).tolist()
+    [True, False, True]
+    """
+    sign = 1.0 if direction == "right" else -1.0
+    track = np.asarray(reading.moves, np.float64)[:, TRACK]
+    by_flow = np.nan_to_num(np.asarray(drift, np.float64), nan=0.0) * sign >= drift_min
+    return np.where(np.isnan(track), by_flow, np.nan_to_num(track) * sign >= track_min)

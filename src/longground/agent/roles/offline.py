@@ -21,7 +21,7 @@ from ..graph.nodes import mean_embeddings
 from ..perception.colors import backdrop_share
 from ..perception.conditions import condition_check
 from ..perception.filter import FilterResult, keep_seen
-from ..perception.motion import MotionReading, motion_matches
+from ..perception.motion import MotionReading, heads, motion_matches
 from ..perception.presence import Calibration
 from ..perception.visibility import Visibility, evidence_visibility, region_times
 from ..plan.planner import Plan, Relation, plan_query
@@ -49,6 +49,8 @@ class ScorerSettings:
             "right to left" plan, in that direction.
         pan_min, zoom_min, approach_min: per-second thresholds of the motion kinds
             (`perception.motion.MotionReading`).
+        track_min: per-second move of what differs from the backdrop a node needs for a
+            direction, where it was measured (`perception.motion.heads`).
         continuity: appearance cosine between neighbouring action nodes of two events above
             which an instance may run on across the event boundary (a change inside one shot,
             not a cut: cuts measured below 0.5 on the synthetic benchmark).
@@ -70,6 +72,7 @@ class ScorerSettings:
     pan_min: float = 0.001
     zoom_min: float = 0.005
     approach_min: float = 0.001
+    track_min: float = 0.05
 
     @classmethod
     def from_agent(cls, settings: AgentSettings, threshold: float) -> ScorerSettings:
@@ -144,20 +147,18 @@ class OfflineVerifier(VerifierRole):
             p = vis.together(plan.texts, acts, "actions")
         else:
             p = vis.nodes(plan.target, acts, "actions")
+        reading = self._reading(acts.motion, acts.moves)
         if plan.motion is not None:
-            p = p * motion_matches(plan.motion, self._reading(acts.motion, acts.moves))
+            p = p * motion_matches(plan.motion, reading)
         if plan.direction is not None:
-            sign = 1.0 if plan.direction == "right" else -1.0
-            p = p * (np.nan_to_num(acts.drift, nan=0.0) * sign >= self.s.drift_min)
+            p = p * heads(plan.direction, reading, acts.drift, self.s.drift_min, self.s.track_min)
         if plan.backdrop is not None and ev.frames_at is not None:
             p = np.minimum(p, self._backdrop(ev, plan.backdrop))
         return p
 
     def _reading(self, magnitude: np.ndarray, moves: np.ndarray) -> MotionReading:
         s = self.s
-        return MotionReading(
-            magnitude, moves, s.moving_min, s.pan_min, s.zoom_min, s.approach_min
-        )
+        return MotionReading(magnitude, moves, s.moving_min, s.pan_min, s.zoom_min, s.approach_min)
 
     def _backdrop(self, ev: Evidence, color: str) -> np.ndarray:
         """Per action node: share of the frame edges in the backdrop colour (two frames)."""
