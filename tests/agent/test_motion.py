@@ -65,7 +65,9 @@ def reading(frames: np.ndarray) -> MotionReading:
     track = centroid_track(gray)
     moved = track[:, 0] @ track[:, 1] / track[:, 1].sum() if track[:, 1].sum() > 0 else np.nan
     moves = np.r_[mean[2:5], mean[0], moved][None] * FPS
-    return MotionReading(mean[:1], moves, s.moving_min, s.pan_min, s.zoom_min, s.approach_min)
+    return MotionReading(
+        mean[:1], moves, s.moving_min, s.pan_min, s.zoom_min, s.approach_min, s.track_min
+    )
 
 
 @pytest.mark.parametrize("kind", CAMERA_KINDS)
@@ -99,12 +101,11 @@ def crossing_clip(sign: float, seed: int = 3) -> np.ndarray:
 
 @pytest.mark.parametrize("direction, sign", [("right", 1.0), ("left", -1.0)])
 def test_a_fast_crossing_heads_its_own_way(direction, sign):
-    s = AgentSettings()
     r = reading(crossing_clip(sign))
     other = "left" if direction == "right" else "right"
     drift, drift_min = np.zeros(1), 0.002  # the offline verifier's default
-    assert heads(direction, r, drift, drift_min, s.track_min).tolist() == [True]
-    assert heads(other, r, drift, drift_min, s.track_min).tolist() == [False]
+    assert heads(direction, r, drift, drift_min).tolist() == [True]
+    assert heads(other, r, drift, drift_min).tolist() == [False]
 
 
 def test_a_zoom_is_measured_as_divergence_and_a_pan_as_translation():

@@ -178,7 +178,7 @@ def centroid_track(gray: np.ndarray) -> np.ndarray:
     Returns:
         `(T - 1, 2)` float64 per step: the move of that centre (fraction of the frame width,
         positive to the right) and its weight (the smaller share of differing mass of the two
-        frames; 0 when nothing differs, e.g. a still shot).
+        frames; 0 when nothing differs, e.g. a still shot, and for fewer than 3 frames).
 
     >>> frames = np.zeros((5, 20, 40), np.uint8)
     >>> for t in range(5): frames[t, 5:15, 4 + 8 * t : 10 + 8 * t] = 200
@@ -187,8 +187,8 @@ def centroid_track(gray: np.ndarray) -> np.ndarray:
     (True, True)
     """
     g = np.asarray(gray, dtype=np.float32)
-    if len(g) < 2:
-        return np.zeros((0, 2))
+    if len(g) < 3:  # the median of two frames is their mean: both differ from it alike
+        return np.zeros((max(len(g) - 1, 0), 2))
     diff = np.abs(g - np.median(g, axis=0))
     diff = np.clip(diff - np.median(diff, axis=(1, 2), keepdims=True), 0.0, None)
     columns = diff.sum(axis=1)  # (T, w)

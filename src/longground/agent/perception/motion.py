@@ -53,6 +53,8 @@ class MotionReading:
         zoom_min: |zoom| per second (relative scale change) from which the camera zooms.
         approach_min: |approach| per second (fraction of the frame width) from which
             something comes into or leaves the frame.
+        track_min: |tracked move| per second (fraction of the frame width) from which what
+            differs from the backdrop moves (`heads`, and see `camera_only`).
     """
 
     magnitude: np.ndarray
@@ -61,6 +63,7 @@ class MotionReading:
     pan_min: float
     zoom_min: float
     approach_min: float
+    track_min: float
 
     @property
     def moving(self) -> np.ndarray:
@@ -68,10 +71,13 @@ class MotionReading:
 
     @property
     def camera_only(self) -> np.ndarray:
-        """The camera's move accounts for the motion: it zooms, or the whole view slides."""
+        """The camera's move accounts for the motion: it zooms, or the whole view slides, and
+        nothing that differs from the backdrop moves `track_min` (an object crossing the border
+        strips can make them read as a zoom or a pan)."""
         pan = np.abs(self.column(PAN))
         slides = (pan >= self.pan_min) & (2 * pan >= self.column(FLOW))
-        return slides | (np.abs(self.column(ZOOM)) >= self.zoom_min)
+        tracked = np.abs(self.column(TRACK)) >= self.track_min
+        return (slides | (np.abs(self.column(ZOOM)) >= self.zoom_min)) & ~tracked
 
     def column(self, index: int) -> np.ndarray:
         return np.nan_to_num(np.asarray(self.moves, np.float64)[:, index], nan=0.0)
@@ -79,7 +85,7 @@ class MotionReading:
     def averaged(self, weights_s: np.ndarray) -> MotionReading:
         """One node: the duration-weighted mean of these nodes' measures.
 
-        >>> r = MotionReading(np.array([0.0, 0.02]), np.zeros((2, 5)), 0.01, 1e-3, 5e-3, 1e-3)
+        >>> r = MotionReading(np.array([0.0, 0.02]), np.zeros((2, 5)), 0.01, 1e-3, 5e-3, 1e-3, 0.05)
         >>> r.averaged(np.array([1.0, 3.0])).magnitude.round(6).tolist()
         [0.015]
         """
@@ -92,6 +98,7 @@ class MotionReading:
             self.pan_min,
             self.zoom_min,
             self.approach_min,
+            self.track_min,
         )
 
 
@@ -142,7 +149,7 @@ def motion_matches(kind: str, reading: MotionReading) -> np.ndarray:
     """`(K,)` bool: which nodes move as `kind` says.
 
     >>> moves = np.array([[0.0, 0.0, 0.0, 0.0], [0.0, 0.03, 0.0, 0.01], [0.01, 0.0, 0.0, 0.01]])
-    >>> r = MotionReading(np.array([0.0, 0.008, 0.008]), moves, 0.01, 1e-3, 5e-3, 1e-3)
+    >>> r = MotionReading(np.array([0.0, 0.008, 0.008]), moves, 0.01, 1e-3, 5e-3, 1e-3, 0.05)
     >>> [motion_matches(k, r).tolist() for k in ("still", "zoom_in", "zoom_out", "pan")]
     [[True, False, False], [False, True, False], [False, False, False], [False, False, True]]
     """
@@ -151,21 +158,23 @@ def motion_matches(kind: str, reading: MotionReading) -> np.ndarray:
     return np.asarray(MOTION_KINDS[kind](reading), bool)
 
 
-def heads(direction: str, reading: MotionReading, drift: np.ndarray, drift_min: float,
-          track_min: float) -> np.ndarray:  # fmt: skip
+def heads(
+    direction: str, reading: MotionReading, drift: np.ndarray, drift_min: float
+) -> np.ndarray:
     """`(K,)` bool: what moves in each node goes `direction` ("left" or "right").
 
-    The move of what differs from the backdrop (`flow.centroid_track`, per second) decides
-    where it was measured: it must reach `track_min` that way. Elsewhere the mean horizontal
-    flow `drift` (per step) must reach `drift_min` (dense flow can read an object that jumps
-    far between two samples backwards, so it is the fallback).
+    Where what differs from the backdrop moves at least the reading's `track_min` per second
+    (`flow.centroid_track`), that move's sign decides: dense flow can read an object that
+    jumps far between two samples backwards. Elsewhere (a slow or thin object whose move
+    the backdrop's noise damps, or an event too short to track) the mean horizontal flow
+    `drift` (per step) must reach `drift_min` that way.
 
-    >>> moves = np.full((3, 5), np.nan); moves[:2, TRACK] = [0.2, -0.2]
-    >>> r = MotionReading(np.full(3, 0.05), moves, 0.01, 1e-3, 5e-3, 1e-3)
-    >>> heads("right", r, np.array([-0.01, 0.01, 0.01]), 0.002, 0.05).tolist()
-    [True, False, True]
+    >>> moves = np.full((4, 5), np.nan); moves[:3, TRACK] = [0.2, -0.2, 0.01]
+    >>> r = MotionReading(np.full(4, 0.05), moves, 0.01, 1e-3, 5e-3, 1e-3, 0.05)
+    >>> heads("right", r, np.array([-0.01, 0.01, 0.01, 0.01]), 0.002).tolist()
+    [True, False, True, True]
     """
     sign = 1.0 if direction == "right" else -1.0
-    track = np.asarray(reading.moves, np.float64)[:, TRACK]
+    track = np.nan_to_num(np.asarray(reading.moves, np.float64)[:, TRACK], nan=0.0)
     by_flow = np.nan_to_num(np.asarray(drift, np.float64), nan=0.0) * sign >= drift_min
-    return np.where(np.isnan(track), by_flow, np.nan_to_num(track) * sign >= track_min)
+    return np.where(np.abs(track) >= reading.track_min, track * sign > 0, by_flow)

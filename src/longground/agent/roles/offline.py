@@ -151,14 +151,16 @@ class OfflineVerifier(VerifierRole):
         if plan.motion is not None:
             p = p * motion_matches(plan.motion, reading)
         if plan.direction is not None:
-            p = p * heads(plan.direction, reading, acts.drift, self.s.drift_min, self.s.track_min)
+            p = p * heads(plan.direction, reading, acts.drift, self.s.drift_min)
         if plan.backdrop is not None and ev.frames_at is not None:
             p = np.minimum(p, self._backdrop(ev, plan.backdrop))
         return p
 
     def _reading(self, magnitude: np.ndarray, moves: np.ndarray) -> MotionReading:
         s = self.s
-        return MotionReading(magnitude, moves, s.moving_min, s.pan_min, s.zoom_min, s.approach_min)
+        return MotionReading(
+            magnitude, moves, s.moving_min, s.pan_min, s.zoom_min, s.approach_min, s.track_min
+        )
 
     def _backdrop(self, ev: Evidence, color: str) -> np.ndarray:
         """Per action node: share of the frame edges in the backdrop colour (two frames)."""
