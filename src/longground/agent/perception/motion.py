@@ -11,6 +11,9 @@ the backdrop; see `graph.flow`). A query's motion kind (`Plan.motion`) is one of
 - "pan": the camera pans at least `pan_min`, zooms less than `zoom_min`, and the pan is at
   least half of the RMS flow (the whole view slides: an object crossing a still camera can
   drag the border strips' median along, but most of the frame then stays);
+- a zoom or a pan also needs no tracked move (what differs from the event's backdrop moves
+  less than `track_min`: in a zoom or pan it stays spread around the centre, while an object
+  crossing the border strips, which can make them read as a zoom or pan, is tracked);
 - "moving": the magnitude reaches `moving_min` and the camera's move does not account for it
   (it neither zooms nor slides the whole view, as "pan" reads it): an object moves;
 - "entering" / "leaving": an object moves ("moving"), and, apart from the camera, towards
@@ -76,8 +79,12 @@ class MotionReading:
         strips can make them read as a zoom or a pan)."""
         pan = np.abs(self.column(PAN))
         slides = (pan >= self.pan_min) & (2 * pan >= self.column(FLOW))
-        tracked = np.abs(self.column(TRACK)) >= self.track_min
-        return (slides | (np.abs(self.column(ZOOM)) >= self.zoom_min)) & ~tracked
+        return (slides | (np.abs(self.column(ZOOM)) >= self.zoom_min)) & ~self.tracked
+
+    @property
+    def tracked(self) -> np.ndarray:
+        """Something that differs from the backdrop moves at least `track_min`."""
+        return np.abs(self.column(TRACK)) >= self.track_min
 
     def column(self, index: int) -> np.ndarray:
         return np.nan_to_num(np.asarray(self.moves, np.float64)[:, index], nan=0.0)
@@ -108,17 +115,18 @@ def _still(r: MotionReading) -> np.ndarray:
 
 
 def _zoom_in(r: MotionReading) -> np.ndarray:
-    return r.column(ZOOM) >= r.zoom_min
+    return (r.column(ZOOM) >= r.zoom_min) & ~r.tracked
 
 
 def _zoom_out(r: MotionReading) -> np.ndarray:
-    return r.column(ZOOM) <= -r.zoom_min
+    return (r.column(ZOOM) <= -r.zoom_min) & ~r.tracked
 
 
 def _pan(r: MotionReading) -> np.ndarray:
     pan = np.abs(r.column(PAN))
     whole_view = 2 * pan >= r.column(FLOW)
-    return (pan >= r.pan_min) & (np.abs(r.column(ZOOM)) < r.zoom_min) & whole_view
+    calm = (np.abs(r.column(ZOOM)) < r.zoom_min) & ~r.tracked
+    return (pan >= r.pan_min) & whole_view & calm
 
 
 def _object_moves(r: MotionReading) -> np.ndarray:
@@ -148,7 +156,7 @@ MOTION_KINDS: dict[str, Callable[[MotionReading], np.ndarray]] = {
 def motion_matches(kind: str, reading: MotionReading) -> np.ndarray:
     """`(K,)` bool: which nodes move as `kind` says.
 
-    >>> moves = np.array([[0.0, 0.0, 0.0, 0.0], [0.0, 0.03, 0.0, 0.01], [0.01, 0.0, 0.0, 0.01]])
+    >>> moves = np.array([[0, 0, 0, 0, np.nan], [0, 0.03, 0, 0.01, 0], [0.01, 0, 0, 0.01, 0]])
     >>> r = MotionReading(np.array([0.0, 0.008, 0.008]), moves, 0.01, 1e-3, 5e-3, 1e-3, 0.05)
     >>> [motion_matches(k, r).tolist() for k in ("still", "zoom_in", "zoom_out", "pan")]
     [[True, False, False], [False, True, False], [False, False, False], [False, False, True]]
