@@ -3,10 +3,14 @@ must read as exactly that move (`graph.flow.field_stats`, `perception.motion`)."
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
+from longground.agent.graph.cache import GraphCache
 from longground.agent.graph.flow import centroid_track, flow_stats, small_gray
+from longground.agent.graph.nodes import ActionSplit
 from longground.agent.perception.motion import MOTION_KINDS, MotionReading, heads, motion_matches
 from longground.agent.plan.planner import plan_query
 from longground.agent.settings import AgentSettings
@@ -130,3 +134,17 @@ def test_a_zoom_is_measured_as_divergence_and_a_pan_as_translation():
 )
 def test_the_planner_names_the_motion_kind(query, kind):
     assert plan_query(query, 600.0).motion == kind
+
+
+def test_the_graph_cache_keeps_the_moves_and_drops_entries_without_them(tmp_path):
+    moves = np.arange(10.0).reshape(2, 5) / 100
+    split = ActionSplit(np.array([3.0]), np.array([0.01, 0.02]), np.array([0.0, 0.1]), moves)
+    GraphCache(tmp_path).put_splits("v", ("actions-v3",), {(0.0, 6.0): split})
+    back = GraphCache(tmp_path).splits("v", ("actions-v3",))[(0.0, 6.0)]
+    assert np.allclose(back.moves, moves)
+    path = next(tmp_path.iterdir())
+    doc = json.loads(path.read_text())
+    for item in doc["actions"]["actions-v3"].values():
+        item["moves"] = [[0.0] * 4, [0.0] * 4]  # written by a build that measured fewer moves
+    path.write_text(json.dumps(doc))
+    assert GraphCache(tmp_path).splits("v", ("actions-v3",)) == {}
