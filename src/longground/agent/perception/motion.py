@@ -83,8 +83,9 @@ class MotionReading:
 
     @property
     def tracked(self) -> np.ndarray:
-        """Something that differs from the backdrop moves at least `track_min`."""
-        return np.abs(self.column(TRACK)) >= self.track_min
+        """Something moves (`moving`) and what differs from the backdrop moves at least
+        `track_min` (in a still shot that difference is noise, and its centre jumps)."""
+        return self.moving & (np.abs(self.column(TRACK)) >= self.track_min)
 
     def column(self, index: int) -> np.ndarray:
         return np.nan_to_num(np.asarray(self.moves, np.float64)[:, index], nan=0.0)
@@ -171,8 +172,9 @@ def heads(
 ) -> np.ndarray:
     """`(K,)` bool: what moves in each node goes `direction` ("left" or "right").
 
-    Where what differs from the backdrop moves at least the reading's `track_min` per second
-    (`flow.centroid_track`), that move's sign decides: dense flow can read an object that
+    Where something moves and what differs from the backdrop moves at least the reading's
+    `track_min` per second (`MotionReading.tracked`, `flow.centroid_track`), that move's sign
+    decides: dense flow can read an object that
     jumps far between two samples backwards. Elsewhere (a slow or thin object whose move
     the backdrop's noise damps, or an event too short to track) the mean horizontal flow
     `drift` (per step) must reach `drift_min` that way.
@@ -183,6 +185,5 @@ def heads(
     [True, False, True, True]
     """
     sign = 1.0 if direction == "right" else -1.0
-    track = np.nan_to_num(np.asarray(reading.moves, np.float64)[:, TRACK], nan=0.0)
     by_flow = np.nan_to_num(np.asarray(drift, np.float64), nan=0.0) * sign >= drift_min
-    return np.where(np.abs(track) >= reading.track_min, track * sign > 0, by_flow)
+    return np.where(reading.tracked, reading.column(TRACK) * sign > 0, by_flow)
