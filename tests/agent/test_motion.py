@@ -8,11 +8,13 @@ import json
 import numpy as np
 import pytest
 
+from longground.agent.evidence import Evidence
 from longground.agent.graph.cache import GraphCache
 from longground.agent.graph.flow import centroid_track, flow_stats, small_gray
-from longground.agent.graph.nodes import ActionSplit
+from longground.agent.graph.nodes import ActionSplit, make_nodes
 from longground.agent.perception.motion import MOTION_KINDS, MotionReading, heads, motion_matches
 from longground.agent.plan.planner import plan_query
+from longground.agent.roles.offline import OfflineAggregator, OfflineVerifier, ScorerSettings
 from longground.agent.settings import AgentSettings
 
 cv2 = pytest.importorskip("cv2")
@@ -148,3 +150,36 @@ def test_the_graph_cache_keeps_the_moves_and_drops_entries_without_them(tmp_path
         item["moves"] = [[0.0] * 4, [0.0] * 4]  # written by a build that measured fewer moves
     path.write_text(json.dumps(doc))
     assert GraphCache(tmp_path).splits("v", ("actions-v3",)) == {}
+
+
+def still_evidence(query: str) -> Evidence:
+    """Two events of one look, each split into two still action nodes, the target seen
+    everywhere: only an event boundary separates the first two nodes from the last two."""
+    times = np.arange(0.0, 20.0)
+    emb = np.ones((20, 4), np.float32)
+    events = make_nodes(np.array([[0.0, 10], [10, 20]]), times, emb, 3.0, 2)
+    spans = np.array([[0.0, 5], [5, 10], [10, 15], [15, 20]])
+    actions = make_nodes(
+        spans, times, emb, 3.0, 2, np.array([0, 0, 1, 1]), np.zeros(4), np.zeros(4),
+        np.zeros((4, 5)),
+    )  # fmt: skip
+    plan = plan_query(query, 20.0)
+    ev = Evidence(plan, times, emb, emb, {t: np.ones(20) for t in plan.texts}, events)
+    ev.actions = actions
+    return ev
+
+
+@pytest.mark.parametrize(
+    "query, count",
+    [("the cat in a still shot where nothing moves", 2), ("every time the cat appears", 1)],
+)
+def test_a_still_instance_ends_at_an_event_boundary(query, count):
+    s = ScorerSettings.from_agent(AgentSettings(regions=False), threshold=0.5)
+    ev = still_evidence(query)
+    verifier, aggregator = OfflineVerifier(s), OfflineAggregator(s)
+    entries = []
+    for candidate in (0, 3):
+        verdict = verifier.verify(ev, candidate, np.array([candidate]))
+        assert verdict.entry is not None
+        entries.append(verdict.entry)
+    assert len(aggregator.aggregate(ev, entries).moments) == count

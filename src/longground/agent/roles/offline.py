@@ -127,6 +127,7 @@ class OfflineVerifier(VerifierRole):
     2. Instance: from the candidate, the run grows over neighbouring action nodes that reach
        `extend_p` and belong to the same event, to its perception context, or continue its
        appearance across an event boundary (`continuity`); the run's span is the interval.
+       A "still" plan's run stays inside its event.
     3. Motion: the run's duration-weighted motion measures must read as the plan's motion
        kind (`perception.motion`: moving, still, zoom in / out, pan, entering, leaving).
     4. Relation: the condition must be seen in the shots the relation names
@@ -207,6 +208,10 @@ class OfflineVerifier(VerifierRole):
         look = ev.memo["action_appearance"]
 
         spans = ev.actions.spans_s
+        # Nothing changes in a still shot, so no event boundary falls inside one: for a "still"
+        # plan a boundary is a cut or something that came or went (often in the flow margin
+        # left out at event ends, so no node reads its motion), and the instance ends there.
+        within_event = ev.plan.motion == "still"
 
         def joins(i: int, j: int) -> bool:
             """Node `i` joins the run through its neighbour `j` (they must touch in time:
@@ -214,9 +219,11 @@ class OfflineVerifier(VerifierRole):
             touching = abs(spans[max(i, j), 0] - spans[min(i, j), 1]) < 1e-6
             if p[i] < self.s.extend_p or not touching:
                 return False
-            if parent[i] == parent[j] or i in context:
+            if parent[i] == parent[j]:
                 return True
-            return float(look[i] @ look[j]) >= self.s.continuity
+            if within_event:
+                return False
+            return i in context or float(look[i] @ look[j]) >= self.s.continuity
 
         lo = hi = v
         while lo - 1 >= 0 and joins(lo - 1, lo):
@@ -254,7 +261,10 @@ class OfflineAggregator(AggregatorRole):
 
     def aggregate(self, evidence: Evidence, entries: list[MemoryEntry]) -> Aggregation:
         plan = evidence.plan
+        # A still plan's instances are each inside one event (`OfflineVerifier._run`): two
+        # that touch are two shots, or a shot before and after something moved, not pieces.
+        gap_s = -1e-6 if plan.motion == "still" else self.s.merge_gap_s
         moments, groups = consolidate(
-            entries, self.s.merge_gap_s, self.s.same_identity, plan.ordinal, plan.skip_first
+            entries, gap_s, self.s.same_identity, plan.ordinal, plan.skip_first
         )
         return Aggregation(moments, groups, reason=f"{len(entries)} entries -> {len(moments)}")
