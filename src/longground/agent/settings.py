@@ -56,6 +56,10 @@ class AgentSettings:
         object_looks: let the offline roles read the objects' own pixels (`perception.reid`):
             ordinal plans group instances by the objects' looks rather than by `same_identity`
             on frame embeddings, and colourless plans check the object has no colour.
+        pan_min, zoom_min, approach_min: per-second thresholds of the camera's pan and zoom
+            and of an object's move into or out of the frame (`perception.motion`), chosen
+            on the tuning rendering; track_min: per-second move of what differs from the
+            backdrop that gives a "left to right" / "right to left" direction.
         regions: let the offline roles look at frame halves (see `regions.py`).
         region_source: where the halves' features come from: "index" (the encoder's
             whole-frame pass, when it gives them: label-bridge) or "encoder" (each half
@@ -118,6 +122,10 @@ class AgentSettings:
     regions: bool = True
     region_source: str = "encoder"
     moving_min: float = 0.01
+    pan_min: float = 0.001
+    zoom_min: float = 0.005
+    approach_min: float = 0.001
+    track_min: float = 0.05
     continuity: float = 0.6
     merge_gap_s: float = 1.0
     same_identity: float = 0.9

@@ -22,7 +22,7 @@ import numpy as np
 
 from ...atomic import atomic_open
 from ...cache.kinds import agent_graph_name
-from .nodes import ActionSplit
+from .nodes import MOVE_COLUMNS, ActionSplit, unknown_moves
 
 
 def _key(parts: tuple) -> str:
@@ -85,8 +85,10 @@ class GraphCache:
             start, end = (float(x) for x in span.split(":"))
             cuts, motion = np.asarray(item["cuts_s"], float), np.asarray(item["motion"], float)
             drift = np.asarray(item.get("drift", [np.nan] * len(motion)), float)
-            if len(motion) == len(drift) == len(cuts) + 1:  # else damaged: recompute it
-                out[(start, end)] = ActionSplit(cuts, motion, drift)
+            moves = np.asarray(item.get("moves", unknown_moves(len(motion))), float)
+            shape_ok = moves.shape == (len(motion), len(MOVE_COLUMNS))
+            if shape_ok and len(motion) == len(drift) == len(cuts) + 1:  # else: recompute it
+                out[(start, end)] = ActionSplit(cuts, motion, drift, moves)
         return out
 
     def put_splits(
@@ -101,6 +103,9 @@ class GraphCache:
                 "motion": np.asarray(split.motion).tolist(),
                 "drift": np.asarray(
                     split.drift if split.drift is not None else np.full(len(split.motion), np.nan)
+                ).tolist(),
+                "moves": np.asarray(
+                    split.moves if split.moves is not None else unknown_moves(len(split.motion))
                 ).tolist(),
             }
         self._save(video_key)

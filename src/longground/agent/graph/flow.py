@@ -70,43 +70,133 @@ def small_gray(frames: np.ndarray, max_side: int = 160) -> np.ndarray:
     return np.stack(out)
 
 
-def flow_stats(gray: np.ndarray, method: str = DEFAULT_FLOW) -> np.ndarray:
-    """Motion between each pair of consecutive frames: magnitude g_t = ||f_t||_2 (CoMET
-    Eq. 13) and horizontal drift.
+#: Columns of `flow_stats`, in order.
+FLOW_COLUMNS = ("magnitude", "drift", "pan", "zoom", "approach")
+#: The camera's move is read on the top and bottom strips of the frame, each this share of its
+#: height: the backdrop shows there in almost every shot, since what is filmed stands in the
+#: middle, so an object moving in front of a still camera leaves them still.
+BORDER = 1 / 8
 
-    The L2 norm of the whole flow field is divided by sqrt(pixels) and by the frame width, so
-    it is the root-mean-square displacement as a fraction of the frame width: independent of
-    the frame size, and equal to the plain norm up to a constant that min-max scaling removes.
-    The drift is the mean horizontal displacement, same units, positive to the right.
+
+def field_stats(field: np.ndarray) -> np.ndarray:
+    """The motion measures of one flow field, per sample step (see `FLOW_COLUMNS`).
+
+    - magnitude: root-mean-square displacement as a fraction of the frame width (the L2 norm
+      of the field up to a constant: CoMET Eq. 13's g_t);
+    - drift: mean horizontal displacement, same units, positive to the right;
+    - pan: the camera's sideways move, same units: the median horizontal displacement on the
+      border strips (a zoom moves their two halves in opposite directions and leaves it at 0);
+    - zoom: the flow's divergence on the border strips as a relative scale change, 0.01 when
+      the view grew by 1 % (positive: zooming in). It is measured on both axes, as the
+      difference of the median displacements of the strips' right and left halves (per pixel
+      between their centres) and of the bottom and top strips; when the two disagree in sign
+      it is 0, else the smaller of the two (a pan, or something crossing a strip, moves one
+      axis only);
+    - approach: horizontal movement towards the frame's vertical centre line of what moves
+      apart from the camera (the flow less the pan and the zoom), as a fraction of the frame
+      width: positive while something comes into view from a side, negative while it leaves
+      towards one; an object crossing the whole frame gives both in turn.
+
+    Args:
+        field: `(h, w, 2)` displacement in pixels (x, y).
+
+    Returns:
+        `(5,)` float64.
+
+    >>> yy, xx = np.mgrid[0:40, 0:80].astype(float)
+    >>> zoom = np.stack([(xx - 39.5) * 0.02, (yy - 19.5) * 0.02], axis=-1)
+    >>> field_stats(zoom)[[2, 3]].round(3).tolist()
+    [0.0, 0.02]
+    >>> pan = np.zeros((40, 80, 2)); pan[..., 0] = -2.0
+    >>> field_stats(pan)[[1, 2, 3]].round(3).tolist()
+    [-0.025, -0.025, 0.0]
+    >>> thing = np.zeros((40, 80, 2)); thing[10:30, 5:25, 0] = 3.0  # comes in from the left
+    >>> field_stats(thing)[[2, 3, 4]].round(4).tolist()
+    [0.0, 0.0, 0.0047]
+    """
+    f = np.asarray(field, dtype=np.float64)
+    h, w = f.shape[:2]
+    u, v = f[..., 0], f[..., 1]
+    k = max(int(np.ceil(h * BORDER)), 1)
+    strips = np.r_[0:k, h - k : h]
+    pan = float(np.median(u[strips]))
+    half = w // 2
+    zoom_x = (np.median(u[strips, w - half :]) - np.median(u[strips, :half])) / max(w - half, 1)
+    zoom_y = (np.median(v[h - k :]) - np.median(v[:k])) / max(h - k, 1)
+    zoom = float(np.sign(zoom_x) * min(abs(zoom_x), abs(zoom_y)))
+    if np.sign(zoom_x) != np.sign(zoom_y):
+        zoom = 0.0
+    dx = np.arange(w, dtype=np.float64) - (w - 1) / 2
+    rest_u = u - pan - zoom * dx
+    approach = float(-np.mean(rest_u * np.sign(dx)))
+    return np.array(
+        [np.sqrt(np.mean(u**2 + v**2)) / w, float(np.mean(u)) / w, pan / w, zoom, approach / w]
+    )
+
+
+def flow_stats(gray: np.ndarray, method: str = DEFAULT_FLOW) -> np.ndarray:
+    """Motion between each pair of consecutive frames (`field_stats` of each flow field):
+    magnitude g_t = ||f_t||_2 (CoMET Eq. 13), drift, pan, zoom and approach.
 
     Args:
         gray: `(T, h, w)` uint8 grey frames (see `small_gray`).
         method: a name in `FLOW_METHODS` ("dis" or "farneback").
 
     Returns:
-        `(T - 1, 2)` float64: magnitude (>= 0) and drift per pair.
+        `(T - 1, 5)` float64, columns `FLOW_COLUMNS`, per sample step.
 
     >>> rng = np.random.default_rng(0)
     >>> base = (rng.random((60, 100)) * 255).astype(np.uint8)
     >>> still = np.stack([base, base]); moved = np.stack([base, np.roll(base, 3, axis=1)])
     >>> bool(flow_stats(still)[0, 0] < 0.005), bool(flow_stats(moved)[0, 0] > 0.01)
     (True, True)
-    >>> bool(flow_stats(moved)[0, 1] > 0.01)
-    True
+    >>> bool(flow_stats(moved)[0, 1] > 0.01), bool(flow_stats(moved)[0, 2] > 0.01)
+    (True, True)
     """
     if method not in FLOW_METHODS:
         raise ValueError(f"unknown flow method {method!r}; choose one of {sorted(FLOW_METHODS)}")
     gray = np.asarray(gray, dtype=np.uint8)
     if len(gray) < 2:
-        return np.zeros((0, 2))
+        return np.zeros((0, len(FLOW_COLUMNS)))
     flow = FLOW_METHODS[method]()
-    width = gray.shape[2]
-    out = np.empty((len(gray) - 1, 2))
-    for t in range(len(gray) - 1):
-        field = flow(gray[t], gray[t + 1]).astype(np.float64)
-        out[t, 0] = np.sqrt(np.mean(np.sum(field**2, axis=-1))) / width
-        out[t, 1] = np.mean(field[..., 0]) / width
-    return out
+    return np.stack([field_stats(flow(gray[t], gray[t + 1])) for t in range(len(gray) - 1)])
+
+
+def centroid_track(gray: np.ndarray) -> np.ndarray:
+    """Where what differs from the event's backdrop moves, frame to frame: a direction that
+    holds however far an object jumps between two samples (dense flow loses fast objects at
+    a low sampling rate and can then read them backwards).
+
+    The backdrop is the per-pixel median of the event's frames (an object that passes
+    through is absent from most of them); each frame's difference from it, less its median
+    (the noise floor), weighs the pixel columns, and the weighted mean column is where the
+    difference lies.
+
+    Args:
+        gray: `(T, h, w)` uint8 grey frames of one event with a still camera.
+
+    Returns:
+        `(T - 1, 2)` float64 per step: the move of that centre (fraction of the frame width,
+        positive to the right) and its weight (the smaller share of differing mass of the two
+        frames; 0 when nothing differs, e.g. a still shot, and for fewer than 3 frames).
+
+    >>> frames = np.zeros((5, 20, 40), np.uint8)
+    >>> for t in range(5): frames[t, 5:15, 4 + 8 * t : 10 + 8 * t] = 200
+    >>> track = centroid_track(frames)
+    >>> bool((track[:, 0] > 0).all()), bool((track[:, 1] > 0).all())
+    (True, True)
+    """
+    g = np.asarray(gray, dtype=np.float32)
+    if len(g) < 3:  # the median of two frames is their mean: both differ from it alike
+        return np.zeros((max(len(g) - 1, 0), 2))
+    diff = np.abs(g - np.median(g, axis=0))
+    diff = np.clip(diff - np.median(diff, axis=(1, 2), keepdims=True), 0.0, None)
+    columns = diff.sum(axis=1)  # (T, w)
+    mass = columns.sum(axis=1)
+    width = g.shape[2]
+    centre = (columns @ np.arange(width)) / np.maximum(mass, 1e-9) / width
+    share = mass / (255.0 * g.shape[1] * width)
+    return np.stack([np.diff(centre), np.minimum(share[1:], share[:-1])], axis=1)
 
 
 def flow_magnitudes(gray: np.ndarray, method: str = DEFAULT_FLOW) -> np.ndarray:

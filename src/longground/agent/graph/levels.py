@@ -16,8 +16,8 @@ from ..trace import Trace
 from .actions import action_bounds
 from .cache import GraphCache
 from .events import bounds_to_spans, event_bounds
-from .flow import flow_stats, small_gray
-from .nodes import ActionSplit, Nodes, action_level, make_nodes
+from .flow import centroid_track, flow_stats, small_gray
+from .nodes import ActionSplit, Nodes, action_level, make_nodes, unknown_moves
 
 # Flow needs two frames: very short events are sampled faster, up to this rate.
 MAX_FLOW_FPS = 8.0
@@ -84,15 +84,25 @@ def split_from_gray(
     """Flow of one event's grey frames `(T, h, w)` (shown at `pts_s`, sampled at `fps`) cut
     with PELT (Eq. 14, hard wavelet); fewer than two frames give one node of unknown motion."""
     if len(gray) < 2:
-        return ActionSplit(np.zeros(0), np.array([np.nan]), np.array([np.nan]))
+        return ActionSplit(np.zeros(0), np.array([np.nan]), np.array([np.nan]), unknown_moves(1))
     stats = flow_stats(gray, settings.flow)
     g = stats[:, 0]
     min_size = max(2, int(round(settings.min_action_s * fps)))
     bounds = action_bounds(g, profile.beta, min_size=min_size, min_range=settings.min_motion_range)
     # A cut between two samples is placed halfway; both samples lie inside the event.
     cuts = 0.5 * (pts_s[bounds[1:, 0] - 1] + pts_s[bounds[1:, 0]])
-    pieces = [stats[a : max(min(b, len(g)), a + 1)].mean(axis=0) for a, b in bounds]
-    return ActionSplit(cuts, np.array([p[0] for p in pieces]), np.array([p[1] for p in pieces]))
+    pieces = np.array([stats[a : max(min(b, len(g)), a + 1)].mean(axis=0) for a, b in bounds])
+    track = centroid_track(gray)
+    tracked = [_weighted_move(track[a : max(min(b, len(g)), a + 1)]) for a, b in bounds]
+    # pan, zoom, approach, magnitude and tracked move per second (flow: per sample step)
+    moves = np.c_[pieces[:, 2:5], pieces[:, 0], tracked] * fps
+    return ActionSplit(cuts, pieces[:, 0], pieces[:, 1], moves)
+
+
+def _weighted_move(track: np.ndarray) -> float:
+    """Mass-weighted mean move of `centroid_track` rows; NaN when nothing differs."""
+    weight = track[:, 1].sum()
+    return float(track[:, 0] @ track[:, 1] / weight) if weight > 0 else float("nan")
 
 
 def split_event(
@@ -158,7 +168,7 @@ def action_nodes(
 ) -> Nodes:
     """The action level over the kept events, reusing cached splits and computing the rest."""
     key = (
-        "actions-v2",
+        "actions-v3",
         profile.action_fps,
         profile.beta,
         settings.flow,

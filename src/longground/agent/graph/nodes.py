@@ -13,6 +13,18 @@ import numpy as np
 
 from .edges import edge_weights
 
+#: Columns of `Nodes.moves` and `ActionSplit.moves`: the camera's pan (fraction of the frame
+#: width) and zoom (relative scale change), the approach of what moves towards the frame's
+#: centre line and the RMS flow (fractions of the frame width; `flow.field_stats`), and the
+#: move of what differs from the event's backdrop (fraction of the frame width, positive to
+#: the right; `flow.centroid_track`), all per second.
+MOVE_COLUMNS = ("pan_per_s", "zoom_per_s", "approach_per_s", "flow_per_s", "track_per_s")
+
+
+def unknown_moves(k: int) -> np.ndarray:
+    """`(k, 5)` NaN: moves not measured."""
+    return np.full((k, len(MOVE_COLUMNS)), np.nan)
+
 
 @dataclass(frozen=True, eq=False)
 class Nodes:
@@ -29,6 +41,8 @@ class Nodes:
         weights: `(K, K)` float64 Eq. 15 edge weights.
         drift: `(K,)` float64 mean horizontal flow (same units, positive to the right); NaN
             where unknown.
+        moves: `(K, 5)` float64 camera and object moves per second, columns `MOVE_COLUMNS`
+            (see `flow.field_stats`); NaN where unknown.
     """
 
     spans_s: np.ndarray
@@ -38,16 +52,20 @@ class Nodes:
     motion: np.ndarray
     weights: np.ndarray = field(repr=False)
     drift: np.ndarray | None = None
+    moves: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if self.drift is None:
             object.__setattr__(self, "drift", np.full(len(self.spans_s), np.nan))
+        if self.moves is None:
+            object.__setattr__(self, "moves", unknown_moves(len(self.spans_s)))
 
     def __len__(self) -> int:
         return len(self.spans_s)
 
     def to_records(self) -> list[dict]:
-        """Plain dicts (for traces): index, start_s, end_s, parent, motion, drift."""
+        """Plain dicts (for traces): index, start_s, end_s, parent, motion, drift and the
+        `MOVE_COLUMNS`."""
         known = lambda x: None if np.isnan(x) else float(x)  # noqa: E731
         return [
             {
@@ -57,9 +75,10 @@ class Nodes:
                 "parent": int(p),
                 "motion": known(m),
                 "drift": known(d),
+                **{name: known(x) for name, x in zip(MOVE_COLUMNS, mv, strict=True)},
             }
-            for i, ((s, e), p, m, d) in enumerate(
-                zip(self.spans_s, self.parent, self.motion, self.drift, strict=True)
+            for i, ((s, e), p, m, d, mv) in enumerate(
+                zip(self.spans_s, self.parent, self.motion, self.drift, self.moves, strict=True)
             )
         ]
 
@@ -119,6 +138,7 @@ def make_nodes(
     parent: np.ndarray | None = None,
     motion: np.ndarray | None = None,
     drift: np.ndarray | None = None,
+    moves: np.ndarray | None = None,
 ) -> Nodes:
     """A graph level from its spans: sample ranges, mean embeddings and Eq. 15 edges.
 
@@ -131,6 +151,7 @@ def make_nodes(
         parent: `(K,)` enclosing event per node, default -1.
         motion: `(K,)` mean flow magnitude per node, default NaN.
         drift: `(K,)` mean horizontal flow per node, default NaN.
+        moves: `(K, 5)` camera and object moves per node (`MOVE_COLUMNS`), default NaN.
 
     Returns:
         `Nodes`.
@@ -151,6 +172,9 @@ def make_nodes(
         motion=np.full(k_nodes, np.nan) if motion is None else np.asarray(motion, np.float64),
         weights=edge_weights(z, sigma, k) if k_nodes else np.zeros((0, 0)),
         drift=None if drift is None else np.asarray(drift, np.float64),
+        moves=None
+        if moves is None
+        else np.asarray(moves, np.float64).reshape(k_nodes, len(MOVE_COLUMNS)),
     )
 
 
@@ -162,11 +186,13 @@ class ActionSplit:
         cuts_s: `(C,)` ascending cut times strictly inside the event.
         motion: `(C + 1,)` mean flow magnitude of each piece.
         drift: `(C + 1,)` mean horizontal flow of each piece (positive: to the right).
+        moves: `(C + 1, 5)` camera and object moves of each piece (`MOVE_COLUMNS`).
     """
 
     cuts_s: np.ndarray
     motion: np.ndarray
     drift: np.ndarray | None = None
+    moves: np.ndarray | None = None
 
     def spans(self, start_s: float, end_s: float) -> np.ndarray:
         """The pieces as `(C + 1, 2)` spans of the event `[start_s, end_s]`.
@@ -200,7 +226,7 @@ def action_level(
         `Nodes` whose `parent` names the event of each action.
     """
     spans, parents, motion = [np.zeros((0, 2))], [np.zeros(0, np.int64)], [np.zeros(0)]
-    drift = [np.zeros(0)]
+    drift, moves = [np.zeros(0)], [unknown_moves(0)]
     for e in sorted(int(i) for i in kept):
         split = splits[e]
         pieces = split.spans(*events.spans_s[e])
@@ -209,6 +235,11 @@ def action_level(
         motion.append(np.asarray(split.motion, np.float64))
         unknown = np.full(len(pieces), np.nan)
         drift.append(unknown if split.drift is None else np.asarray(split.drift, np.float64))
+        moves.append(
+            unknown_moves(len(pieces))
+            if split.moves is None
+            else np.asarray(split.moves, np.float64).reshape(len(pieces), len(MOVE_COLUMNS))
+        )
     return make_nodes(
         np.vstack(spans),
         times_s,
@@ -218,4 +249,5 @@ def action_level(
         np.concatenate(parents),
         np.concatenate(motion),
         np.concatenate(drift),
+        np.concatenate(moves),
     )

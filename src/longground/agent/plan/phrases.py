@@ -159,6 +159,26 @@ MOVING = re.compile(
     IGNORE,
 )
 
+# Which motion kind (`perception.motion.MOTION_KINDS`) a moving query asks for, first match
+# wins; a query matching none of them but `MOVING` asks for plain "moving".
+_INTO = r"\s+into\s+(?:view|the\s+(?:frame|screen|shot|picture))"
+_OUT_OF = r"\s+out\s+of\s+(?:view|the\s+(?:frame|screen|shot|picture))"
+_GO = r"(?:com(?:es?|ing)|came|slid(?:es?|ing)|mov(?:es?|ing)|go(?:es|ing)?|walk(?:s|ing)?)"
+MOTION_KIND_WORDS = (
+    ("zoom_in", re.compile(r"\bzoom(?:s|ing|ed)?\s+in\b", IGNORE)),
+    ("zoom_out", re.compile(r"\bzoom(?:s|ing|ed)?\s+out\b", IGNORE)),
+    ("pan", re.compile(r"\bpan(?:s|ning|ned)?\b", IGNORE)),
+    ("entering", re.compile(rf"\b(?:enter(?:s|ing|ed)?\b|{_GO}{_INTO})", IGNORE)),
+    (
+        "leaving",
+        re.compile(
+            rf"\b(?:leav(?:es?|ing)|left\s+the\s+(?:frame|screen)|exit(?:s|ing|ed)?\b|"
+            rf"{_GO}{_OUT_OF})",
+            IGNORE,
+        ),
+    ),
+)
+
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1, "final": -1}
 _ORD = "|".join(ORDINALS)
 ORDINAL_PREFIX = re.compile(

@@ -52,7 +52,9 @@ class Plan:
         conditions: texts of the condition events.
         relation: how the conditions relate to the target.
         window_s: `(start_s, end_s)` searched (the whole video when the query names none).
-        motion: "moving", "still" or None: a motion requirement on the target.
+        motion: a motion requirement on the target, a key of
+            `perception.motion.MOTION_KINDS` ("moving", "still", "zoom_in", "zoom_out", "pan",
+            "entering", "leaving"), or None.
         ordinal: 1-based rank of one identity by first appearance (-1: the last), or None.
         skip_first: leave out the first showing of that identity (queries about returns).
         backdrop: colour name of the background the target must be seen against, or None.
@@ -248,10 +250,17 @@ def _occurrence(text: str) -> tuple[int | None, str]:
 
 
 def _motion(text: str) -> tuple[str | None, str]:
+    """The motion kind the text asks for (`perception.motion.MOTION_KINDS`) and the text
+    without its motion words.
+
+    >>> _motion("a slow zoom in on a horse")[0], _motion("the cat leaving the frame")[0]
+    ('zoom_in', 'leaving')
+    """
     if ph.STILL.search(text):
         return "still", ph.STILL.sub(" ", text)
     if ph.MOVING.search(text):
-        return "moving", ph.MOVING.sub(" ", text)
+        kind = next((k for k, words in ph.MOTION_KIND_WORDS if words.search(text)), "moving")
+        return kind, ph.MOVING.sub(" ", text)
     return None, text
 
 

@@ -20,6 +20,7 @@ from ...timecode import format_time
 from ..aggregate import Aggregation, consolidate
 from ..evidence import Evidence
 from ..perception.filter import FilterResult, event_batches, event_listing, merge_kept, read_keep
+from ..perception.motion import MOTION_KINDS
 from ..plan.planner import Plan, Relation, plan_query, with_source
 from ..profiles import PROFILES
 from ..verify.loop import Verdict
@@ -70,8 +71,8 @@ def read_plan(data: Any, query: str, duration_s: float) -> Plan:
         lo, hi = sorted((_number(w[0], "window"), _number(w[1], "window")))
         window = (min(max(lo, 0.0), duration_s), min(max(hi, 0.0), duration_s))
     motion = data.get("motion")
-    if motion not in (None, "moving", "still"):
-        raise BadReply('"motion" must be "moving", "still" or null')
+    if motion is not None and motion not in MOTION_KINDS:
+        raise BadReply(f'"motion" must be one of {", ".join(MOTION_KINDS)} or null')
     ordinal = data.get("ordinal")
     if ordinal is not None and (isinstance(ordinal, bool) or not isinstance(ordinal, int)):
         raise BadReply('"ordinal" must be an integer or null')

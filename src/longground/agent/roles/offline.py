@@ -24,6 +24,7 @@ from ..perception.conditions import condition_check, past_slivers
 from ..perception.episode import Episode, shot_episode
 from ..perception.filter import FilterResult, keep_seen
 from ..perception.identity import instance_looks, same_identity_matrix
+from ..perception.motion import MotionReading, heads, motion_matches
 from ..perception.object_colors import colourless_share
 from ..perception.presence import Calibration
 from ..perception.visibility import Visibility, evidence_visibility, region_times
@@ -50,6 +51,10 @@ class ScorerSettings:
             node counts as moving; below it, as still.
         drift_min: mean horizontal flow (same units) a node needs for a "left to right" or
             "right to left" plan, in that direction.
+        pan_min, zoom_min, approach_min: per-second thresholds of the motion kinds
+            (`perception.motion.MotionReading`).
+        track_min: per-second move of what differs from the backdrop a node needs for a
+            direction, where it was measured (`perception.motion.heads`).
         continuity: appearance cosine between neighbouring action nodes of two events above
             which an instance may run on across the event boundary (a change inside one shot,
             not a cut: cuts measured below 0.5 on the synthetic benchmark).
@@ -71,6 +76,10 @@ class ScorerSettings:
     drift_min: float = 0.002
     lookback: int = 4
     object_looks: bool = True
+    pan_min: float = 0.001
+    zoom_min: float = 0.005
+    approach_min: float = 0.001
+    track_min: float = 0.05
 
     @classmethod
     def from_agent(cls, settings: AgentSettings, threshold: float) -> ScorerSettings:
@@ -119,16 +128,19 @@ class OfflineVerifier(VerifierRole):
     """Checks a candidate action node part by part with the encoder.
 
     1. Target: the candidate must show the target (for "while": target and condition
-       together) with probability >= `accept_p`, move (or stay still, or drift left or right)
-       as the plan says, and be seen against the plan's backdrop colour
+       together) with probability >= `accept_p`, move as the plan says (its motion kind, and
+       drift left or right), and be seen against the plan's backdrop colour
        (`colors.backdrop_share` as probability).
     2. Instance: from the candidate, the run grows over neighbouring action nodes that reach
        `extend_p` and belong to the same event, to its perception context, or continue its
        appearance across an event boundary (`continuity`); the run's span is the interval.
-    3. Motion: "moving" / "still" plans compare the run's duration-weighted flow magnitude
-       with `moving_min`. Colourless plans ("the black-and-white cat") take the achromatic
-       share of the objects in two frames of the run (`object_colors.colourless_share`) as
-       the probability that the object has no colour.
+       A "still" plan's run stays inside its event.
+    3. Motion: the run's duration-weighted motion measures must read as the plan's motion
+       kind (`perception.motion`: moving, still, zoom in / out, pan, entering, leaving);
+       an episode plan takes its motion from the episode instead (step 5). Colourless plans
+       ("the black-and-white cat") take the achromatic share of the objects in two frames
+       of the run (`object_colors.colourless_share`) as the probability that the object
+       has no colour.
     4. Relation: the condition must be seen in the shots the relation names
        (`conditions.condition_check` over `events.shot_groups`), or be absent from the run
        ("without").
@@ -151,12 +163,11 @@ class OfflineVerifier(VerifierRole):
             p = vis.together(plan.texts, acts, "actions")
         else:
             p = vis.nodes(plan.target, acts, "actions", seen_once=self._seen_once(plan))
+        reading = self._reading(acts.motion, acts.moves)
         if plan.motion is not None and plan.episode is None:
-            moving = np.nan_to_num(acts.motion, nan=0.0) >= self.s.moving_min
-            p = p * (moving == (plan.motion == "moving"))
+            p = p * motion_matches(plan.motion, reading)
         if plan.direction is not None:
-            sign = 1.0 if plan.direction == "right" else -1.0
-            p = p * (np.nan_to_num(acts.drift, nan=0.0) * sign >= self.s.drift_min)
+            p = p * heads(plan.direction, reading, acts.drift, self.s.drift_min)
         if plan.backdrop is not None and ev.frames_at is not None:
             p = np.minimum(p, self._backdrop(ev, plan.backdrop))
         return p
@@ -172,6 +183,12 @@ class OfflineVerifier(VerifierRole):
         be seen throughout, as elsewhere (chosen on the tuning rendering, docs/agent.md)."""
         sequential = plan.relation in (Relation.RIGHT_AFTER, Relation.RIGHT_BEFORE)
         return plan.episode == "effect" or sequential
+
+    def _reading(self, magnitude: np.ndarray, moves: np.ndarray) -> MotionReading:
+        s = self.s
+        return MotionReading(
+            magnitude, moves, s.moving_min, s.pan_min, s.zoom_min, s.approach_min, s.track_min
+        )
 
     def _backdrop(self, ev: Evidence, color: str) -> np.ndarray:
         """Per action node: share of the frame edges in the backdrop colour (two frames)."""
@@ -193,8 +210,8 @@ class OfflineVerifier(VerifierRole):
         parts = {"target": float(p[candidate])}
         if plan.motion is not None and plan.episode is None:
             lengths = np.diff(acts.spans_s[run], axis=1)[:, 0]
-            mean = float(np.average(np.nan_to_num(acts.motion[run]), weights=lengths + 1e-9))
-            parts["motion"] = float((mean >= self.s.moving_min) == (plan.motion == "moving"))
+            whole = self._reading(acts.motion[run], acts.moves[run]).averaged(lengths)
+            parts["motion"] = float(motion_matches(plan.motion, whole)[0])
         if plan.colourless and self.s.object_looks and evidence.frames_at is not None:
             span = np.array([[acts.spans_s[run[0], 0], acts.spans_s[run[-1], 1]]])
             parts["colourless"] = colourless_share(evidence.frames_at(region_times(span)[0]))
@@ -230,6 +247,10 @@ class OfflineVerifier(VerifierRole):
         look = ev.memo["action_appearance"]
 
         spans = ev.actions.spans_s
+        # Nothing changes in a still shot, so no event boundary falls inside one: for a "still"
+        # plan a boundary is a cut or something that came or went (often in the flow margin
+        # left out at event ends, so no node reads its motion), and the instance ends there.
+        within_event = ev.plan.motion == "still"
 
         def joins(i: int, j: int) -> bool:
             """Node `i` joins the run through its neighbour `j` (they must touch in time:
@@ -237,9 +258,11 @@ class OfflineVerifier(VerifierRole):
             touching = abs(spans[max(i, j), 0] - spans[min(i, j), 1]) < 1e-6
             if p[i] < self.s.extend_p or not touching:
                 return False
-            if parent[i] == parent[j] or i in context:
+            if parent[i] == parent[j]:
                 return True
-            return float(look[i] @ look[j]) >= self.s.continuity
+            if within_event:
+                return False
+            return i in context or float(look[i] @ look[j]) >= self.s.continuity
 
         lo = hi = v
         while lo - 1 >= 0 and joins(lo - 1, lo):
@@ -306,9 +329,11 @@ class OfflineAggregator(AggregatorRole):
                 spans = np.array([[i.start_s, i.end_s] for i in instances]).reshape(-1, 2)
                 return same_identity_matrix(instance_looks(evidence, spans, plan.target))
 
+        # A still plan's instances are each inside one event (`OfflineVerifier._run`): two
+        # that touch are two shots, or a shot before and after something moved, not pieces.
+        gap_s = -1e-6 if plan.motion == "still" else self.s.merge_gap_s
         moments, groups = consolidate(
-            entries, self.s.merge_gap_s, self.s.same_identity, plan.ordinal, plan.skip_first,
-            same,
-        )  # fmt: skip
+            entries, gap_s, self.s.same_identity, plan.ordinal, plan.skip_first, same
+        )
         how = "" if same is None else " (identities by object looks)"
         return Aggregation(moments, groups, reason=f"{len(entries)} entries -> {len(moments)}{how}")
