@@ -186,6 +186,14 @@ BACKDROP = re.compile(
     r"backcloth|wall|screen)\b",
     IGNORE,
 )
+# "in front of a brick wall", "with a brick wall behind it": a textured backdrop
+# (`perception.backdrops.BACKDROP_TEXTURES`), removed from the target text like a colour.
+BACKDROP_TEXTURE = re.compile(
+    r"\s*\b(?:(?:on|against|in\s+front\s+of|over|by)\s+(?:a|an|the)\s+(brick)\s+(?:wall|"
+    r"background|backdrop)|with\s+(?:a|an|the)\s+(brick)\s+wall\s+(?:behind|in\s+the\s+"
+    r"background)(?:\s+(?:it|them|him|her))?)\b",
+    IGNORE,
+)
 
 # Horizontal direction of a movement: "right" for left-to-right, "left" for right-to-left.
 DIRECTION = re.compile(r"\b(?:from\s+)?(left|right)\s+to\s+(?:the\s+)?(right|left)\b", IGNORE)

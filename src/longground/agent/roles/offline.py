@@ -18,7 +18,7 @@ from ..aggregate import Aggregation, consolidate
 from ..evidence import Evidence
 from ..graph.events import shot_groups
 from ..graph.nodes import mean_embeddings
-from ..perception.colors import backdrop_share
+from ..perception.backdrops import backdrop_probability
 from ..perception.conditions import condition_check, past_slivers
 from ..perception.episode import Episode, shot_episode
 from ..perception.filter import FilterResult, keep_seen
@@ -114,8 +114,8 @@ class OfflineVerifier(VerifierRole):
 
     1. Target: the candidate must show the target (for "while": target and condition
        together) with probability >= `accept_p`, move (or stay still, or drift left or right)
-       as the plan says, and be seen against the plan's backdrop colour
-       (`colors.backdrop_share` as probability).
+       as the plan says, and be seen against the plan's backdrop colour or texture
+       (`backdrops.backdrop_probability`).
     2. Instance: from the candidate, the run grows over neighbouring action nodes that reach
        `extend_p` and belong to the same event, to its perception context, or continue its
        appearance across an event boundary (`continuity`); the run's span is the interval.
@@ -165,13 +165,14 @@ class OfflineVerifier(VerifierRole):
         sequential = plan.relation in (Relation.RIGHT_AFTER, Relation.RIGHT_BEFORE)
         return plan.episode == "effect" or sequential
 
-    def _backdrop(self, ev: Evidence, color: str) -> np.ndarray:
-        """Per action node: share of the frame edges in the backdrop colour (two frames)."""
-        key = f"backdrop:{color}"
+    def _backdrop(self, ev: Evidence, name: str) -> np.ndarray:
+        """Per action node: probability of the backdrop colour or texture (two frames,
+        `backdrops.backdrop_probability`)."""
+        key = f"backdrop:{name}"
         if key not in ev.memo:
             times = region_times(ev.actions.spans_s)
             frames = ev.frames_at(times.reshape(-1))
-            shares = [backdrop_share(f[None], color) for f in frames]
+            shares = [backdrop_probability(f[None], name) for f in frames]
             ev.memo[key] = np.asarray(shares).reshape(times.shape).mean(axis=1)
         return ev.memo[key]
 
