@@ -306,6 +306,7 @@ class CometAgent:
         plan, k_clear = ev.plan, self.settings.fallback_k
         plain = plan.relation is Relation.NONE and plan.ordinal is None and not plan.skip_first
         plain = plain and plan.motion is None and plan.backdrop is None and plan.direction is None
+        plain = plain and plan.look is None
         if moments.count or not plain or k_clear <= 0:
             return moments
         decision = ev.memo["decisions"][plan.target]

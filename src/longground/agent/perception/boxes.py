@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import require
-from .colors import border_pixels
+from .colors import ACHROMATIC, COLOR_NAMES, border_pixels, name_pixels
 
 LEVELS = 8
 RARE = 0.002
@@ -101,3 +101,22 @@ def object_crops(frames: np.ndarray) -> np.ndarray:
             box = object_box(frame, x0, x1) or (0, h, x0, x1)
             out[i, j] = square_crop(frame, box)
     return out
+
+
+def achromatic_share(frame: np.ndarray) -> float:
+    """Share of the pixels of the frame's object box (the largest foreground component over
+    the whole frame) that `colors.name_pixels` names white, gray or black; 0 with no box.
+    "The black-and-white cat" holds where most of its box is achromatic.
+
+    >>> f = np.zeros((60, 120, 3), np.uint8); f[...] = (200, 40, 40)
+    >>> f[10:50, 30:90] = 128
+    >>> achromatic_share(f)
+    1.0
+    """
+    box = object_box(frame, 0, frame.shape[1])
+    if box is None:
+        return 0.0
+    top, bottom, left, right = box
+    names = name_pixels(np.asarray(frame)[top:bottom, left:right].reshape(-1, 3))
+    achromatic = [COLOR_NAMES.index(name) for name in ACHROMATIC]
+    return float(np.isin(names, achromatic).mean())

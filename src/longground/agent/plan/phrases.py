@@ -195,5 +195,11 @@ BACKDROP_TEXTURE = re.compile(
     IGNORE,
 )
 
+# "the black-and-white cat": the object's own look, checked on its box (`perception.boxes`);
+# the word is removed from the target text, which the encoder scores by class.
+ACHROMATIC_LOOK = re.compile(
+    r"\b(?:black[\s-]+and[\s-]+white|gr[ae]yscale|monochrome|colou?rless)\s+", IGNORE
+)
+
 # Horizontal direction of a movement: "right" for left-to-right, "left" for right-to-left.
 DIRECTION = re.compile(r"\b(?:from\s+)?(left|right)\s+to\s+(?:the\s+)?(right|left)\b", IGNORE)

@@ -66,6 +66,8 @@ class Plan:
             these ("the slide reads X" loses "slide" to the motion words when cleaned).
         source: "rules", "llm", or "rules-fallback" (the LLM's answer was unreadable).
         notes: remarks for the trace.
+        look: "achromatic" when the query names the target's own look as black-and-white
+            (its object box must be mostly white, gray or black), or None.
         episode: the target event is one episode of motion inside one shot, bounded by that
             motion (`perception.episode`): "effect" for a cause and its effect ("causes",
             "caused by": something falls), "passing" for something going by something else
@@ -88,6 +90,7 @@ class Plan:
     source: str = "rules"
     notes: tuple[str, ...] = field(default=())
     episode: str | None = None
+    look: str | None = None
 
     @property
     def texts(self) -> tuple[str, ...]:
@@ -139,6 +142,8 @@ def plan_query(query: str, duration_s: float) -> Plan:
     ordinal, target = _ordinal(target)
     backdrop = ph.BACKDROP.search(target) or ph.BACKDROP_TEXTURE.search(target)
     target = ph.BACKDROP_TEXTURE.sub(" ", ph.BACKDROP.sub(" ", target))
+    look = "achromatic" if ph.ACHROMATIC_LOOK.search(target) else None
+    target = ph.ACHROMATIC_LOOK.sub("", target)
     heading = ph.DIRECTION.search(target)
     direction = heading[2].lower() if heading and heading[1] != heading[2] else None
     motion, target = _motion(_clean(target))
@@ -174,6 +179,7 @@ def plan_query(query: str, duration_s: float) -> Plan:
         occurrence=occurrence,
         phrases=(raw[0], *(r for _, r in kept)),
         episode=episode,
+        look=look,
     )
 
 

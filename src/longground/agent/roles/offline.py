@@ -19,6 +19,7 @@ from ..evidence import Evidence
 from ..graph.events import shot_groups
 from ..graph.nodes import mean_embeddings
 from ..perception.backdrops import backdrop_probability
+from ..perception.boxes import achromatic_share
 from ..perception.conditions import condition_check, past_slivers
 from ..perception.episode import Episode, shot_episode
 from ..perception.filter import FilterResult, keep_seen
@@ -115,7 +116,8 @@ class OfflineVerifier(VerifierRole):
     1. Target: the candidate must show the target (for "while": target and condition
        together) with probability >= `accept_p`, move (or stay still, or drift left or right)
        as the plan says, and be seen against the plan's backdrop colour or texture
-       (`backdrops.backdrop_probability`).
+       (`backdrops.backdrop_probability`), and for a black-and-white look have a mostly
+       achromatic object box (`boxes.achromatic_share`).
     2. Instance: from the candidate, the run grows over neighbouring action nodes that reach
        `extend_p` and belong to the same event, to its perception context, or continue its
        appearance across an event boundary (`continuity`); the run's span is the interval.
@@ -151,6 +153,8 @@ class OfflineVerifier(VerifierRole):
             p = p * (np.nan_to_num(acts.drift, nan=0.0) * sign >= self.s.drift_min)
         if plan.backdrop is not None and ev.frames_at is not None:
             p = np.minimum(p, self._backdrop(ev, plan.backdrop))
+        if plan.look is not None and ev.frames_at is not None:
+            p = np.minimum(p, self._look(ev))
         return p
 
     @staticmethod
@@ -175,6 +179,15 @@ class OfflineVerifier(VerifierRole):
             shares = [backdrop_probability(f[None], name) for f in frames]
             ev.memo[key] = np.asarray(shares).reshape(times.shape).mean(axis=1)
         return ev.memo[key]
+
+    def _look(self, ev: Evidence) -> np.ndarray:
+        """Per action node: share of the frame's object box in white, gray or black (two
+        frames, `boxes.achromatic_share`)."""
+        if "look" not in ev.memo:
+            times = region_times(ev.actions.spans_s)
+            shares = [achromatic_share(f) for f in ev.frames_at(times.reshape(-1))]
+            ev.memo["look"] = np.asarray(shares).reshape(times.shape).mean(axis=1)
+        return ev.memo["look"]
 
     def verify(self, evidence: Evidence, candidate: int, context: np.ndarray) -> Verdict:
         plan, acts = evidence.plan, evidence.actions
