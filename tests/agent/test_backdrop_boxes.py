@@ -8,7 +8,7 @@ import pytest
 
 from longground.agent.graph.cache import GraphCache
 from longground.agent.perception.backdrops import backdrop_probability
-from longground.agent.perception.boxes import object_box, object_crops
+from longground.agent.perception.boxes import achromatic_share, object_box, object_crops
 from longground.agent.perception.textures import lined_share
 from longground.agent.pipeline import CometAgent
 from longground.agent.plan.planner import plan_query
@@ -16,6 +16,8 @@ from longground.agent.settings import AgentSettings
 from longground.synth.backgrounds import paint
 from longground.synth.script import Background
 from tests.agent.test_pipeline import SCRIPT, FakeSource, cat_shots, matched
+
+H = 600.0
 
 
 def _tinted_noise(h: int, w: int, rgb, seed: int = 0) -> np.ndarray:
@@ -37,9 +39,10 @@ def test_the_box_of_a_small_object_on_a_textured_backdrop():
     assert tinted[0, 0].mean() > 0.99 and tinted[0, 1].mean() < 0.1  # the box is the object
 
 
-@pytest.mark.parametrize(
-    ("pattern", "lined"), [("brick", True), ("grass", False), ("gravel", False), ("gradient", False)]
-)
+PATTERNS = [("brick", True), ("grass", False), ("gravel", False), ("gradient", False)]
+
+
+@pytest.mark.parametrize(("pattern", "lined"), PATTERNS)
 @pytest.mark.parametrize("color", ["green", "orange", "purple"])
 def test_only_the_generators_brick_wall_reads_as_lines(pattern, lined, color):
     # The generator's own backdrops at a size the constants were not chosen at (they were
@@ -58,6 +61,18 @@ def test_a_brick_wall_is_a_backdrop_not_part_of_the_target():
     plan = plan_query("List every time the video shows a cat in front of a brick wall.", 600)
     assert (plan.target, plan.backdrop) == ("a cat", "brick")
     assert plan_query("a cat on a green background", 600).backdrop == "green"
+
+
+def test_a_black_and_white_object_is_told_from_its_colour_original():
+    plan = plan_query("How many times do we see the black-and-white cat? Give each time span.", H)
+    assert (plan.target, plan.look) == ("the cat", "achromatic")
+    assert plan_query("the tabby cat", H).look is None
+    photo = np.random.default_rng(2).integers(0, 256, size=(100, 140, 3), dtype=np.uint8)
+    gray = np.repeat(photo.mean(axis=2, keepdims=True).astype(np.uint8), 3, axis=2)
+    for picture, achromatic in ((photo, False), (gray, True)):
+        frame = _tinted_noise(180, 320, (240, 130, 30), seed=3)
+        frame[40:140, 90:230] = picture
+        assert (achromatic_share(frame) > 0.5) == achromatic
 
 
 class SmallSecondObject(FakeSource):
