@@ -7,9 +7,12 @@ import numpy as np
 import pytest
 
 from longground.agent.graph.cache import GraphCache
+from longground.agent.graph.nodes import Nodes
 from longground.agent.perception.backdrops import backdrop_probability
 from longground.agent.perception.boxes import achromatic_share, object_box, object_crops
+from longground.agent.perception.presence import Calibration
 from longground.agent.perception.textures import lined_share
+from longground.agent.perception.visibility import Visibility
 from longground.agent.pipeline import CometAgent
 from longground.agent.plan.planner import plan_query
 from longground.agent.settings import AgentSettings
@@ -73,6 +76,27 @@ def test_a_black_and_white_object_is_told_from_its_colour_original():
         frame = _tinted_noise(180, 320, (240, 130, 30), seed=3)
         frame[40:140, 90:230] = picture
         assert (achromatic_share(frame) > 0.5) == achromatic
+
+
+def test_object_boxes_are_judged_against_the_absolute_threshold():
+    # "a" had its threshold lowered to 1.0 from whole frames; its object box scores 1.5,
+    # above that but under the absolute 2.0: a closer look does not count there.
+    def score(features, text):
+        return features["embedding"][:, 0 if text == "a" else 1]
+
+    def objects(times):
+        return {"embedding": np.tile(np.array([[[1.5, 3.0], [1.5, 3.0]]]), (len(times), 1, 1))}
+
+    times = np.arange(10.0)
+    raw = {"a": np.zeros(10), "b": np.zeros(10)}
+    nodes = Nodes(np.array([[0.0, 10.0]]), np.array([[0, 10]]), np.ones((1, 2)), np.full(1, -1),
+                  np.zeros(1), np.zeros((1, 1)))  # fmt: skip
+    for lowered in (1.0, 1.4):
+        per_text = {"a": Calibration(lowered, 0.05)}
+        vis = Visibility(times, raw, Calibration(2.0, 0.05), score, None, per_text, objects)
+        assert vis.together(("a", "b"), nodes, "actions")[0] < 0.5
+    vis = Visibility(times, raw, Calibration(1.2, 0.05), score, None, None, objects)
+    assert vis.together(("a", "b"), nodes, "actions")[0] > 0.5  # absolute 1.2: seen on its box
 
 
 class SmallSecondObject(FakeSource):

@@ -83,10 +83,15 @@ class Visibility:
         return np.array([np.quantile(p[a:b], quantile) if b > a else 0.0 for a, b in frames])
 
     def _region_p(
-        self, text: str, times: np.ndarray, regions: RegionFn | None = None
+        self,
+        text: str,
+        times: np.ndarray,
+        regions: RegionFn | None = None,
+        calibration: Calibration | None = None,
     ) -> np.ndarray:
         """`(K, F)` best-region probability at each of `times` `(K, F)` (the halves, or the
-        regions `regions` gives); zeros without regions."""
+        regions `regions` gives, through `calibration`, default the text's); zeros without
+        regions."""
         regions = self.regions if regions is None else regions
         if regions is None or self.score is None or times.size == 0:
             return np.zeros(times.shape)
@@ -94,7 +99,16 @@ class Visibility:
         n_regions = next(iter(feats.values())).shape[1]
         flat = {k: v.reshape(v.shape[0] * n_regions, *v.shape[2:]) for k, v in feats.items()}
         raw = np.asarray(self.score(flat, text), dtype=np.float64).reshape(-1, n_regions)
-        return self.calibration(text).probability(raw.max(axis=1)).reshape(times.shape)
+        calibration = calibration or self.calibration(text)
+        return calibration.probability(raw.max(axis=1)).reshape(times.shape)
+
+    def _strict(self, text: str) -> Calibration:
+        """The stricter of the text's calibration and the shared (absolute) one. An object box
+        is a closer look, under which any class scores higher than on whole frames; a
+        threshold lowered from the whole frames' scores (`relative.decide`) does not carry
+        over to it."""
+        own = self.calibration(text)
+        return own if own.threshold >= self.cal.threshold else self.cal
 
     def nodes(self, text: str, nodes: Nodes, level: str, seen_once: bool = False) -> np.ndarray:
         """`(K,)` probability that `text` is visible in each node.
@@ -126,7 +140,7 @@ class Visibility:
             per_text = [np.maximum(self._region_p(t, times), self.frame_p[t][nearest])
                         for t in texts]  # fmt: skip
             if self.objects is not None:
-                per_text = [np.maximum(p, self._region_p(t, times, self.objects))
+                per_text = [np.maximum(p, self._region_p(t, times, self.objects, self._strict(t)))
                             for p, t in zip(per_text, texts, strict=True)]  # fmt: skip
             region_nodes = np.min(per_text, axis=0).mean(axis=1)
             self._memo[key] = np.maximum(whole_nodes, region_nodes)
