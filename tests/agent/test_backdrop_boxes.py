@@ -97,6 +97,12 @@ def test_object_boxes_are_judged_against_the_absolute_threshold():
         assert vis.together(("a", "b"), nodes, "actions")[0] < 0.5
     vis = Visibility(times, raw, Calibration(1.2, 0.05), score, None, None, objects)
     assert vis.together(("a", "b"), nodes, "actions")[0] > 0.5  # absolute 1.2: seen on its box
+    spans = np.array([[0.0, 4.0], [4.0, 10.0]])
+    assert (vis.on_objects("a", spans) > 0.5).all()  # a causal condition looked for on boxes
+    per_text = {"a": Calibration(1.0, 0.05)}
+    vis = Visibility(times, raw, Calibration(2.0, 0.05), score, None, per_text, objects)
+    assert (vis.on_objects("a", spans) < 0.5).all() and (vis.on_objects("b", spans) > 0.5).all()
+    assert not Visibility(times, raw, Calibration(1.2, 0.05)).on_objects("a", spans).any()
 
 
 class SmallSecondObject(FakeSource):

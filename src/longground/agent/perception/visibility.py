@@ -128,6 +128,15 @@ class Visibility:
             self._memo[key] = np.maximum(whole, pooled)
         return self._memo[key]
 
+    def on_objects(self, text: str, spans_s: np.ndarray) -> np.ndarray:
+        """`(K,)` probability that `text` is seen at some point on the object box of a half
+        in each span (the best of its `REGION_FRACTIONS` frames and both sides, against the
+        stricter threshold); zeros without object features."""
+        if self.objects is None or len(spans_s) == 0:
+            return np.zeros(len(spans_s))
+        times = region_times(spans_s)
+        return self._region_p(text, times, self.objects, self._strict(text)).max(axis=1)
+
     def together(self, texts: tuple[str, ...], nodes: Nodes, level: str) -> np.ndarray:
         """`(K,)` probability that all `texts` are visible at the same time in each node."""
         key = (texts, level, "together")

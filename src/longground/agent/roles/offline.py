@@ -290,7 +290,14 @@ class OfflineVerifier(VerifierRole):
             looked = past_slivers(looked, samples, step)
         seen = vis.nodes(text, ev.events, "events", seen_once=True)
         in_shots = np.isin(shots, list(looked))
-        return float(seen[in_shots].max()) if in_shots.any() else 0.0
+        if not in_shots.any():
+            return 0.0
+        best = float(seen[in_shots].max())
+        if ev.plan.relation in (Relation.CAUSES, Relation.CAUSED_BY) and best < self.s.accept_p:
+            # the other party of a cause and its effect shares the shot with the mover, often
+            # small beside it: look at the object boxes of that shot's events too
+            best = max(best, float(vis.on_objects(text, ev.events.spans_s[in_shots]).max()))
+        return best
 
 
 @register_role("aggregator", "offline")
