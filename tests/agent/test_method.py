@@ -85,8 +85,11 @@ def test_finds_scenes_and_reuses_the_graph(clip, tmp_path):
 
 
 def test_halves_find_two_colours_together(clip, tmp_path):
-    found = agent(tmp_path).ground(clip, "red and blue at the same time").moments.to_list()
-    assert close(found, scene_spans(lambda s: {s[1], s[2]} == {"red", "blue"}))
+    grounding = agent(tmp_path).ground(clip, "red and blue at the same time")
+    both = scene_spans(lambda s: {s[1], s[2]} == {"red", "blue"})
+    assert close(grounding.moments.to_list(), both)
+    assert grounding.trace["counters"]["graph.object_frames"] > 0  # the halves' object boxes
+    assert list((tmp_path / "cache").rglob("*.objects.npz"))
     assert agent(tmp_path).ground(clip, "a purple scene").moments.count == 0
 
 

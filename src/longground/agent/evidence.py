@@ -35,6 +35,8 @@ class Evidence:
         score_features: the encoder's `score(features, text) -> (M,)` on feature rows.
         regions: region features `(N, R, ...)` at given times (see `regions.RegionIndex`),
             or None when the source has none.
+        objects: features of the object box of each frame half `(N, 2, ...)` at given times
+            (`perception.boxes`), or None.
         profile: the graph profile in use (its budgets bound what roles look at).
         calibrations: per plan text, the calibration decided relative to the video
             (`perception.relative`); None: the roles' shared calibration.
@@ -51,6 +53,7 @@ class Evidence:
     frames_at: FramesAt | None = None
     score_features: Callable[[dict[str, np.ndarray], str], np.ndarray] | None = None
     regions: Callable[[np.ndarray], dict[str, np.ndarray]] | None = None
+    objects: Callable[[np.ndarray], dict[str, np.ndarray]] | None = None
     profile: Profile | None = None
     calibrations: dict[str, Any] | None = None
     memo: dict[str, Any] = field(default_factory=dict)

@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
-from ..cache.kinds import agent_rate_key, agent_regions_name
+from ..cache.kinds import agent_objects_name, agent_rate_key, agent_regions_name
 from ..moments import Moments
 from .combine import combine, sub_events
 from .confidence import Weights, rescored
@@ -115,7 +115,7 @@ class CometAgent:
     def __init__(self, settings: AgentSettings, index_fps: float, cache: GraphCache, client=None):
         self.settings, self.index_fps, self.cache, self.client = settings, index_fps, cache, client
         self._roles: dict[float, Roles] = {}
-        self._regions: dict[str, RegionIndex] = {}
+        self._regions: dict[tuple[str, str], RegionIndex] = {}  # (kind, video key)
         self._nulls: dict[tuple, dict[str, float]] = {}  # null standouts per video and events
         self._trace = Trace()  # the query in progress (region features report their cost here)
 
@@ -245,6 +245,7 @@ class CometAgent:
             plan, times_s, feats["embedding"], feats["appearance"], scores, events,
             frames_at=source.frames_at, score_features=source.score,
             regions=self._region_index(source, video_key), profile=profile,
+            objects=self._object_index(source, video_key),
             calibrations=calibrations(decisions, self._width(source)),
         )  # fmt: skip
         evidence.memo["decisions"] = decisions
@@ -340,19 +341,32 @@ class CometAgent:
         (filter or verification) and is also shown alone as "detail.regions"."""
         if not (self.settings.regions and source.has_regions):
             return None
-        if video_key not in self._regions:
-            root = self.cache.root
-            cheap = root is None or source.regions_in_index
-            path = None if cheap else root / agent_regions_name(video_key)
+        cheap = self.cache.root is None or source.regions_in_index
+        name = None if cheap else agent_regions_name(video_key)
+        return self._indexed(source.region_features, video_key, name, "regions")
+
+    def _object_index(self, source: VideoSource, video_key: str):
+        """Features of the frame halves' object boxes (`perception.boxes`), computed where the
+        verifier asks for them; their cost is also shown alone as "detail.objects"."""
+        if not (self.settings.regions and source.has_objects):
+            return None
+        name = None if self.cache.root is None else agent_objects_name(video_key)
+        return self._indexed(source.object_features, video_key, name, "objects")
+
+    def _indexed(self, compute_fn, video_key: str, file_name: str | None, kind: str):
+        """`features(times)` of one kind of region of this video, kept in memory and in
+        `file_name` under the cache root (None: memory only)."""
+        if (kind, video_key) not in self._regions:
+            path = None if file_name is None else self.cache.root / file_name
 
             def compute(times_s: np.ndarray) -> dict[str, np.ndarray]:
                 trace = self._trace  # the query in progress
-                with trace.timed("detail.regions"):
-                    trace.count("graph.region_frames", len(times_s))
-                    return source.region_features(times_s)
+                with trace.timed(f"detail.{kind}"):
+                    trace.count(f"graph.{kind[:-1]}_frames", len(times_s))
+                    return compute_fn(times_s)
 
-            self._regions[video_key] = RegionIndex(compute, path)
-        return self._regions[video_key].features
+            self._regions[(kind, video_key)] = RegionIndex(compute, path)
+        return self._regions[(kind, video_key)].features
 
     def _verify(self, evidence: Evidence, roles: Roles, profile: Profile, trace: Trace):
         """Step 3: the verification loop over the action nodes."""

@@ -53,6 +53,7 @@ class VideoSource(ABC):
         has_regions: whether `region_features` is available.
         regions_in_index: whether `region_features` only reads the feature index (cheap:
             then the agent keeps no cache file of them).
+        has_objects: whether `object_features` is available.
     """
 
     duration_s: float
@@ -60,6 +61,7 @@ class VideoSource(ABC):
     default_threshold: float | None = None
     has_regions: bool = False
     regions_in_index: bool = False
+    has_objects: bool = False
 
     @abstractmethod
     def timeline(self, fps: float) -> tuple[np.ndarray, dict[str, np.ndarray]]:
@@ -107,3 +109,9 @@ class VideoSource(ABC):
         """Features of the regions (see `regions.REGIONS`) of the frames at `times_s`:
         `(N, R, ...)` arrays under the same names as the timeline's features."""
         raise NotImplementedError(f"{type(self).__name__} has no region features")
+
+    def object_features(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
+        """Features of the object of each frame half (`perception.boxes.SIDES`: the box of
+        what the frame's outer ring does not show) at `times_s`: `(N, 2, ...)` arrays under
+        the same names as the timeline's features."""
+        raise NotImplementedError(f"{type(self).__name__} has no object features")

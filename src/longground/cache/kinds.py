@@ -110,6 +110,15 @@ def agent_regions_name(rate_key: str) -> str:
     return f"{rate_key}.regions.npz"
 
 
+def agent_objects_name(rate_key: str) -> str:
+    """The file of the features of the frame halves' object boxes of one rate key.
+
+    >>> agent_objects_name("k-1fps")
+    'k-1fps.objects.npz'
+    """
+    return f"{rate_key}.objects.npz"
+
+
 def agent_video_fp(name: str) -> str | None:
     """The video fingerprint an agent file name starts with; None for another name.
 

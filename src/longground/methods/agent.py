@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..agent.graph.cache import GraphCache
+from ..agent.perception.boxes import object_crops
 from ..agent.perception.regions import halves
 from ..agent.pipeline import CometAgent
 from ..agent.plan.planner import Relation, plan_query
@@ -195,6 +196,22 @@ class FileSource(VideoSource):
             return None
         times_s, features = max(held, key=lambda item: item[0])[1]
         return times_s, features[HALF_LOGITS]
+
+    has_objects = True
+
+    def object_features(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
+        """Features of the object box of each frame half at `times_s` (`boxes.object_crops`):
+        frames decoded at `FRAME_SIDE`, each half's object cut to a square and encoded,
+        `REGION_BATCH` crops per encoder call."""
+        times_s = np.asarray(times_s, dtype=np.float64)
+        rows = []
+        for at in range(0, len(times_s), REGION_BATCH):
+            crops = object_crops(self.frames_at(times_s[at : at + REGION_BATCH]))
+            n, sides = crops.shape[:2]
+            feats = self.encoder.image_features(crops.reshape(n * sides, *crops.shape[2:]))
+            rows.append({k: np.asarray(v).reshape(n, sides, *np.shape(v)[1:])
+                         for k, v in feats.items()})  # fmt: skip
+        return {k: np.concatenate([r[k] for r in rows]) for k in rows[0]}
 
     def encoded_halves(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
         """Features of the two halves of each frame at `times_s` (rising), each half cropped

@@ -9,7 +9,9 @@ For a node and a text, two kinds of evidence are combined by taking the larger p
   one taken for "seen at some point").
 
 Two texts are visible *together* in a node when, frame by frame, the smaller of their two
-probabilities is high: in the same half, or one in each half.
+probabilities is high: in the same half, or one in each half. There each text may also be seen
+on the object box of a half (`boxes.py`): the second object of a two-object shot is often too
+small in its half for the encoder.
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ class Visibility:
             only).
         per_text: calibrations of single texts that replace `calibration` for them (see
             `relative.decide`).
+        objects: `objects(times) -> {name: (N, R, ...)}` features of the halves' object boxes
+            (`boxes.object_crops`), or None; read by `together`.
     """
 
     def __init__(
@@ -61,9 +65,11 @@ class Visibility:
         score: ScoreFn | None = None,
         regions: RegionFn | None = None,
         per_text: dict[str, Calibration] | None = None,
+        objects: RegionFn | None = None,
     ):
         self.times_s = np.asarray(times_s, dtype=np.float64)
         self.cal, self.score, self.regions = calibration, score, regions
+        self.objects = objects
         self.per_text = dict(per_text or {})
         self.frame_p = {t: self.calibration(t).probability(s) for t, s in scores.items()}
         self._memo: dict[tuple, np.ndarray] = {}
@@ -76,15 +82,33 @@ class Visibility:
         p = self.frame_p[text]
         return np.array([np.quantile(p[a:b], quantile) if b > a else 0.0 for a, b in frames])
 
-    def _region_p(self, text: str, times: np.ndarray) -> np.ndarray:
-        """`(K, F)` best-half probability at each of `times` `(K, F)`; zeros without regions."""
-        if self.regions is None or self.score is None or times.size == 0:
+    def _region_p(
+        self,
+        text: str,
+        times: np.ndarray,
+        regions: RegionFn | None = None,
+        calibration: Calibration | None = None,
+    ) -> np.ndarray:
+        """`(K, F)` best-region probability at each of `times` `(K, F)` (the halves, or the
+        regions `regions` gives, through `calibration`, default the text's); zeros without
+        regions."""
+        regions = self.regions if regions is None else regions
+        if regions is None or self.score is None or times.size == 0:
             return np.zeros(times.shape)
-        feats = self.regions(times.reshape(-1))
+        feats = regions(times.reshape(-1))
         n_regions = next(iter(feats.values())).shape[1]
         flat = {k: v.reshape(v.shape[0] * n_regions, *v.shape[2:]) for k, v in feats.items()}
         raw = np.asarray(self.score(flat, text), dtype=np.float64).reshape(-1, n_regions)
-        return self.calibration(text).probability(raw.max(axis=1)).reshape(times.shape)
+        calibration = calibration or self.calibration(text)
+        return calibration.probability(raw.max(axis=1)).reshape(times.shape)
+
+    def _strict(self, text: str) -> Calibration:
+        """The stricter of the text's calibration and the shared (absolute) one. An object box
+        is a closer look, under which any class scores higher than on whole frames; a
+        threshold lowered from the whole frames' scores (`relative.decide`) does not carry
+        over to it."""
+        own = self.calibration(text)
+        return own if own.threshold >= self.cal.threshold else self.cal
 
     def nodes(self, text: str, nodes: Nodes, level: str, seen_once: bool = False) -> np.ndarray:
         """`(K,)` probability that `text` is visible in each node.
@@ -104,6 +128,15 @@ class Visibility:
             self._memo[key] = np.maximum(whole, pooled)
         return self._memo[key]
 
+    def on_objects(self, text: str, spans_s: np.ndarray) -> np.ndarray:
+        """`(K,)` probability that `text` is seen at some point on the object box of a half
+        in each span (the best of its `REGION_FRACTIONS` frames and both sides, against the
+        stricter threshold); zeros without object features."""
+        if self.objects is None or len(spans_s) == 0:
+            return np.zeros(len(spans_s))
+        times = region_times(spans_s)
+        return self._region_p(text, times, self.objects, self._strict(text)).max(axis=1)
+
     def together(self, texts: tuple[str, ...], nodes: Nodes, level: str) -> np.ndarray:
         """`(K,)` probability that all `texts` are visible at the same time in each node."""
         key = (texts, level, "together")
@@ -115,6 +148,9 @@ class Visibility:
             nearest = np.clip(np.searchsorted(self.times_s, times), 0, len(self.times_s) - 1)
             per_text = [np.maximum(self._region_p(t, times), self.frame_p[t][nearest])
                         for t in texts]  # fmt: skip
+            if self.objects is not None:
+                per_text = [np.maximum(p, self._region_p(t, times, self.objects, self._strict(t)))
+                            for p, t in zip(per_text, texts, strict=True)]  # fmt: skip
             region_nodes = np.min(per_text, axis=0).mean(axis=1)
             self._memo[key] = np.maximum(whole_nodes, region_nodes)
         return self._memo[key]
@@ -124,6 +160,7 @@ def evidence_visibility(ev: Evidence, calibration: Calibration) -> Visibility:
     """The query's `Visibility`, made once per evidence object (kept in its `memo`)."""
     if "visibility" not in ev.memo:
         ev.memo["visibility"] = Visibility(
-            ev.times_s, ev.scores, calibration, ev.score_features, ev.regions, ev.calibrations
-        )
+            ev.times_s, ev.scores, calibration, ev.score_features, ev.regions, ev.calibrations,
+            ev.objects,
+        )  # fmt: skip
     return ev.memo["visibility"]

@@ -206,6 +206,14 @@ BACKDROP = re.compile(
     r"backcloth|wall|screen)\b",
     IGNORE,
 )
+# "in front of a brick wall", "with a brick wall behind it": a textured backdrop
+# (`perception.backdrops.BACKDROP_TEXTURES`), removed from the target text like a colour.
+BACKDROP_TEXTURE = re.compile(
+    r"\s*\b(?:(?:on|against|in\s+front\s+of|over|by)\s+(?:a|an|the)\s+(brick)\s+(?:wall|"
+    r"background|backdrop)|with\s+(?:a|an|the)\s+(brick)\s+wall\s+(?:behind|in\s+the\s+"
+    r"background)(?:\s+(?:it|them|him|her))?)\b",
+    IGNORE,
+)
 
 # "the black-and-white cat", "a grey horse": the object itself has no colour (checked on its
 # pixels, `perception.object_colors`); the words stay in the target text.

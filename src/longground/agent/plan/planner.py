@@ -57,7 +57,8 @@ class Plan:
             "entering", "leaving"), or None.
         ordinal: 1-based rank of one identity by first appearance (-1: the last), or None.
         skip_first: leave out the first showing of that identity (queries about returns).
-        backdrop: colour name of the background the target must be seen against, or None.
+        backdrop: colour name (or texture name, "brick") of the background the target must
+            be seen against, or None.
         colourless: the target's object must itself be colourless ("the black-and-white cat").
         direction: "right" (moving left to right), "left" (right to left) or None.
         profile: name of the graph profile (see `profiles.PROFILES`).
@@ -140,8 +141,8 @@ def plan_query(query: str, duration_s: float) -> Plan:
     target, conditions, relation = _split_relation(body)
     raw = (target.strip(" ,.?!"), *(c.strip(" ,.?!") for c in conditions))
     ordinal, target = _ordinal(target)
-    backdrop = ph.BACKDROP.search(target)
-    target = ph.BACKDROP.sub(" ", target)
+    backdrop = ph.BACKDROP.search(target) or ph.BACKDROP_TEXTURE.search(target)
+    target = ph.BACKDROP_TEXTURE.sub(" ", ph.BACKDROP.sub(" ", target))
     heading = ph.DIRECTION.search(target)
     direction = heading[2].lower() if heading and heading[1] != heading[2] else None
     motion, target = _motion(_clean(target))
@@ -171,7 +172,7 @@ def plan_query(query: str, duration_s: float) -> Plan:
         motion=motion,
         ordinal=ordinal,
         skip_first=skip_first,
-        backdrop=backdrop[1].lower() if backdrop else None,
+        backdrop=next(g for g in backdrop.groups() if g).lower() if backdrop else None,
         colourless=bool(ph.COLOURLESS.search(target)),
         direction=direction,
         profile=profile,

@@ -19,7 +19,7 @@ from ..aggregate import Aggregation, consolidate
 from ..evidence import Evidence
 from ..graph.events import shot_groups
 from ..graph.nodes import mean_embeddings
-from ..perception.colors import backdrop_share
+from ..perception.backdrops import backdrop_probability
 from ..perception.conditions import condition_check, past_slivers
 from ..perception.episode import Episode, shot_episode
 from ..perception.filter import FilterResult, keep_seen
@@ -129,8 +129,8 @@ class OfflineVerifier(VerifierRole):
 
     1. Target: the candidate must show the target (for "while": target and condition
        together) with probability >= `accept_p`, move as the plan says (its motion kind, and
-       drift left or right), and be seen against the plan's backdrop colour
-       (`colors.backdrop_share` as probability).
+       drift left or right), and be seen against the plan's backdrop colour or texture
+       (`backdrops.backdrop_probability`).
     2. Instance: from the candidate, the run grows over neighbouring action nodes that reach
        `extend_p` and belong to the same event, to its perception context, or continue its
        appearance across an event boundary (`continuity`); the run's span is the interval.
@@ -190,13 +190,14 @@ class OfflineVerifier(VerifierRole):
             magnitude, moves, s.moving_min, s.pan_min, s.zoom_min, s.approach_min, s.track_min
         )
 
-    def _backdrop(self, ev: Evidence, color: str) -> np.ndarray:
-        """Per action node: share of the frame edges in the backdrop colour (two frames)."""
-        key = f"backdrop:{color}"
+    def _backdrop(self, ev: Evidence, name: str) -> np.ndarray:
+        """Per action node: probability of the backdrop colour or texture (two frames,
+        `backdrops.backdrop_probability`)."""
+        key = f"backdrop:{name}"
         if key not in ev.memo:
             times = region_times(ev.actions.spans_s)
             frames = ev.frames_at(times.reshape(-1))
-            shares = [backdrop_share(f[None], color) for f in frames]
+            shares = [backdrop_probability(f[None], name) for f in frames]
             ev.memo[key] = np.asarray(shares).reshape(times.shape).mean(axis=1)
         return ev.memo[key]
 
@@ -310,7 +311,14 @@ class OfflineVerifier(VerifierRole):
             looked = past_slivers(looked, samples, step)
         seen = vis.nodes(text, ev.events, "events", seen_once=True)
         in_shots = np.isin(shots, list(looked))
-        return float(seen[in_shots].max()) if in_shots.any() else 0.0
+        if not in_shots.any():
+            return 0.0
+        best = float(seen[in_shots].max())
+        if ev.plan.relation in (Relation.CAUSES, Relation.CAUSED_BY) and best < self.s.accept_p:
+            # the other party of a cause and its effect shares the shot with the mover, often
+            # small beside it: look at the object boxes of that shot's events too
+            best = max(best, float(vis.on_objects(text, ev.events.spans_s[in_shots]).max()))
+        return best
 
 
 @register_role("aggregator", "offline")
