@@ -18,7 +18,7 @@ from longground.agent.plan.planner import plan_query
 from longground.agent.settings import AgentSettings
 from longground.synth.backgrounds import paint
 from longground.synth.script import Background
-from tests.agent.test_pipeline import SCRIPT, FakeSource, cat_shots, matched
+from tests.agent.test_pipeline import SCRIPT, FakeSource, cat_shots, matched, shot_spans
 
 H = 600.0
 
@@ -134,3 +134,20 @@ def test_a_small_second_object_is_found_together_on_its_object_box():
     agent = CometAgent(AgentSettings(roles="offline"), 1.0, GraphCache(None))
     moments, _ = agent.run(HalvesOnly(), query)
     assert len(moments) == 0
+
+
+def _cup_shots() -> np.ndarray:
+    return shot_spans()[[i for i, (_, objs, _) in enumerate(SCRIPT) if "cup" in objs]]
+
+
+def test_the_target_beside_another_object_is_found_on_its_object_box():
+    # The cup of the cat-and-cup shot is seen alone only on its object box: with target
+    # boxes the filter keeps that shot and the verifier accepts it; without, it is missed.
+    for target_boxes, shots in ((True, [0, 1]), (False, [0])):
+        settings = AgentSettings(roles="offline", target_boxes=target_boxes)
+        agent = CometAgent(settings, 1.0, GraphCache(None))
+        moments, _ = agent.run(SmallSecondObject(), "every time a cup appears")
+        assert matched(moments.spans, _cup_shots()[shots]), (target_boxes, moments.spans)
+    agent = CometAgent(AgentSettings(roles="offline"), 1.0, GraphCache(None))
+    moments, _ = agent.run(SmallSecondObject(), "a giraffe")
+    assert len(moments) == 0  # no box reads as a thing the video never shows
