@@ -249,6 +249,7 @@ class CometAgent:
             calibrations=calibrations(decisions, self._width(source)),
         )  # fmt: skip
         evidence.memo["decisions"] = decisions
+        evidence.memo["object_presence"] = self.settings.object_presence
         with trace.timed("graph.filter"):
             kept = self.roles(source).filter.select(evidence)
         trace.count("malformed.filter", kept.malformed)

@@ -82,6 +82,8 @@ class AgentSettings:
         relative: decide "visible" per text relative to its own score distribution over the
             video (`perception.relative`); False: the absolute threshold only.
         k_mad, max_drop, min_spread: the relative rule's parameters (`RelativeRule`).
+        object_presence: the filter and the verifier also look for a text on the object
+            boxes of the frame halves, against the absolute threshold (`visibility.Visibility`).
         null_gate: lower a text's threshold only when its best event stands out further
             than every null text's does on the video (`perception.null`).
         fallback_k: a plain presence query whose answer is empty answers the event nodes
@@ -148,6 +150,7 @@ class AgentSettings:
     max_drop: float = 1.0
     min_spread: float = 0.1
     null_gate: bool = True
+    object_presence: bool = True
     fallback_k: float = 0.0
     scale_budget: bool = True
     confidence_z: float = 0.05

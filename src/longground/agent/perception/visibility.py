@@ -1,12 +1,16 @@
 """How likely each plan text is visible in graph nodes, from whole frames and frame halves.
 
-For a node and a text, two kinds of evidence are combined by taking the larger probability:
+For a node and a text, the kinds of evidence are combined by taking the larger probability:
 
 - whole frames: the pooled (median, or a high quantile for "seen at some point") encoder
   score of the timeline samples inside the node, through the calibration;
 - regions: the node is looked at closer, at `REGION_FRACTIONS` of its span: each frame's left
   and right halves are scored and the better half counts; the frames are averaged (or the best
-  one taken for "seen at some point").
+  one taken for "seen at some point");
+- object boxes (with `object_presence`): the same frames' halves looked at closer still, on
+  the box of what the half's outer ring does not show (`boxes.py`), pooled like the halves and
+  judged against the absolute threshold; on frames smaller than the encoder's input a small
+  object is seen there when whole frames and halves miss it.
 
 Two texts are visible *together* in a node when, frame by frame, the smaller of their two
 probabilities is high: in the same half, or one in each half. There each text may also be seen
@@ -55,7 +59,10 @@ class Visibility:
         per_text: calibrations of single texts that replace `calibration` for them (see
             `relative.decide`).
         objects: `objects(times) -> {name: (N, R, ...)}` features of the halves' object boxes
-            (`boxes.object_crops`), or None; read by `together`.
+            (`boxes.object_crops`), or None; read by `together`, and by `nodes` when
+            `object_presence` is set.
+        object_presence: let `nodes` also see a text on the object boxes, against the
+            absolute threshold (docs/agent.md, "Small frames: the closer look decides").
     """
 
     def __init__(
@@ -67,7 +74,9 @@ class Visibility:
         regions: RegionFn | None = None,
         per_text: dict[str, Calibration] | None = None,
         objects: RegionFn | None = None,
+        object_presence: bool = False,
     ):
+        self.object_presence = object_presence and objects is not None
         self.times_s = np.asarray(times_s, dtype=np.float64)
         self.cal, self.score, self.regions = calibration, score, regions
         self.objects = objects
@@ -125,6 +134,9 @@ class Visibility:
         if key not in self._memo:
             whole = self._whole(text, nodes.frames, 0.9 if seen_once else 0.5)
             region = self._region_p(text, region_times(nodes.spans_s))
+            if self.object_presence:  # a closer look, judged against the absolute threshold
+                box = self._region_p(text, region_times(nodes.spans_s), self.objects, self.cal)
+                region = np.maximum(region, box)
             pooled = region.max(axis=1) if seen_once else region.mean(axis=1)
             self._memo[key] = np.maximum(whole, pooled)
         return self._memo[key]
@@ -181,6 +193,6 @@ def evidence_visibility(ev: Evidence, calibration: Calibration) -> Visibility:
     if "visibility" not in ev.memo:
         ev.memo["visibility"] = Visibility(
             ev.times_s, ev.scores, calibration, ev.score_features, ev.regions, ev.calibrations,
-            ev.objects,
+            ev.objects, ev.memo.get("object_presence", False),
         )  # fmt: skip
     return ev.memo["visibility"]

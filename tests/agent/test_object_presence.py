@@ -1,0 +1,66 @@
+"""A small object that whole frames and halves miss is seen on its object box (the closer
+look), judged against the absolute threshold even where the text's own was lowered or the
+null texts marked it absent (docs/agent.md, "Small frames: the closer look decides")."""
+
+import numpy as np
+
+from longground.agent.graph.nodes import Nodes
+from longground.agent.perception.presence import Calibration
+from longground.agent.perception.visibility import Visibility
+from longground.agent.settings import AgentSettings
+
+TIMES = np.arange(10.0)
+RAW = {"cup": np.full(10, 0.5)}  # whole frames: well under any threshold below
+
+
+def score(features, text):
+    return features["embedding"][:, 0]
+
+
+def halves(times):  # both halves as weak as the whole frame
+    return {"embedding": np.full((len(times), 2, 1), 0.5)}
+
+
+def boxes(box_score):
+    def objects(times):  # the left half's box shows the cup, the right one nothing
+        rows = np.tile(np.array([[[box_score], [0.0]]]), (len(times), 1, 1))
+        return {"embedding": rows}
+
+    return objects
+
+
+def nodes(spans_s):
+    spans = np.asarray(spans_s, np.float64)
+    frames = np.clip(spans, 0, 10).astype(np.int64)
+    k = len(spans)
+    return Nodes(spans, frames, np.ones((k, 2)), np.full(k, -1), np.zeros(k), np.zeros((k, k)))
+
+
+def visibility(box_score, per_text=None, object_presence=True):
+    return Visibility(
+        TIMES, RAW, Calibration(2.4, 0.05), score, halves, per_text, boxes(box_score),
+        object_presence,
+    )  # fmt: skip
+
+
+def test_a_box_above_the_absolute_threshold_makes_the_node_seen():
+    events = nodes([[0.0, 5.0], [5.0, 10.0]])
+    assert (visibility(3.3).nodes("cup", events, "events", seen_once=True) > 0.9).all()
+    assert (visibility(3.3).nodes("cup", events, "actions") > 0.9).all()  # throughout too
+    off = visibility(3.3, object_presence=False).nodes("cup", events, "events", seen_once=True)
+    assert (off < 0.1).all()
+
+
+def test_boxes_keep_the_absolute_threshold_whatever_the_text_own():
+    events = nodes([[0.0, 10.0]])
+    # a lowered threshold (1.0) does not carry over to the box: 1.5 is under 2.4
+    lowered = visibility(1.5, {"cup": Calibration(1.0, 0.05)})
+    assert lowered.nodes("cup", events, "events", seen_once=True)[0] < 0.1
+    # marked absent by the null texts (infinite threshold): the box at 3.3 still counts
+    absent = visibility(3.3, {"cup": Calibration(float("inf"), 0.05)})
+    assert absent.nodes("cup", events, "events", seen_once=True)[0] > 0.9
+
+
+def test_object_presence_is_on_by_default_and_can_be_turned_off():
+    assert AgentSettings().object_presence
+    assert not AgentSettings.from_params({"object_presence": "false"}).object_presence
