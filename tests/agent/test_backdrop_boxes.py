@@ -142,12 +142,13 @@ def _cup_shots() -> np.ndarray:
 
 def test_the_target_beside_another_object_is_found_on_its_object_box():
     # The cup of the cat-and-cup shot is seen alone only on its object box: with target
-    # boxes the filter keeps that shot and the verifier accepts it; without, it is missed.
-    for target_boxes, shots in ((True, [0, 1]), (False, [0])):
-        settings = AgentSettings(roles="offline", target_boxes=target_boxes)
+    # boxes (object_presence) the filter keeps that shot and the verifier accepts it; without,
+    # it is missed.
+    for object_presence, shots in ((True, [0, 1]), (False, [0])):
+        settings = AgentSettings(roles="offline", object_presence=object_presence)
         agent = CometAgent(settings, 1.0, GraphCache(None))
         moments, _ = agent.run(SmallSecondObject(), "every time a cup appears")
-        assert matched(moments.spans, _cup_shots()[shots]), (target_boxes, moments.spans)
+        assert matched(moments.spans, _cup_shots()[shots]), (object_presence, moments.spans)
     agent = CometAgent(AgentSettings(roles="offline"), 1.0, GraphCache(None))
     moments, _ = agent.run(SmallSecondObject(), "a giraffe")
     assert len(moments) == 0  # no box reads as a thing the video never shows

@@ -56,9 +56,6 @@ class AgentSettings:
         object_looks: let the offline roles read the objects' own pixels (`perception.reid`):
             ordinal plans group instances by the objects' looks rather than by `same_identity`
             on frame embeddings, and colourless plans check the object has no colour.
-        target_boxes: the offline filter and verifier may see the plan's target on the
-            object boxes of the frame halves (`Visibility.target`); False: whole frames and
-            halves only.
         pan_min, zoom_min, approach_min: per-second thresholds of the camera's pan and zoom
             and of an object's move into or out of the frame (`perception.motion`), chosen
             on the tuning rendering; track_min: per-second move of what differs from the
@@ -135,7 +132,6 @@ class AgentSettings:
     merge_gap_s: float = 1.0
     same_identity: float = 0.9
     object_looks: bool = True
-    target_boxes: bool = True
     verifier_frames: int = 12
     filter_frames: int = 2
     filter_batch: int = 8

@@ -5,7 +5,7 @@ role classes around these functions.
 
 - offline (`keep_seen`): keep an event node when some plan text (target or condition) is
   plausibly seen in it at some point: probability >= `filter_p` (see `visibility.Visibility`,
-  whole frames and frame halves, and for the target the object boxes of the halves).
+  whole frames and frame halves).
 - Video-LLM (`event_batches`, `event_listing`, `read_keep`, `merge_kept`): events are shown in
   batches; the model names the ones to keep, and a batch whose answer stays unreadable is
   dropped and counted as malformed.
@@ -40,31 +40,20 @@ class FilterResult:
     malformed: int = 0
 
 
-def keep_seen(
-    evidence: Evidence, calibration: Calibration, filter_p: float, target_boxes: bool = True
-) -> FilterResult:
+def keep_seen(evidence: Evidence, calibration: Calibration, filter_p: float) -> FilterResult:
     """The offline filter: keep events where any plan text reaches probability `filter_p`.
 
     Args:
         evidence: the query's evidence (plan, timeline scores, event nodes).
         calibration: raw encoder score -> presence probability.
         filter_p: the probability an event needs for some plan text.
-        target_boxes: the target may also be seen on the object boxes of the events where
-            whole frames and halves do not reach `filter_p` (`Visibility.target`).
 
     Returns:
         `FilterResult` with `relevance` = the best text's probability per event.
     """
     vis = evidence_visibility(evidence, calibration)
     texts = evidence.plan.texts
-    events = evidence.events
-
-    def seen(text: str) -> np.ndarray:
-        if target_boxes and text == evidence.plan.target:
-            return vis.target(text, events, "events", seen_once=True, below=filter_p)
-        return vis.nodes(text, events, "events", seen_once=True)
-
-    table = np.stack([seen(t) for t in texts])
+    table = np.stack([vis.nodes(t, evidence.events, "events", seen_once=True) for t in texts])
     rel = table.max(axis=0)
     best = [texts[i] for i in table.argmax(axis=0)]
     keep = rel >= filter_p

@@ -15,8 +15,7 @@ For a node and a text, the kinds of evidence are combined by taking the larger p
 Two texts are visible *together* in a node when, frame by frame, the smaller of their two
 probabilities is high: in the same half, or one in each half. There each text may also be seen
 on the object box of a half (`boxes.py`): the second object of a two-object shot is often too
-small in its half for the encoder. The plan's target alone may also be seen on the object
-boxes where whole frames and halves do not show it (`target`).
+small in its half for the encoder.
 """
 
 from __future__ import annotations
@@ -141,33 +140,14 @@ class Visibility:
             self._memo[key] = np.maximum(whole, pooled)
         return self._memo[key]
 
-    def on_objects(self, text: str, spans_s: np.ndarray, seen_once: bool = True) -> np.ndarray:
-        """`(K,)` probability that `text` is seen on the object box of a half in each span
-        (the better side in each of its `REGION_FRACTIONS` frames, against the stricter
-        threshold; the best frame, or with `seen_once` False the mean over them); zeros
-        without object features."""
+    def on_objects(self, text: str, spans_s: np.ndarray) -> np.ndarray:
+        """`(K,)` probability that `text` is seen at some point on the object box of a half
+        in each span (the best of its `REGION_FRACTIONS` frames and both sides, against the
+        stricter threshold); zeros without object features."""
         if self.objects is None or len(spans_s) == 0:
             return np.zeros(len(spans_s))
         times = region_times(spans_s)
-        p = self._region_p(text, times, self.objects, self._strict(text))
-        return p.max(axis=1) if seen_once else p.mean(axis=1)
-
-    def target(
-        self, text: str, nodes: Nodes, level: str, seen_once: bool = False, below: float = 1.0
-    ) -> np.ndarray:
-        """`(K,)` `nodes(...)`, and for the nodes where that stays under `below`, the object
-        boxes of their halves too (`on_objects`, same pooling): an object beside another, or
-        small in its half, is missed by whole frames and halves (docs/agent.md, "The target
-        on object boxes"). Only those nodes' boxes are encoded."""
-        key = (text, level, seen_once, "objects", below)
-        if key not in self._memo:
-            p = self.nodes(text, nodes, level, seen_once).copy()
-            low = np.flatnonzero(p < below)
-            if self.objects is not None and low.size:
-                boxes = self.on_objects(text, nodes.spans_s[low], seen_once)
-                p[low] = np.maximum(p[low], boxes)
-            self._memo[key] = p
-        return self._memo[key]
+        return self._region_p(text, times, self.objects, self._strict(text)).max(axis=1)
 
     def together(self, texts: tuple[str, ...], nodes: Nodes, level: str) -> np.ndarray:
         """`(K,)` probability that all `texts` are visible at the same time in each node."""

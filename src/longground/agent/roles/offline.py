@@ -63,9 +63,6 @@ class ScorerSettings:
         merge_gap_s, same_identity: aggregator settings (see `aggregate.consolidate`).
         object_looks: tell identities apart by the objects' looks (`perception.identity`) and
             check colourless plans on the objects' pixels (`perception.object_colors`).
-        target_boxes: the filter and the verifier may see the plan's target on the object
-            boxes of the frame halves where whole frames and halves do not show it
-            (`Visibility.target`).
     """
 
     calibration: Calibration
@@ -79,7 +76,6 @@ class ScorerSettings:
     drift_min: float = 0.002
     lookback: int = 4
     object_looks: bool = True
-    target_boxes: bool = True
     pan_min: float = 0.001
     zoom_min: float = 0.005
     approach_min: float = 0.001
@@ -124,7 +120,7 @@ class ScoreFilter(FilterRole):
         self.s = settings
 
     def select(self, evidence: Evidence) -> FilterResult:
-        return keep_seen(evidence, self.s.calibration, self.s.filter_p, self.s.target_boxes)
+        return keep_seen(evidence, self.s.calibration, self.s.filter_p)
 
 
 @register_role("verifier", "offline")
@@ -132,9 +128,9 @@ class OfflineVerifier(VerifierRole):
     """Checks a candidate action node part by part with the encoder.
 
     1. Target: the candidate must show the target (for "while": target and condition
-       together) with probability >= `accept_p` (whole frames, halves, or the halves'
-       object boxes where those two do not show it), move as the plan says (its motion kind, and
-       drift left or right), and be seen against the plan's backdrop colour or texture
+       together) with probability >= `accept_p` (whole frames, halves, and with
+       `object_presence` the halves' object boxes), move as the plan says (its motion kind,
+       and drift left or right), and be seen against the plan's backdrop colour or texture
        (`backdrops.backdrop_probability`).
     2. Instance: from the candidate, the run grows over neighbouring action nodes that reach
        `extend_p` and belong to the same event, to its perception context, or continue its
@@ -166,8 +162,6 @@ class OfflineVerifier(VerifierRole):
         plan, acts = ev.plan, ev.actions
         if plan.relation is Relation.WHILE and plan.conditions:
             p = vis.together(plan.texts, acts, "actions")
-        elif self.s.target_boxes:
-            p = vis.target(plan.target, acts, "actions", self._seen_once(plan), self.s.accept_p)
         else:
             p = vis.nodes(plan.target, acts, "actions", seen_once=self._seen_once(plan))
         reading = self._reading(acts.motion, acts.moves)
