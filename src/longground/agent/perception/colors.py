@@ -31,6 +31,18 @@ MIN_SATURATION = 0.25
 MIN_VALUE = 0.12
 
 
+def ring_strips(frame: np.ndarray, margin: float = 0.05) -> list[np.ndarray]:
+    """The four strips of the outer ring of one `(H, W, ...)` array, `margin` of its height
+    (top, bottom) and width (sides) wide: top, bottom, left, right.
+
+    >>> [s.shape for s in ring_strips(np.zeros((20, 40)), 0.1)]
+    [(2, 40), (2, 40), (16, 4), (16, 4)]
+    """
+    h, w = frame.shape[:2]
+    dy, dx = max(int(round(h * margin)), 1), max(int(round(w * margin)), 1)
+    return [frame[:dy], frame[h - dy :], frame[dy : h - dy, :dx], frame[dy : h - dy, w - dx :]]
+
+
 def border_pixels(frames: np.ndarray, margin: float = 0.05) -> np.ndarray:
     """The pixels of a ring `margin` of the frame size wide along the edges.
 
@@ -44,11 +56,8 @@ def border_pixels(frames: np.ndarray, margin: float = 0.05) -> np.ndarray:
     >>> border_pixels(np.zeros((1, 20, 40, 3), np.uint8), 0.1).shape
     (288, 3)
     """
-    f = np.asarray(frames, dtype=np.uint8)
-    h, w = f.shape[1:3]
-    dy, dx = max(int(round(h * margin)), 1), max(int(round(w * margin)), 1)
-    parts = [f[:, :dy], f[:, h - dy :], f[:, dy : h - dy, :dx], f[:, dy : h - dy, w - dx :]]
-    return np.concatenate([p.reshape(-1, 3) for p in parts])
+    strips = ring_strips(np.moveaxis(np.asarray(frames, dtype=np.uint8), 0, 2), margin)
+    return np.concatenate([s.reshape(-1, 3) for s in strips])
 
 
 def name_pixels(pixels: np.ndarray) -> np.ndarray:

@@ -24,22 +24,12 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import require
+from .colors import ring_strips
 
 MIN_TEXTURE = 10.0
 COHERENCE_MID = 0.34
 COHERENCE_WIDTH = 0.04
 RING_MARGIN = 0.05
-
-
-def ring_strips(frame: np.ndarray, margin: float = RING_MARGIN) -> list[np.ndarray]:
-    """The four strips of the outer ring of one `(H, W, ...)` frame: top, bottom, left, right.
-
-    >>> [s.shape for s in ring_strips(np.zeros((20, 40)), 0.1)]
-    [(2, 40), (2, 40), (16, 4), (16, 4)]
-    """
-    h, w = frame.shape[:2]
-    dy, dx = max(int(round(h * margin)), 1), max(int(round(w * margin)), 1)
-    return [frame[:dy], frame[h - dy :], frame[dy : h - dy, :dx], frame[dy : h - dy, w - dx :]]
 
 
 def ring_texture(frame: np.ndarray) -> tuple[float, float]:
@@ -60,7 +50,7 @@ def ring_texture(frame: np.ndarray) -> tuple[float, float]:
     gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
     tensor = np.zeros(3)  # sums of gx^2, gy^2, gx*gy over the ring
     magnitudes = []
-    for sx, sy in zip(ring_strips(gx), ring_strips(gy), strict=True):
+    for sx, sy in zip(ring_strips(gx, RING_MARGIN), ring_strips(gy, RING_MARGIN), strict=True):
         sx, sy = sx[1:-1, 1:-1], sy[1:-1, 1:-1]  # Sobel at the frame edge reads the padding
         tensor += [np.sum(sx * sx), np.sum(sy * sy), np.sum(sx * sy)]
         magnitudes.append(np.hypot(sx, sy).ravel())
