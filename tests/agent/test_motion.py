@@ -16,6 +16,7 @@ from longground.agent.perception.motion import MOTION_KINDS, MotionReading, head
 from longground.agent.plan.planner import plan_query
 from longground.agent.roles.offline import OfflineAggregator, OfflineVerifier, ScorerSettings
 from longground.agent.settings import AgentSettings
+from longground.errors import UserError
 
 cv2 = pytest.importorskip("cv2")
 
@@ -183,3 +184,11 @@ def test_a_still_instance_ends_at_an_event_boundary(query, count):
         assert verdict.entry is not None
         entries.append(verdict.entry)
     assert len(aggregator.aggregate(ev, entries).moments) == count
+
+
+@pytest.mark.parametrize("name", ["pan_min", "zoom_min", "approach_min", "track_min"])
+@pytest.mark.parametrize("value", ["-0.01", "nan", "inf"])
+def test_a_motion_threshold_must_be_a_finite_magnitude(name, value):
+    with pytest.raises(UserError, match=name):
+        AgentSettings.from_params({name: value})
+    assert getattr(AgentSettings.from_params({name: "0"}), name) == 0.0

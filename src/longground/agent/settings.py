@@ -16,6 +16,8 @@ from .profiles import Profile
 ORDERS = ("coverage", "uniform")
 REGION_SOURCES = ("index", "encoder")
 PROFILE_FIELDS = tuple(f.name for f in fields(Profile) if f.name != "name")
+#: Per-second motion thresholds (`perception.motion`): magnitudes, so never negative.
+MOTION_THRESHOLDS = ("pan_min", "zoom_min", "approach_min", "track_min")
 
 
 @dataclass(frozen=True)
@@ -171,6 +173,9 @@ class AgentSettings:
             )
         if not self.near_s >= 0:
             raise UserError(f"agent: parameter near_s must be >= 0, got {self.near_s}")
+        for name in MOTION_THRESHOLDS:
+            if not getattr(self, name) >= 0:
+                raise UserError(f"agent: parameter {name} must be >= 0, got {getattr(self, name)}")
         if not self.flat_segment_s > 0:
             raise UserError(
                 f"agent: parameter flat_segment_s must be > 0, got {self.flat_segment_s}"
