@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,7 +22,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
     pytest.skip("Debian's chromium is not installed", allow_module_level=True)
 
-from playwright.sync_api import sync_playwright  # noqa: E402
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 from longground.formats import load_samples, write_samples  # noqa: E402
 from longground.video.writer import VideoWriter  # noqa: E402
@@ -323,8 +324,9 @@ def test_the_navigator_filters_and_switches_videos(site, browser):
     problems: list[str] = []
     page = open_page(browser, site["url"], problems)
     page.locator("#video-filter").fill("lob")
-    assert page.locator("#videos li").all_inner_texts()[0].startswith("lobby.mp4")
-    assert page.locator("#videos li").count() == 1
+    # the list is redrawn after the filter's input event: wait for it, don't read it at once
+    expect(page.locator("#videos li")).to_have_count(1)
+    expect(page.locator("#videos li").first).to_have_text(re.compile(r"^lobby\.mp4"))
     page.locator("#videos li").first.click()
     page.wait_for_selector("article[data-qid=q6]")
     assert page.locator("#verify-title").inner_text() == "Queries of lobby.mp4"
@@ -332,8 +334,10 @@ def test_the_navigator_filters_and_switches_videos(site, browser):
     page.locator("#video-status").select_option("to-verify")
     videos = httpx.get(f"{site['url']}api/videos", timeout=5).json()["videos"]
     to_verify = [v["video"] for v in videos if v["verified"] + v["discarded"] < v["total"]]
+    assert "lobby.mp4" in to_verify
+    expect(page.locator("#videos li")).to_have_count(len(to_verify))
     shown = page.locator("#videos li").evaluate_all("items => items.map(i => i.dataset.video)")
-    assert shown == to_verify and "lobby.mp4" in shown
+    assert shown == to_verify
     page.locator("#status-filter").select_option("unverified")
     page.wait_for_function("document.querySelectorAll('#cards article').length === 1")
     assert problems == []
