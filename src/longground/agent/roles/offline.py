@@ -161,7 +161,7 @@ class OfflineVerifier(VerifierRole):
         visible, and its motion matches the plan's."""
         plan, acts = ev.plan, ev.actions
         if plan.relation is Relation.WHILE and plan.conditions:
-            p = vis.together(plan.texts, acts, "actions")
+            p = vis.together(plan.texts, acts, "actions", apart=plan.episode != "passing")
         else:
             p = vis.nodes(plan.target, acts, "actions", seen_once=self._seen_once(plan))
         reading = self._reading(acts.motion, acts.moves)
