@@ -334,9 +334,14 @@ class OfflineAggregator(AggregatorRole):
         same = None
         if plan.ordinal is not None and self.s.object_looks and evidence.frames_at is not None:
 
+            seen: dict[tuple[float, float], list] = {}  # looks by span, read once
+
             def same(instances: list) -> np.ndarray:
-                spans = np.array([[i.start_s, i.end_s] for i in instances]).reshape(-1, 2)
-                return same_identity_matrix(instance_looks(evidence, spans, plan.target))
+                spans = [(i.start_s, i.end_s) for i in instances]
+                new = sorted({s for s in spans if s not in seen})
+                looks = instance_looks(evidence, np.array(new).reshape(-1, 2), plan.target)
+                seen.update(zip(new, looks, strict=True))
+                return same_identity_matrix([seen[s] for s in spans])
 
         # A still plan's instances are each inside one event (`OfflineVerifier._run`): two
         # that touch are two shots, or a shot before and after something moved, not pieces.
