@@ -333,7 +333,6 @@ class OfflineAggregator(AggregatorRole):
         plan = evidence.plan
         same = None
         if plan.ordinal is not None and self.s.object_looks and evidence.frames_at is not None:
-
             seen: dict[tuple[float, float], list] = {}  # looks by span, read once
 
             def same(instances: list) -> np.ndarray:
