@@ -65,9 +65,10 @@ def chain_entries(
     merge_gap_s: float = 1.0,
     same_identity: float = 0.9,
     by_identity: bool = False,
+    joins: Callable[[int, int], bool] | None = None,
 ) -> list[Instance]:
-    """Join touching entries with equal summaries (and, `by_identity`, matching embeddings)
-    into instances, in time order.
+    """Join touching entries with equal summaries (and, `by_identity`, matching embeddings,
+    or `joins(previous entry index, entry index)` when given) into instances, in time order.
 
     >>> e = [MemoryEntry("cat", 0, 5, 0.7), MemoryEntry("cat", 5, 9, 0.9),
     ...      MemoryEntry("cat", 20, 25, 0.8)]
@@ -82,8 +83,10 @@ def chain_entries(
             last = entries[groups[-1][-1]]
             group_end = max(entries[j].end_s for j in groups[-1])
             same = e.summary == last.summary and (
-                not by_identity or _same(e.z, e.summary, last.z, last.summary, same_identity)
-            )
+                not by_identity
+                or (joins(groups[-1][-1], i) if joins is not None
+                    else _same(e.z, e.summary, last.z, last.summary, same_identity))
+            )  # fmt: skip
             if e.start_s <= group_end + merge_gap_s and same:
                 groups[-1].append(i)
                 continue
@@ -148,8 +151,8 @@ def consolidate(
         same_identity: cosine at or above which two embeddings are the same identity.
         ordinal: keep only the n-th identity to appear (1-based; -1 the last), or None.
         skip_first: leave out the first of the remaining instances.
-        same: which instances may show the same identity (ordinal selection); default the
-            embedding cosine.
+        same: which instances may show the same identity (ordinal selection, and which
+            touching pieces join before it); default the embedding cosine.
 
     Returns:
         `(moments, groups)`: moments in time order with confidences as scores, and for each
@@ -159,7 +162,15 @@ def consolidate(
     >>> m.to_list(), g
     ([[0.0, 6.0]], [[0, 1]])
     """
-    instances = chain_entries(entries, merge_gap_s, same_identity, by_identity=ordinal is not None)
+    joins = None
+    if ordinal is not None and same is not None and entries:
+        # pieces are joined by the same identity measure the groups use: each entry alone
+        pieces = same([Instance(e.start_s, e.end_s, e.confidence, (k,), e.z)
+                       for k, e in enumerate(entries)])  # fmt: skip
+        joins = lambda a, b: bool(pieces[a, b])  # noqa: E731
+    instances = chain_entries(
+        entries, merge_gap_s, same_identity, by_identity=ordinal is not None, joins=joins
+    )
     if ordinal is not None and instances:
         matrix = same(instances) if same is not None else None
         by_identity = identity_groups(instances, same_identity, matrix)

@@ -51,8 +51,26 @@ def instance_looks(ev: Evidence, spans_s: np.ndarray, text: str) -> list[list[Lo
     for i, side in zip(several, _sides(ev, flat[several], text)):
         sides[i] = side
     looks = [look_of(f, p, side) for f, p, side in zip(frames, parts, sides)]
-    per = times.shape[1]
-    return [[x for x in looks[i * per : (i + 1) * per] if x is not None] for i in range(len(times))]
+    per, shape = times.shape[1], frames.shape[1:3]
+    return [whole_looks([x for x in looks[i * per : (i + 1) * per] if x is not None], shape)
+            for i in range(len(times))]  # fmt: skip
+
+
+def whole_looks(looks: list[Look], frame_shape: tuple[int, int]) -> list[Look]:
+    """The looks whose object lies inside the frame, when there are any (else all): an
+    object cut by the frame's edge (entering, leaving, crossing) shows only part of its
+    shape, which compares with nothing.
+
+    >>> inside = Look((10, 20, 10, 20), np.ones(1), np.ones(1), np.ones(1))
+    >>> cut = Look((10, 20, 0, 20), np.ones(1), np.ones(1), np.ones(1))
+    >>> [len(whole_looks(x, (90, 160))) for x in ([inside, cut], [cut])]
+    [1, 1]
+    >>> whole_looks([inside, cut], (90, 160))[0] is inside
+    True
+    """
+    h, w = frame_shape
+    inside = [x for x in looks if x.box[0] > 0 and x.box[2] > 0 and x.box[1] < h and x.box[3] < w]
+    return inside or looks
 
 
 def same_identity_matrix(looks: list[list[Look]]) -> np.ndarray:

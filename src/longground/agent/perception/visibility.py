@@ -101,15 +101,27 @@ class Visibility:
         """`(K, F)` best-region probability at each of `times` `(K, F)` (the halves, or the
         regions `regions` gives, through `calibration`, default the text's); zeros without
         regions."""
+        return self._sides_p(text, times, regions, calibration).max(axis=2)
+
+    def _sides_p(
+        self,
+        text: str,
+        times: np.ndarray,
+        regions: RegionFn | None = None,
+        calibration: Calibration | None = None,
+    ) -> np.ndarray:
+        """`(K, F, R)` probability per region (R = 2 halves, or the regions `regions` gives)
+        at each of `times` `(K, F)`, as `_region_p` before its best region; `(K, F, 1)`
+        zeros without regions."""
         regions = self.regions if regions is None else regions
         if regions is None or self.score is None or times.size == 0:
-            return np.zeros(times.shape)
+            return np.zeros((*times.shape, 1))
         feats = regions(times.reshape(-1))
         n_regions = next(iter(feats.values())).shape[1]
         flat = {k: v.reshape(v.shape[0] * n_regions, *v.shape[2:]) for k, v in feats.items()}
         raw = np.asarray(self.score(flat, text), dtype=np.float64).reshape(-1, n_regions)
         calibration = calibration or self.calibration(text)
-        return calibration.probability(raw.max(axis=1)).reshape(times.shape)
+        return calibration.probability(raw).reshape(*times.shape, n_regions)
 
     def _strict(self, text: str) -> Calibration:
         """The stricter of the text's calibration and the shared (absolute) one. An object box
@@ -149,23 +161,77 @@ class Visibility:
         times = region_times(spans_s)
         return self._region_p(text, times, self.objects, self._strict(text)).max(axis=1)
 
-    def together(self, texts: tuple[str, ...], nodes: Nodes, level: str) -> np.ndarray:
-        """`(K,)` probability that all `texts` are visible at the same time in each node."""
-        key = (texts, level, "together")
+    def together(
+        self, texts: tuple[str, ...], nodes: Nodes, level: str, apart: bool = True
+    ) -> np.ndarray:
+        """`(K,)` probability that all `texts` are visible at the same time in each node.
+
+        With object boxes and `apart` (the texts name things side by side, not one going by
+        the other), one box is one object (`owned`): a half whose box shows another of the
+        texts, and not this one, does not show this one, however its whole half or the whole
+        frame reads; the whole frames' reading counts only where some half is left for the
+        text (docs/agent.md, "One box, one object")."""
+        key = (texts, level, "together", apart)
         if key not in self._memo:
             whole = np.min([self.frame_p[t] for t in texts], axis=0)
             whole_nodes = np.array([np.median(whole[a:b]) if b > a else 0.0
                                     for a, b in nodes.frames])  # fmt: skip
             times = region_times(nodes.spans_s)
             nearest = np.clip(np.searchsorted(self.times_s, times), 0, len(self.times_s) - 1)
-            per_text = [np.maximum(self._region_p(t, times), self.frame_p[t][nearest])
-                        for t in texts]  # fmt: skip
-            if self.objects is not None:
-                per_text = [np.maximum(p, self._region_p(t, times, self.objects, self._strict(t)))
-                            for p, t in zip(per_text, texts, strict=True)]  # fmt: skip
-            region_nodes = np.min(per_text, axis=0).mean(axis=1)
+            sides = {t: self._sides_p(t, times) for t in texts}
+            per_text = {t: np.maximum(sides[t].max(axis=2), self.frame_p[t][nearest])
+                        for t in texts}  # fmt: skip
+            if self.objects is not None and not apart:
+                per_text = {t: np.maximum(p, self._region_p(t, times, self.objects,
+                                                            self._strict(t)))
+                            for t, p in per_text.items()}  # fmt: skip
+            elif self.objects is not None:
+                boxes = {t: self._sides_p(t, times, self.objects, self._strict(t)) for t in texts}
+                per_text, elsewhere = owned(sides, boxes, {t: self.frame_p[t][nearest]
+                                                           for t in texts})  # fmt: skip
+                whole_nodes = np.where(elsewhere.all(axis=1), 0.0, whole_nodes)
+            region_nodes = np.min(list(per_text.values()), axis=0).mean(axis=1)
             self._memo[key] = np.maximum(whole_nodes, region_nodes)
         return self._memo[key]
+
+
+def owned(
+    sides: dict[str, np.ndarray], boxes: dict[str, np.ndarray], whole: dict[str, np.ndarray]
+) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Each text's probability per frame when one object box holds one object.
+
+    A half is *owned* by text u when its box shows u (probability >= 0.5) and not text t:
+    there t is what the box says (the object of the half is u, read as t too by the whole
+    half or frame: a coffee cup's half also scores "a tripod camera" at the threshold).
+    t keeps its half's or box's reading on the halves not owned, and its whole-frame
+    reading only in frames where such a half shows it or no half is owned.
+
+    Args:
+        sides: per text, `(K, F, R)` probability on each half.
+        boxes: per text, `(K, F, R)` probability on each half's object box.
+        whole: per text, `(K, F)` whole-frame probability at the same times.
+
+    Returns:
+        Per text `(K, F)` probability, and `(K, F)` bool: some text's whole-frame reading
+        was set aside in that frame.
+
+    >>> one = np.ones((1, 1, 2)); cup = {"cup": one, "camera": one * [0.9, 0.1]}
+    >>> box = {"cup": one * [0.9, 0.1], "camera": one * 0.1}
+    >>> p, aside = owned(cup, box, {"cup": np.ones((1, 1)), "camera": np.ones((1, 1))})
+    >>> p["camera"].tolist(), p["cup"].tolist(), aside.tolist()
+    ([[0.1]], [[1.0]], [[True]])
+    """
+    seen = {t: boxes[t] >= 0.5 for t in boxes}
+    out, aside = {}, np.zeros(next(iter(whole.values())).shape, bool)
+    for t in sides:
+        others = [seen[u] for u in sides if u != t]
+        own = np.any(others, axis=0) & ~seen[t] if others else np.zeros_like(seen[t])
+        halves = np.where(own, boxes[t], np.maximum(sides[t], boxes[t]))
+        free = (np.where(own, 0.0, halves) >= 0.5).any(axis=2)
+        keep = free | ~own.any(axis=2)
+        aside |= ~keep
+        out[t] = np.maximum(halves.max(axis=2), np.where(keep, whole[t], 0.0))
+    return out, aside
 
 
 def evidence_visibility(ev: Evidence, calibration: Calibration) -> Visibility:

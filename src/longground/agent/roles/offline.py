@@ -161,7 +161,7 @@ class OfflineVerifier(VerifierRole):
         visible, and its motion matches the plan's."""
         plan, acts = ev.plan, ev.actions
         if plan.relation is Relation.WHILE and plan.conditions:
-            p = vis.together(plan.texts, acts, "actions")
+            p = vis.together(plan.texts, acts, "actions", apart=plan.episode != "passing")
         else:
             p = vis.nodes(plan.target, acts, "actions", seen_once=self._seen_once(plan))
         reading = self._reading(acts.motion, acts.moves)
@@ -333,10 +333,14 @@ class OfflineAggregator(AggregatorRole):
         plan = evidence.plan
         same = None
         if plan.ordinal is not None and self.s.object_looks and evidence.frames_at is not None:
+            seen: dict[tuple[float, float], list] = {}  # looks by span, read once
 
             def same(instances: list) -> np.ndarray:
-                spans = np.array([[i.start_s, i.end_s] for i in instances]).reshape(-1, 2)
-                return same_identity_matrix(instance_looks(evidence, spans, plan.target))
+                spans = [(i.start_s, i.end_s) for i in instances]
+                new = sorted({s for s in spans if s not in seen})
+                looks = instance_looks(evidence, np.array(new).reshape(-1, 2), plan.target)
+                seen.update(zip(new, looks, strict=True))
+                return same_identity_matrix([seen[s] for s in spans])
 
         # A still plan's instances are each inside one event (`OfflineVerifier._run`): two
         # that touch are two shots, or a shot before and after something moved, not pieces.
