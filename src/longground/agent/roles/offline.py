@@ -21,7 +21,7 @@ from ..graph.events import shot_groups
 from ..graph.nodes import mean_embeddings
 from ..perception.backdrops import backdrop_probability
 from ..perception.conditions import condition_check, past_slivers
-from ..perception.episode import Episode, shot_episode
+from ..perception.episode import Episode, shot_episodes
 from ..perception.filter import FilterResult, keep_seen
 from ..perception.identity import instance_looks, same_identity_matrix
 from ..perception.motion import MotionReading, heads, motion_matches
@@ -183,7 +183,7 @@ class OfflineVerifier(VerifierRole):
         ("the ball rolls past something") has no fall to keep it specific: the target must
         be seen throughout, as elsewhere (chosen on the tuning rendering, docs/agent.md)."""
         sequential = plan.relation in (Relation.RIGHT_AFTER, Relation.RIGHT_BEFORE)
-        return plan.episode == "effect" or sequential
+        return plan.episode is not None or sequential
 
     def _reading(self, magnitude: np.ndarray, moves: np.ndarray) -> MotionReading:
         s = self.s
@@ -230,9 +230,9 @@ class OfflineVerifier(VerifierRole):
             if episode is None:
                 return Verdict(None, "nothing moves in its shot", details=details)
             details["episode"] = episode.to_record()
-            if episode.falls != (plan.episode == "effect"):
-                why = "something falls" if episode.falls else "nothing falls"
-                return Verdict(None, f"{why} in its shot", details=details)
+            if not episode.fits(plan.episode):
+                return Verdict(None, f"not a{'n' * (plan.episode == 'effect')} "
+                               f"{plan.episode} episode", details=details)
             start_s, end_s = episode.start_s, episode.end_s
         a, b = acts.frames[run[0], 0], acts.frames[run[-1], 1]
         z = evidence.embedding[a:b].mean(axis=0)
@@ -280,8 +280,8 @@ class OfflineVerifier(VerifierRole):
         return ev.memo["shots"]
 
     def _episode(self, ev: Evidence, candidate: int) -> Episode | None:
-        """The episode of motion in the candidate's shot (`perception.episode`), once per
-        shot."""
+        """The episode of motion in the candidate's shot (`perception.episode`); the shots
+        around each graph shot are read once."""
         shots = self._shots(ev)
         shot = int(shots[ev.actions.parent[candidate]])
         key = ("episode", shot)
@@ -289,8 +289,10 @@ class OfflineVerifier(VerifierRole):
             spans = ev.events.spans_s[shots == shot]
             step_s = float(np.median(np.diff(ev.times_s))) if len(ev.times_s) > 1 else 1.0
             shot_s = (float(spans[:, 0].min()), float(spans[:, 1].max()))
-            ev.memo[key] = shot_episode(ev.frames_at, shot_s, step_s)
-        return ev.memo[key]
+            ev.memo[key] = shot_episodes(ev.frames_at, shot_s, step_s)
+        if ev.memo[key] is None:
+            return None
+        return ev.memo[key].at(float(ev.actions.spans_s[candidate].mean()))
 
     def _condition(self, ev: Evidence, vis: Visibility, text: str, run: list[int]) -> float:
         """Probability that the condition holds where the relation puts it. Relations count in
