@@ -176,12 +176,11 @@ class OfflineVerifier(VerifierRole):
     @staticmethod
     def _seen_once(plan: Plan) -> bool:
         """The target may seed an instance where it is seen at some point in the node, not
-        throughout: in a cause and its effect (`Plan.episode` "effect": the ball rolling in
-        is on screen for part of it, the fall must follow in the same shot) and in "a shot
-        of X right after / before a shot of Y" (X crossing, entering or leaving its shot;
-        the condition in the neighbouring shot keeps the answer specific). A passing-by
-        ("the ball rolls past something") has no fall to keep it specific: the target must
-        be seen throughout, as elsewhere (chosen on the tuning rendering, docs/agent.md)."""
+        throughout: in an episode (`Plan.episode`: the ball rolling in or by is on screen
+        for part of it; the episode's own reading keeps the answer specific, a fall for an
+        effect, something standing that the mover goes past for a passing-by) and in "a
+        shot of X right after / before a shot of Y" (X crossing, entering or leaving its
+        shot; the condition in the neighbouring shot keeps the answer specific)."""
         sequential = plan.relation in (Relation.RIGHT_AFTER, Relation.RIGHT_BEFORE)
         return plan.episode is not None or sequential
 
