@@ -107,9 +107,11 @@ def test_one_object_moving_alone_passes_nothing(stays):
 
 def test_what_fits_an_effect_and_a_passing():
     rolling = Episode(0.0, 2.0, peak=0.006, typical=0.004)
-    falling = Episode(0.0, 2.0, peak=0.1, typical=0.004)
+    falling = Episode(0.0, 2.0, peak=0.1, typical=0.004, standing=False, through=False)
     assert rolling.fits("passing") and not rolling.fits("effect")
     assert falling.fits("effect") and not falling.fits("passing")
+    crossing = Episode(0.0, 2.0, peak=0.1, typical=0.004, standing=False, through=True)
+    assert not crossing.fits("effect")  # what fell must lie there at the end
 
 
 class FallingSource(FakeSource):

@@ -108,8 +108,9 @@ class Episode:
         return self.peak >= FALL_RATIO * self.typical
 
     def fits(self, kind: str) -> bool:
-        """The episode is of the plan's kind (`Plan.episode`): "effect" needs a fall,
-        "passing" no fall, something standing, and the mover gone through.
+        """The episode is of the plan's kind (`Plan.episode`): "effect" needs a fall that
+        lasts (the fallen thing lies there at the end: not `through`), "passing" no fall,
+        something standing, and the mover gone through.
 
         >>> Episode(0.0, 2.0, 0.006, 0.004).fits("passing")
         True
@@ -117,7 +118,7 @@ class Episode:
         False
         """
         if kind == "effect":
-            return self.falls
+            return self.falls and not self.through
         return not self.falls and self.standing and self.through
 
     def to_record(self) -> dict[str, float | bool]:
@@ -199,24 +200,44 @@ def stays_standing(frame: np.ndarray, moved: np.ndarray) -> bool:
     return largest >= MIN_AREA * still.size / 2
 
 
+def pair_changes(small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per consecutive pair of shrunk frames: the gray changed fraction and the pixels that
+    change in some colour channel (both by more than `PIXEL_STEP`).
+
+    Args:
+        small: `(N, h, w, 3)` int16 shrunk frames (`shrink`).
+
+    Returns:
+        `(N - 1,)` float64 fractions (as `changed_fraction`) and `(N - 1, h, w)` bool.
+    """
+    d = np.diff(small, axis=0)
+    gray = np.abs(d[..., 0] + d[..., 1] + d[..., 2]) > 3 * PIXEL_STEP  # mean over channels
+    colour = (np.abs(d[..., 0]) > PIXEL_STEP) | (np.abs(d[..., 1]) > PIXEL_STEP)
+    colour |= np.abs(d[..., 2]) > PIXEL_STEP
+    return gray.mean(axis=(1, 2)).astype(np.float64), colour
+
+
 def episode_of(
-    times_s: np.ndarray, small: np.ndarray, changed: np.ndarray, min_changed: float = MIN_CHANGED
+    times_s: np.ndarray,
+    small: np.ndarray,
+    changed: np.ndarray,
+    colour: np.ndarray,
+    min_changed: float = MIN_CHANGED,
 ) -> Episode | None:
     """The episode of one shot (frames between two cuts); None when nothing moves in it.
 
     Args:
         times_s: `(N,)` rising frame times.
         small: `(N, h, w, 3)` shrunk frames (`shrink`).
-        changed: `(N - 1,)` gray changed fraction per pair (`changed_fraction`).
+        changed, colour: `(N - 1,)` and `(N - 1, h, w)`, its pairs' `pair_changes`.
         min_changed: fraction of a frame that must change for a pair to be motion.
     """
     moving = np.flatnonzero(changed >= min_changed)
     if not len(moving):
         return None
     changes = changed[moving]
-    moved = (np.abs(np.diff(small, axis=0)).max(axis=3) > PIXEL_STEP).any(axis=0)
-    standing = stays_standing(small[len(small) // 2].astype(np.uint8), moved)
-    through = bool(changed_fraction(small[[0, -1]])[0] < min_changed)
+    standing = stays_standing(small[len(small) // 2].astype(np.uint8), colour.any(axis=0))
+    through = bool(pair_changes(small[[0, -1]])[0][0] < min_changed)
     return Episode(float(times_s[moving[0]]), float(times_s[moving[-1] + 1]),
                    float(changes.max()), float(np.median(changes)), standing,
                    through)  # fmt: skip
@@ -239,14 +260,15 @@ class ShotEpisodes:
     def read(cls, times_s: np.ndarray, small: np.ndarray) -> ShotEpisodes:
         """Cut `(N,)` frames at `times_s` (shrunk, `(N, h, w, 3)`) into shots at their cuts
         (`cut_pairs`) and read each shot's episode."""
-        gray = small.astype(np.float32).mean(axis=3)
-        changed = (np.abs(np.diff(gray, axis=0)) > PIXEL_STEP).mean(axis=(1, 2))
-        cuts = np.flatnonzero(cut_pairs(np.abs(np.diff(small, axis=0)).max(axis=3) > PIXEL_STEP))
+        changed, colour = pair_changes(small)
+        cuts = np.flatnonzero(cut_pairs(colour))
         firsts, lasts = np.r_[0, cuts + 1], np.r_[cuts, len(small) - 1]
         spans, episodes = [], []
         for a, b in zip(firsts, lasts, strict=True):
             spans.append((times_s[a], times_s[b]))
-            episodes.append(episode_of(times_s[a : b + 1], small[a : b + 1], changed[a:b]))
+            episodes.append(
+                episode_of(times_s[a : b + 1], small[a : b + 1], changed[a:b], colour[a:b])
+            )
         return cls(np.asarray(spans, np.float64).reshape(-1, 2), tuple(episodes))
 
     def cut_near(self, at_s: float, reach_s: float) -> bool:

@@ -20,7 +20,7 @@ from ..evidence import Evidence
 from ..graph.events import shot_groups
 from ..graph.nodes import mean_embeddings
 from ..perception.backdrops import backdrop_probability
-from ..perception.conditions import condition_check, past_slivers
+from ..perception.conditions import condition_check, episode_relation, past_slivers
 from ..perception.episode import Episode, shot_episodes
 from ..perception.filter import FilterResult, keep_seen
 from ..perception.identity import instance_looks, same_identity_matrix
@@ -160,7 +160,7 @@ class OfflineVerifier(VerifierRole):
         """Per action node: the target (or target and condition together for "while") is
         visible, and its motion matches the plan's."""
         plan, acts = ev.plan, ev.actions
-        if plan.relation is Relation.WHILE and plan.conditions:
+        if episode_relation(plan.relation, plan.episode) is Relation.WHILE and plan.conditions:
             p = vis.together(plan.texts, acts, "actions")
         else:
             p = vis.nodes(plan.target, acts, "actions", seen_once=self._seen_once(plan))
@@ -216,7 +216,7 @@ class OfflineVerifier(VerifierRole):
         if plan.colourless and self.s.object_looks and evidence.frames_at is not None:
             span = np.array([[acts.spans_s[run[0], 0], acts.spans_s[run[-1], 1]]])
             parts["colourless"] = colourless_share(evidence.frames_at(region_times(span)[0]))
-        if plan.relation is not Relation.WHILE:
+        if episode_relation(plan.relation, plan.episode) is not Relation.WHILE:
             for cond in plan.conditions:
                 parts[f"condition:{cond}"] = self._condition(evidence, vis, cond, run)
         start_s, end_s = float(acts.spans_s[run[0], 0]), float(acts.spans_s[run[-1], 1])
@@ -230,8 +230,8 @@ class OfflineVerifier(VerifierRole):
                 return Verdict(None, "nothing moves in its shot", details=details)
             details["episode"] = episode.to_record()
             if not episode.fits(plan.episode):
-                return Verdict(None, f"not a{'n' * (plan.episode == 'effect')} "
-                               f"{plan.episode} episode", details=details)
+                why = f"its shot holds no {plan.episode} episode"
+                return Verdict(None, why, details=details)
             start_s, end_s = episode.start_s, episode.end_s
         a, b = acts.frames[run[0], 0], acts.frames[run[-1], 1]
         z = evidence.embedding[a:b].mean(axis=0)
@@ -299,8 +299,8 @@ class OfflineVerifier(VerifierRole):
         shots = self._shots(ev)
         lookback = ev.profile.max_coarse_events if ev.profile is not None else self.s.lookback
         first, last = shots[ev.actions.parent[run[0]]], shots[ev.actions.parent[run[-1]]]
-        check = condition_check(ev.plan.relation, int(first), int(last), int(shots[-1]) + 1,
-                                lookback)  # fmt: skip
+        relation = episode_relation(ev.plan.relation, ev.plan.episode)
+        check = condition_check(relation, int(first), int(last), int(shots[-1]) + 1, lookback)
         if check is None:
             return 1.0
         if check.mode == "absent":
@@ -316,7 +316,7 @@ class OfflineVerifier(VerifierRole):
         if not in_shots.any():
             return 0.0
         best = float(seen[in_shots].max())
-        if ev.plan.relation in (Relation.CAUSES, Relation.CAUSED_BY) and best < self.s.accept_p:
+        if relation in (Relation.CAUSES, Relation.CAUSED_BY) and best < self.s.accept_p:
             # the other party of a cause and its effect shares the shot with the mover, often
             # small beside it: look at the object boxes of that shot's events too
             best = max(best, float(vis.on_objects(text, ev.events.spans_s[in_shots]).max()))
