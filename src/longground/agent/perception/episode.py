@@ -20,7 +20,8 @@ shot is looked at again, at `EPISODE_FPS`:
    changes only the cells it covers. Colour, not gray: two tinted backdrops of one
    texture differ in hue more than in brightness. When no cut lies within one step of an
    end of the graph's shot, that boundary is a change inside the shot (the graph splits a
-   shot where something falls), and frames are read up to `LOOK_S` further for the cut;
+   shot where something falls), and frames are read up to `LOOK_S` further for the cut
+   (where something moves at that end: a still stretch adds nothing to an episode);
 4. the shot is the run of pairs between the cuts around the candidate; its episode runs
    from the first frame of its first pair that changes at least `MIN_CHANGED` of the frame
    to the second frame of its last such pair.
@@ -303,8 +304,8 @@ def shot_episodes(
     fps: float = EPISODE_FPS,
 ) -> ShotEpisodes | None:
     """The shots and episodes around a graph's shot at `fps`, from one step before it to one
-    step after, read up to `LOOK_S` further on a side whose boundary is not a cut (see the
-    module docstring); None when fewer than two frames decode.
+    step after, read up to `LOOK_S` further on a side whose boundary is not a cut and where
+    something moves (see the module docstring); None when fewer than two frames decode.
 
     Args:
         frames_at: decodes `(N, H, W, 3)` uint8 frames at given times.
@@ -320,12 +321,12 @@ def shot_episodes(
     times_s = times_s[: len(small)]
     seen = ShotEpisodes.read(times_s, small)
     reach = int(round(LOOK_S * fps))
-    if start_s > 0 and not seen.cut_near(shot_s[0], step_s):
+    if start_s > 0 and seen.episodes[0] is not None and not seen.cut_near(shot_s[0], step_s):
         before = times_s[0] - np.arange(min(reach, int(start_s * fps)), 0, -1) / fps
         earlier = _read(frames_at, before)
         if len(earlier) == len(before):
             times_s, small = np.r_[before, times_s], np.concatenate([earlier, small])
-    if len(small) and not seen.cut_near(shot_s[1], step_s):
+    if seen.episodes[-1] is not None and not seen.cut_near(shot_s[1], step_s):
         after = times_s[-1] + np.arange(1, reach + 1) / fps
         later = _read(frames_at, after)
         times_s, small = np.r_[times_s, after[: len(later)]], np.concatenate([small, later])
