@@ -43,6 +43,12 @@ shot, less every pixel that changes at some point of the shot; the largest part 
 as `boxes.object_box` opens its mask, must cover at least `boxes.MIN_AREA` of half the frame.
 An object crossing, entering or leaving the frame alone leaves nothing standing: each of its
 pixels changes as its edges pass.
+
+And whether what moved went *through*: the shot's last frame shows what its first showed. A
+passing-by needs it (the mover went by and on; an object entering beside a still one stays);
+an effect needs its opposite (what fell lies there at the end; an object crossing the frame
+leaves it as it was, however its changes peak). No constant: "the same" is under
+`MIN_CHANGED` of the frame changed.
 """
 
 from __future__ import annotations
