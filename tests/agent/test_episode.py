@@ -76,6 +76,17 @@ def test_a_cut_changes_every_cell_a_fall_does_not():
     assert len(cut_times) == 2 and np.allclose(cut_times, CUTS_S, atol=1 / EPISODE_FPS)
 
 
+def test_a_cut_between_two_shots_on_one_backdrop():
+    """Only the objects change at the cut, but all at once: a spike among still pairs."""
+    frames = np.full((16, 48, 64, 3), TINTS[1], np.uint8)
+    frames[:8, 10:40, 5:25] = 220  # shot 1: an object on the left
+    frames[8:, 12:44, 36:60] = 30  # shot 2: another on the right, same backdrop
+    frames[10:, 40:44, 2:6] = 250  # and something small moving in it
+    frames[12:, 40:44, 6:10] = 250
+    changes = np.abs(np.diff(shrink(frames), axis=0)).max(axis=3) > 25
+    assert np.flatnonzero(cut_pairs(changes)).tolist() == [7]
+
+
 def test_a_graph_boundary_at_the_fall_is_not_the_shot_boundary():
     """The graph split the shot where the block falls: the frames are read on to the cut,
     and the episode is the whole cause and effect, from either part."""
