@@ -199,3 +199,20 @@ def test_a_long_shot_is_read_in_chunks():
         module.CHUNK = chunk
     assert max(calls) == 7 and len(calls) > 1
     assert chunked == whole
+
+
+def test_the_video_edges_and_a_truncated_file():
+    """A shot at the very start reads nothing before it; a file that ends early gives fewer
+    frames, and nothing is read after them."""
+    start = shot_episode(frames_at, (0.55, 1.5), step_s=0.5)  # read from 0.05 s
+    assert start is not None and start.start_s < 0.2 and start.end_s <= CUTS_S[0]
+    asked = []
+
+    def truncated(times):
+        asked.append(float(np.max(times)))
+        kept = np.asarray(times)[np.asarray(times) < 4.5]
+        return frames_at(kept) if len(kept) else np.zeros((0, 48, 64, 3), np.uint8)
+
+    episode = shot_episode(truncated, (2.0, 9.0), step_s=0.5)
+    assert episode is not None and abs(episode.start_s - BALL_S[0]) <= 1 / EPISODE_FPS
+    assert max(asked) <= 9.5

@@ -335,18 +335,19 @@ def shot_episodes(
     small = _read(frames_at, times_s)
     if len(small) < 2:
         return None
-    times_s = times_s[: len(small)]
+    truncated, times_s = len(small) < len(times_s), times_s[: len(small)]
     seen = ShotEpisodes.read(times_s, small)
     reach = int(round(LOOK_S * fps))
-    if start_s > 0 and seen.episodes[0] is not None and not seen.cut_near(shot_s[0], step_s):
-        before = times_s[0] - np.arange(min(reach, int(start_s * fps)), 0, -1) / fps
+    before = times_s[0] - np.arange(min(reach, int(start_s * fps)), 0, -1) / fps
+    if len(before) and seen.episodes[0] is not None and not seen.cut_near(shot_s[0], step_s):
         earlier = _read(frames_at, before)
         if len(earlier) == len(before):
             times_s, small = np.r_[before, times_s], np.concatenate([earlier, small])
-    if seen.episodes[-1] is not None and not seen.cut_near(shot_s[1], step_s):
+    if not truncated and seen.episodes[-1] is not None and not seen.cut_near(shot_s[1], step_s):
         after = times_s[-1] + np.arange(1, reach + 1) / fps
         later = _read(frames_at, after)
-        times_s, small = np.r_[times_s, after[: len(later)]], np.concatenate([small, later])
+        if len(later):
+            times_s, small = np.r_[times_s, after[: len(later)]], np.concatenate([small, later])
     return ShotEpisodes.read(times_s, small)
 
 
