@@ -76,8 +76,9 @@ FALL_RATIO = 5.0
 #: A cut changes every cell of a grid of this many cells a side...
 CUT_GRID = 4
 #: ...each in at least this share of its pixels. On the tuning rendering every one of its
-#: 23 cuts changed all 16 cells (the least changed cell of a cut: 9 %); inside its shots at
-#: most 14 of 16 did (a real-video clip; a fall at most 8, an object crossing at most 8).
+#: 23 cuts changed all 16 cells (the least changed cell of a cut: 9 %); inside its shots a
+#: real-video clip changed at most 14, a fall or a crossing object at most 8, and only the
+#: fastest pairs of a zoom in all 16 (a zoom shot cut in two: no episode is asked of it).
 CUT_CELL = 0.05
 #: Or a cut stands this many times above the largest change of the two pairs on each side
 #: (a cut between two shots on one backdrop changes only the objects' cells, but at once).
@@ -100,8 +101,8 @@ class Episode:
         peak: the largest changed fraction of a pair in it.
         typical: the median changed fraction of its moving pairs.
         standing: something stays standing in the shot while the rest moves.
-        through: what moved went through: the last frame of the episode shows what its
-            first frame showed.
+        through: what moved went through: the shot's last frame shows what its first
+            frame showed.
     """
 
     start_s: float
