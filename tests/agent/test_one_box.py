@@ -39,9 +39,6 @@ def test_a_half_whose_box_shows_the_other_text_does_not_show_this_one():
     assert _visibility(halves, boxes).together(TEXTS, _node(), "n")[0] < 0.5
     # Without boxes nothing says the half holds one object: read as before.
     assert _visibility(halves, boxes, with_boxes=False).together(TEXTS, _node(), "n")[0] > 0.5
-    # One going by the other (a passing-by) shares the half: the rule does not apply.
-    vis = _visibility(halves, boxes)
-    assert vis.together(TEXTS, _node(), "n", apart=False)[0] > 0.5
 
 
 def test_two_objects_in_two_halves_are_together():

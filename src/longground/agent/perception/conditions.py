@@ -12,6 +12,11 @@ instance spanning shots `first..last`:
 - after / before: in one of the `lookback` shots before `first` / after `last`;
 - while: visible together with the target in the instance itself;
 - without: not visible during the instance.
+
+In an episode (`Plan.episode`: "the ball misses the cat", "rolls past the horse") the other
+party is checked as in a cause and its effect, seen in the instance's shots
+(`episode_relation`): it stands in the shot throughout while the small mover crosses it in a
+second or two, so a node seldom shows both together.
 """
 
 from __future__ import annotations
@@ -72,6 +77,18 @@ def condition_check(
     if relation is Relation.WITHOUT:
         return ConditionCheck((), "absent")
     return None
+
+
+def episode_relation(relation: Relation, episode: str | None) -> Relation:
+    """The relation the verifier checks: "while" in an episode plan is checked as "causes"
+    (the other party seen in the instance's shots); any other relation as it is.
+
+    >>> episode_relation(Relation.WHILE, "passing").value
+    'causes'
+    >>> episode_relation(Relation.WHILE, None).value
+    'while'
+    """
+    return Relation.CAUSES if episode is not None and relation is Relation.WHILE else relation
 
 
 def past_slivers(

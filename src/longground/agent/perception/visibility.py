@@ -161,17 +161,14 @@ class Visibility:
         times = region_times(spans_s)
         return self._region_p(text, times, self.objects, self._strict(text)).max(axis=1)
 
-    def together(
-        self, texts: tuple[str, ...], nodes: Nodes, level: str, apart: bool = True
-    ) -> np.ndarray:
+    def together(self, texts: tuple[str, ...], nodes: Nodes, level: str) -> np.ndarray:
         """`(K,)` probability that all `texts` are visible at the same time in each node.
 
-        With object boxes and `apart` (the texts name things side by side, not one going by
-        the other), one box is one object (`owned`): a half whose box shows another of the
+        With object boxes, one box is one object (`owned`): a half whose box shows another of the
         texts, and not this one, does not show this one, however its whole half or the whole
         frame reads; the whole frames' reading counts only where some half is left for the
         text (docs/agent.md, "One box, one object")."""
-        key = (texts, level, "together", apart)
+        key = (texts, level, "together")
         if key not in self._memo:
             whole = np.min([self.frame_p[t] for t in texts], axis=0)
             whole_nodes = np.array([np.median(whole[a:b]) if b > a else 0.0
@@ -181,11 +178,7 @@ class Visibility:
             sides = {t: self._sides_p(t, times) for t in texts}
             per_text = {t: np.maximum(sides[t].max(axis=2), self.frame_p[t][nearest])
                         for t in texts}  # fmt: skip
-            if self.objects is not None and not apart:
-                per_text = {t: np.maximum(p, self._region_p(t, times, self.objects,
-                                                            self._strict(t)))
-                            for t, p in per_text.items()}  # fmt: skip
-            elif self.objects is not None:
+            if self.objects is not None:
                 boxes = {t: self._sides_p(t, times, self.objects, self._strict(t)) for t in texts}
                 per_text, elsewhere = owned(sides, boxes, {t: self.frame_p[t][nearest]
                                                            for t in texts})  # fmt: skip

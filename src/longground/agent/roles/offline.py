@@ -20,8 +20,8 @@ from ..evidence import Evidence
 from ..graph.events import shot_groups
 from ..graph.nodes import mean_embeddings
 from ..perception.backdrops import backdrop_probability
-from ..perception.conditions import condition_check, past_slivers
-from ..perception.episode import Episode, shot_episode
+from ..perception.conditions import condition_check, episode_relation, past_slivers
+from ..perception.episode import Episode, shot_episodes
 from ..perception.filter import FilterResult, keep_seen
 from ..perception.identity import instance_looks, same_identity_matrix
 from ..perception.motion import MotionReading, heads, motion_matches
@@ -160,8 +160,8 @@ class OfflineVerifier(VerifierRole):
         """Per action node: the target (or target and condition together for "while") is
         visible, and its motion matches the plan's."""
         plan, acts = ev.plan, ev.actions
-        if plan.relation is Relation.WHILE and plan.conditions:
-            p = vis.together(plan.texts, acts, "actions", apart=plan.episode != "passing")
+        if episode_relation(plan.relation, plan.episode) is Relation.WHILE and plan.conditions:
+            p = vis.together(plan.texts, acts, "actions")
         else:
             p = vis.nodes(plan.target, acts, "actions", seen_once=self._seen_once(plan))
         reading = self._reading(acts.motion, acts.moves)
@@ -176,14 +176,13 @@ class OfflineVerifier(VerifierRole):
     @staticmethod
     def _seen_once(plan: Plan) -> bool:
         """The target may seed an instance where it is seen at some point in the node, not
-        throughout: in a cause and its effect (`Plan.episode` "effect": the ball rolling in
-        is on screen for part of it, the fall must follow in the same shot) and in "a shot
-        of X right after / before a shot of Y" (X crossing, entering or leaving its shot;
-        the condition in the neighbouring shot keeps the answer specific). A passing-by
-        ("the ball rolls past something") has no fall to keep it specific: the target must
-        be seen throughout, as elsewhere (chosen on the tuning rendering, docs/agent.md)."""
+        throughout: in an episode (`Plan.episode`: the ball rolling in or by is on screen
+        for part of it; the episode's own reading keeps the answer specific, a fall for an
+        effect, something standing that the mover goes past for a passing-by) and in "a
+        shot of X right after / before a shot of Y" (X crossing, entering or leaving its
+        shot; the condition in the neighbouring shot keeps the answer specific)."""
         sequential = plan.relation in (Relation.RIGHT_AFTER, Relation.RIGHT_BEFORE)
-        return plan.episode == "effect" or sequential
+        return plan.episode is not None or sequential
 
     def _reading(self, magnitude: np.ndarray, moves: np.ndarray) -> MotionReading:
         s = self.s
@@ -217,7 +216,7 @@ class OfflineVerifier(VerifierRole):
         if plan.colourless and self.s.object_looks and evidence.frames_at is not None:
             span = np.array([[acts.spans_s[run[0], 0], acts.spans_s[run[-1], 1]]])
             parts["colourless"] = colourless_share(evidence.frames_at(region_times(span)[0]))
-        if plan.relation is not Relation.WHILE:
+        if episode_relation(plan.relation, plan.episode) is not Relation.WHILE:
             for cond in plan.conditions:
                 parts[f"condition:{cond}"] = self._condition(evidence, vis, cond, run)
         start_s, end_s = float(acts.spans_s[run[0], 0]), float(acts.spans_s[run[-1], 1])
@@ -230,9 +229,9 @@ class OfflineVerifier(VerifierRole):
             if episode is None:
                 return Verdict(None, "nothing moves in its shot", details=details)
             details["episode"] = episode.to_record()
-            if episode.falls != (plan.episode == "effect"):
-                why = "something falls" if episode.falls else "nothing falls"
-                return Verdict(None, f"{why} in its shot", details=details)
+            if not episode.fits(plan.episode):
+                why = f"its shot holds no {plan.episode} episode"
+                return Verdict(None, why, details=details)
             start_s, end_s = episode.start_s, episode.end_s
         a, b = acts.frames[run[0], 0], acts.frames[run[-1], 1]
         z = evidence.embedding[a:b].mean(axis=0)
@@ -280,8 +279,8 @@ class OfflineVerifier(VerifierRole):
         return ev.memo["shots"]
 
     def _episode(self, ev: Evidence, candidate: int) -> Episode | None:
-        """The episode of motion in the candidate's shot (`perception.episode`), once per
-        shot."""
+        """The episode of motion in the candidate's shot (`perception.episode`); the shots
+        around each graph shot are read once."""
         shots = self._shots(ev)
         shot = int(shots[ev.actions.parent[candidate]])
         key = ("episode", shot)
@@ -289,8 +288,10 @@ class OfflineVerifier(VerifierRole):
             spans = ev.events.spans_s[shots == shot]
             step_s = float(np.median(np.diff(ev.times_s))) if len(ev.times_s) > 1 else 1.0
             shot_s = (float(spans[:, 0].min()), float(spans[:, 1].max()))
-            ev.memo[key] = shot_episode(ev.frames_at, shot_s, step_s)
-        return ev.memo[key]
+            ev.memo[key] = shot_episodes(ev.frames_at, shot_s, step_s)
+        if ev.memo[key] is None:
+            return None
+        return ev.memo[key].at(float(ev.actions.spans_s[candidate].mean()))
 
     def _condition(self, ev: Evidence, vis: Visibility, text: str, run: list[int]) -> float:
         """Probability that the condition holds where the relation puts it. Relations count in
@@ -298,8 +299,8 @@ class OfflineVerifier(VerifierRole):
         shots = self._shots(ev)
         lookback = ev.profile.max_coarse_events if ev.profile is not None else self.s.lookback
         first, last = shots[ev.actions.parent[run[0]]], shots[ev.actions.parent[run[-1]]]
-        check = condition_check(ev.plan.relation, int(first), int(last), int(shots[-1]) + 1,
-                                lookback)  # fmt: skip
+        relation = episode_relation(ev.plan.relation, ev.plan.episode)
+        check = condition_check(relation, int(first), int(last), int(shots[-1]) + 1, lookback)
         if check is None:
             return 1.0
         if check.mode == "absent":
@@ -315,7 +316,7 @@ class OfflineVerifier(VerifierRole):
         if not in_shots.any():
             return 0.0
         best = float(seen[in_shots].max())
-        if ev.plan.relation in (Relation.CAUSES, Relation.CAUSED_BY) and best < self.s.accept_p:
+        if relation in (Relation.CAUSES, Relation.CAUSED_BY) and best < self.s.accept_p:
             # the other party of a cause and its effect shares the shot with the mover, often
             # small beside it: look at the object boxes of that shot's events too
             best = max(best, float(vis.on_objects(text, ev.events.spans_s[in_shots]).max()))
