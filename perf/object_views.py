@@ -64,8 +64,10 @@ def main(video: str) -> None:
     frames = frames_at(path, times, short_side=224).frames
     encoder = LabelBridgeEncoder()
     feats = {name: features(encoder, view(frames)) for name, view in VIEWS.items()}
-    print(f"{path} ({len(listed)} shots), per view: median inside / smallest inside / "
-          "p95 outside / max outside")
+    print(
+        f"{path} ({len(listed)} shots), per view: median inside / smallest inside / "
+        "p95 outside / max outside"
+    )
     print("| object | text | shots | " + " | ".join(VIEWS) + " |")
     print("|---|---|---|" + "---|" * len(VIEWS))
     for name, texts in TEXTS.items():
