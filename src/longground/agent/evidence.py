@@ -35,8 +35,9 @@ class Evidence:
         score_features: the encoder's `score(features, text) -> (M,)` on feature rows.
         regions: region features `(N, R, ...)` at given times (see `regions.RegionIndex`),
             or None when the source has none.
-        objects: features of the object box of each frame half `(N, 2, ...)` at given times
-            (`perception.boxes`), or None.
+        objects: features of the frames' object views `(N, V, ...)` at given times (each
+            half's object box, `perception.boxes`, and the largest object whole,
+            `perception.object_views`), or None.
         profile: the graph profile in use (its budgets bound what roles look at).
         calibrations: per plan text, the calibration decided relative to the video
             (`perception.relative`); None: the roles' shared calibration.

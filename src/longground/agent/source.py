@@ -111,7 +111,8 @@ class VideoSource(ABC):
         raise NotImplementedError(f"{type(self).__name__} has no region features")
 
     def object_features(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
-        """Features of the object of each frame half (`perception.boxes.SIDES`: the box of
-        what the frame's outer ring does not show) at `times_s`: `(N, 2, ...)` arrays under
-        the same names as the timeline's features."""
+        """Features of the objects of the frames at `times_s`, each seen closer (the box of
+        what the frame's outer ring does not show: `perception.boxes.SIDES`, one per half, or
+        `perception.object_views.VIEWS`, those and the largest object whole): `(N, V, ...)`
+        arrays under the same names as the timeline's features."""
         raise NotImplementedError(f"{type(self).__name__} has no object features")

@@ -111,12 +111,13 @@ def agent_regions_name(rate_key: str) -> str:
 
 
 def agent_objects_name(rate_key: str) -> str:
-    """The file of the features of the frame halves' object boxes of one rate key.
+    """The file of the features of the frames' object views of one rate key (`views3`: the
+    two halves' object boxes and the largest object whole; files of other views are not read).
 
     >>> agent_objects_name("k-1fps")
-    'k-1fps.objects.npz'
+    'k-1fps.views3.objects.npz'
     """
-    return f"{rate_key}.objects.npz"
+    return f"{rate_key}.views3.objects.npz"
 
 
 def agent_video_fp(name: str) -> str | None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..agent.graph.cache import GraphCache
-from ..agent.perception.boxes import object_crops
+from ..agent.perception.object_views import object_views
 from ..agent.perception.regions import halves
 from ..agent.pipeline import CometAgent
 from ..agent.plan.planner import Relation, plan_query
@@ -200,13 +200,13 @@ class FileSource(VideoSource):
     has_objects = True
 
     def object_features(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
-        """Features of the object box of each frame half at `times_s` (`boxes.object_crops`):
-        frames decoded at `FRAME_SIDE`, each half's object cut to a square and encoded,
-        `REGION_BATCH` crops per encoder call."""
+        """Features of the objects of each frame at `times_s` (`object_views.VIEWS`: each
+        half's object box and the largest object whole): frames decoded at `FRAME_SIDE`,
+        each view cut to a square and encoded, `REGION_BATCH` frames per encoder call."""
         times_s = np.asarray(times_s, dtype=np.float64)
         rows = []
         for at in range(0, len(times_s), REGION_BATCH):
-            crops = object_crops(self.frames_at(times_s[at : at + REGION_BATCH]))
+            crops = object_views(self.frames_at(times_s[at : at + REGION_BATCH]))
             n, sides = crops.shape[:2]
             feats = self.encoder.image_features(crops.reshape(n * sides, *crops.shape[2:]))
             rows.append({k: np.asarray(v).reshape(n, sides, *np.shape(v)[1:])

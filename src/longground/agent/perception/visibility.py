@@ -7,8 +7,9 @@ For a node and a text, the kinds of evidence are combined by taking the larger p
 - regions: the node is looked at closer, at `REGION_FRACTIONS` of its span: each frame's left
   and right halves are scored and the better half counts; the frames are averaged (or the best
   one taken for "seen at some point");
-- object boxes (with `object_presence`): the same frames' halves looked at closer still, on
-  the box of what the half's outer ring does not show (`boxes.py`), pooled like the halves and
+- object boxes (with `object_presence`): the same frames looked at closer still, on the box
+  of what the frame's outer ring does not show in each half (`boxes.py`) and on the frame's
+  largest object whole (`object_views.py`), the best view counting, pooled like the halves and
   judged against the absolute threshold; on frames smaller than the encoder's input a small
   object is seen there when whole frames and halves miss it.
 
@@ -57,8 +58,8 @@ class Visibility:
             only).
         per_text: calibrations of single texts that replace `calibration` for them (see
             `relative.decide`).
-        objects: `objects(times) -> {name: (N, R, ...)}` features of the halves' object boxes
-            (`boxes.object_crops`), or None; read by `together`, and by `nodes` when
+        objects: `objects(times) -> {name: (N, R, ...)}` features of the frames' object views
+            (`object_views.object_views`), or None; read by `together`, and by `nodes` when
             `object_presence` is set.
         object_presence: let `nodes` also see a text on the object boxes, against the
             absolute threshold (docs/agent.md, "Small frames: the closer look decides").
