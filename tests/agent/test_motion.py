@@ -132,7 +132,9 @@ def test_a_zoom_is_measured_as_divergence_and_a_pan_as_translation():
         ("the photographer with a tripod sliding into view", "entering"),
         ("the horse silhouette leaving the frame", "leaving"),
         ("the tabby cat in a still shot where nothing moves", "still"),
-        ("a rocket sliding right to left", "moving"),
+        ("a rocket sliding right to left", "crossing"),
+            ("a cat moving across the screen", "crossing"),
+            ("the view panning sideways across the black horse", "pan"),
     ],
 )
 def test_the_planner_names_the_motion_kind(query, kind):
@@ -140,7 +142,7 @@ def test_the_planner_names_the_motion_kind(query, kind):
 
 
 def test_the_graph_cache_keeps_the_moves_and_drops_entries_without_them(tmp_path):
-    moves = np.arange(10.0).reshape(2, 5) / 100
+    moves = np.arange(12.0).reshape(2, 6) / 100
     split = ActionSplit(np.array([3.0]), np.array([0.01, 0.02]), np.array([0.0, 0.1]), moves)
     GraphCache(tmp_path).put_splits("v", ("actions-v3",), {(0.0, 6.0): split})
     back = GraphCache(tmp_path).splits("v", ("actions-v3",))[(0.0, 6.0)]
@@ -148,7 +150,7 @@ def test_the_graph_cache_keeps_the_moves_and_drops_entries_without_them(tmp_path
     path = next(tmp_path.iterdir())
     doc = json.loads(path.read_text())
     for item in doc["actions"]["actions-v3"].values():
-        item["moves"] = [[0.0] * 4, [0.0] * 4]  # written by a build that measured fewer moves
+        item["moves"] = [[0.0] * 5, [0.0] * 5]  # written by a build that measured fewer moves
     path.write_text(json.dumps(doc))
     assert GraphCache(tmp_path).splits("v", ("actions-v3",)) == {}
 
@@ -162,7 +164,7 @@ def still_evidence(query: str) -> Evidence:
     spans = np.array([[0.0, 5], [5, 10], [10, 15], [15, 20]])
     actions = make_nodes(
         spans, times, emb, 3.0, 2, np.array([0, 0, 1, 1]), np.zeros(4), np.zeros(4),
-        np.zeros((4, 5)),
+        np.zeros((4, 6)),
     )  # fmt: skip
     plan = plan_query(query, 20.0)
     ev = Evidence(plan, times, emb, emb, {t: np.ones(20) for t in plan.texts}, events)

@@ -16,11 +16,17 @@ from ..trace import Trace
 from .actions import action_bounds
 from .cache import GraphCache
 from .events import bounds_to_spans, event_bounds
-from .flow import centroid_track, flow_stats, small_gray
+from .flow import centre_sweeps, centroid_track, flow_stats, small_gray
 from .nodes import ActionSplit, Nodes, action_level, make_nodes, unknown_moves
 
-# Flow needs two frames: very short events are sampled faster, up to this rate.
+# Short events are sampled faster, up to this rate, so that each holds at least
+# `MIN_FLOW_FRAMES` frames.
 MAX_FLOW_FPS = 8.0
+#: Frames an event's flow window holds at least (`flow_window`). A piece of an action node
+#: spans at least two flow pairs, so at rho_A = 1 fps a 5-second shot (4 pairs) could not be
+#: cut into the still stretch and the second in which something slides in: eight frames hold
+#: a still piece, a moving piece and a still piece again (2 + 2 + 3 pairs).
+MIN_FLOW_FRAMES = 8
 # Action splits are written to the disk cache at least this often while they are computed.
 SAVE_EVERY_S = 10.0
 PROFILES_LONG = PROFILES["long"]  # for the examples
@@ -64,17 +70,24 @@ def flow_window(
 ) -> tuple[float, float, float]:
     """Where and how fast one event is sampled for optical flow: `(start_s, end_s, fps)`.
 
-    `margin_s` is left out at both ends: an event boundary is only known to within a timeline
-    step, and a flow pair straddling the real cut would read as a burst of motion. Events too
-    short for two frames at rho_A are sampled faster, up to `MAX_FLOW_FPS`.
+    `margin_s` is left out at both ends whenever at least `margin_s` remains: an event boundary
+    is only known to within a timeline step, and a flow pair straddling the real cut reads as
+    a burst of motion (a 2-second still shot read 0.14 of the frame width per step with its
+    margins kept). Events too short for `MIN_FLOW_FRAMES` frames at rho_A are sampled faster,
+    up to `MAX_FLOW_FPS`.
 
     >>> flow_window((10.5, 20.5), PROFILES_LONG, margin_s=0.5)
     (11.0, 20.0, 1.0)
+    >>> flow_window((10.5, 12.5), PROFILES_LONG, margin_s=0.5)
+    (11.0, 12.0, 8.0)
+    >>> flow_window((10.5, 15.5), PROFILES_LONG, margin_s=0.5)
+    (11.0, 15.0, 2.0)
     """
     start_s, end_s = span_s
-    if end_s - start_s > 4 * margin_s:
+    if end_s - start_s >= 3 * margin_s:
         start_s, end_s = start_s + margin_s, end_s - margin_s
-    fps = min(max(profile.action_fps, 2.0 / max(end_s - start_s, 1e-6)), MAX_FLOW_FPS)
+    dense = MIN_FLOW_FRAMES / max(end_s - start_s, 1e-6)
+    fps = min(max(profile.action_fps, dense), MAX_FLOW_FPS)
     return start_s, end_s, fps
 
 
@@ -94,8 +107,9 @@ def split_from_gray(
     pieces = np.array([stats[a : max(min(b, len(g)), a + 1)].mean(axis=0) for a, b in bounds])
     track = centroid_track(gray)
     tracked = [_weighted_move(track[a : max(min(b, len(g)), a + 1)]) for a, b in bounds]
-    # pan, zoom, approach, magnitude and tracked move per second (flow: per sample step)
-    moves = np.c_[pieces[:, 2:5], pieces[:, 0], tracked] * fps
+    swept = centre_sweeps(gray, bounds) / np.maximum(bounds[:, 1] - bounds[:, 0], 1)
+    # pan, zoom, approach, magnitude, tracked move and sweep per second (flow: per step)
+    moves = np.c_[pieces[:, 2:5], pieces[:, 0], tracked, swept] * fps
     return ActionSplit(cuts, pieces[:, 0], pieces[:, 1], moves)
 
 
@@ -168,7 +182,7 @@ def action_nodes(
 ) -> Nodes:
     """The action level over the kept events, reusing cached splits and computing the rest."""
     key = (
-        "actions-v3",
+        "actions-v4",  # v4: short events sampled densely, margins kept (`flow_window`)
         profile.action_fps,
         profile.beta,
         settings.flow,

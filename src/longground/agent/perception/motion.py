@@ -20,6 +20,11 @@ the backdrop; see `graph.flow`). A query's motion kind (`Plan.motion`) is one of
   the frame's centre line (approach >= `approach_min`) / away from it
   (approach <= -`approach_min`); an object crossing the whole frame does both in turn, so a
   node holding the whole crossing reads as neither;
+- "crossing" ("moving across the screen", "from left to right"): an object moves, and what
+  differs from the backdrop sweeps at least `sweep_min` of the frame width (sweep per second
+  times the nodes' seconds, so the pieces of one crossing add up). A node may hold only part
+  of a crossing, so a single node need only move (`NODE_KIND`); the instance as a whole must
+  sweep. An object that slides in or out and stops sweeps far less than one that crosses.
 - "still": nothing moves: magnitude under `moving_min`, pan under `pan_min` and zoom under
   `zoom_min` (a slow pan or zoom moves every pixel by less than `moving_min` per step, yet it
   is not a still shot).
@@ -37,9 +42,11 @@ import numpy as np
 
 from ..graph.nodes import MOVE_COLUMNS
 
-PAN, ZOOM, APPROACH, FLOW, TRACK = (
+PAN, ZOOM, APPROACH, FLOW, TRACK, SWEEP = (
     MOVE_COLUMNS.index(c)
-    for c in ("pan_per_s", "zoom_per_s", "approach_per_s", "flow_per_s", "track_per_s")
+    for c in (
+        "pan_per_s", "zoom_per_s", "approach_per_s", "flow_per_s", "track_per_s", "sweep_per_s"
+    )
 )
 
 
@@ -49,8 +56,8 @@ class MotionReading:
 
     Attributes:
         magnitude: `(K,)` RMS flow, fraction of the frame width per sample step.
-        moves: `(K, 5)` per-second pan, zoom, approach, RMS flow and tracked move
-            (`MOVE_COLUMNS`).
+        moves: `(K, 6)` per-second pan, zoom, approach, RMS flow, tracked move and sweep
+            (`MOVE_COLUMNS`; a reading with fewer columns has no sweep).
         moving_min: magnitude from which something moves.
         pan_min: |pan| per second (fraction of the frame width) from which the camera pans.
         zoom_min: |zoom| per second (relative scale change) from which the camera zooms.
@@ -58,6 +65,10 @@ class MotionReading:
             something comes into or leaves the frame.
         track_min: |tracked move| per second (fraction of the frame width) from which what
             differs from the backdrop moves (`heads`, and see `camera_only`).
+        sweep_min: how far (fraction of the frame width) what differs from the backdrop
+            sweeps in a crossing.
+        duration_s: `(K,)` each node's length in seconds (the sweep's per-second rate times
+            it is the sweep); None: unknown, no crossing.
     """
 
     magnitude: np.ndarray
@@ -67,6 +78,8 @@ class MotionReading:
     zoom_min: float
     approach_min: float
     track_min: float
+    sweep_min: float = 0.4
+    duration_s: np.ndarray | None = None
 
     @property
     def moving(self) -> np.ndarray:
@@ -88,7 +101,18 @@ class MotionReading:
         return self.moving & (np.abs(self.column(TRACK)) >= self.track_min)
 
     def column(self, index: int) -> np.ndarray:
-        return np.nan_to_num(np.asarray(self.moves, np.float64)[:, index], nan=0.0)
+        moves = np.asarray(self.moves, np.float64)
+        if index >= moves.shape[1]:
+            return np.zeros(len(moves))
+        return np.nan_to_num(moves[:, index], nan=0.0)
+
+    @property
+    def sweep(self) -> np.ndarray:
+        """`(K,)` how far what differs from the backdrop sweeps in each node (fraction of the
+        frame width); 0 where the durations are unknown."""
+        if self.duration_s is None:
+            return np.zeros(len(np.atleast_1d(self.magnitude)))
+        return self.column(SWEEP) * np.asarray(self.duration_s, np.float64)
 
     def averaged(self, weights_s: np.ndarray) -> MotionReading:
         """One node: the duration-weighted mean of these nodes' measures.
@@ -99,6 +123,7 @@ class MotionReading:
         """
         w = np.asarray(weights_s, np.float64) + 1e-9
         mean = lambda x: np.average(np.nan_to_num(x, nan=0.0), axis=0, weights=w)  # noqa: E731
+        total_s = None if self.duration_s is None else np.atleast_1d(np.sum(self.duration_s))
         return MotionReading(
             np.atleast_1d(mean(self.magnitude)),
             mean(np.asarray(self.moves, np.float64)).reshape(1, -1),
@@ -107,6 +132,8 @@ class MotionReading:
             self.zoom_min,
             self.approach_min,
             self.track_min,
+            self.sweep_min,
+            total_s,
         )
 
 
@@ -142,6 +169,10 @@ def _leaving(r: MotionReading) -> np.ndarray:
     return _object_moves(r) & (r.column(APPROACH) <= -r.approach_min)
 
 
+def _crossing(r: MotionReading) -> np.ndarray:
+    return _object_moves(r) & (r.sweep >= r.sweep_min)
+
+
 #: Motion kind -> rule: `MotionReading -> (K,) bool`. The planner's motion words name these.
 MOTION_KINDS: dict[str, Callable[[MotionReading], np.ndarray]] = {
     "moving": _object_moves,
@@ -151,7 +182,13 @@ MOTION_KINDS: dict[str, Callable[[MotionReading], np.ndarray]] = {
     "pan": _pan,
     "entering": _entering,
     "leaving": _leaving,
+    "crossing": _crossing,
 }
+
+#: The kind a single action node must read for a plan of each kind, where it differs: a node
+#: may hold only part of a crossing (the split cuts where the motion changes), so each node
+#: need only move, and the instance, all its nodes together, must cross.
+NODE_KIND = {"crossing": "moving"}
 
 
 def motion_matches(kind: str, reading: MotionReading) -> np.ndarray:

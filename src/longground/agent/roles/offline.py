@@ -24,7 +24,7 @@ from ..perception.conditions import condition_check, past_slivers
 from ..perception.episode import Episode, shot_episode
 from ..perception.filter import FilterResult, keep_seen
 from ..perception.identity import instance_looks, same_identity_matrix
-from ..perception.motion import MotionReading, heads, motion_matches
+from ..perception.motion import NODE_KIND, MotionReading, heads, motion_matches
 from ..perception.object_colors import colourless_share
 from ..perception.presence import Calibration
 from ..perception.visibility import Visibility, evidence_visibility, region_times
@@ -52,7 +52,7 @@ class ScorerSettings:
         drift_min: mean horizontal flow (same units) a node needs for a "left to right" or
             "right to left" plan, in that direction.
         pan_min, zoom_min, approach_min: per-second thresholds of the motion kinds
-            (`perception.motion.MotionReading`).
+            (`perception.motion.MotionReading`); sweep_min: the sweep of a crossing.
         track_min: per-second move of what differs from the backdrop a node needs for a
             direction, where it was measured (`perception.motion.heads`).
         continuity: appearance cosine between neighbouring action nodes of two events above
@@ -80,6 +80,7 @@ class ScorerSettings:
     zoom_min: float = 0.005
     approach_min: float = 0.001
     track_min: float = 0.05
+    sweep_min: float = 0.4
 
     @classmethod
     def from_agent(cls, settings: AgentSettings, threshold: float) -> ScorerSettings:
@@ -164,9 +165,9 @@ class OfflineVerifier(VerifierRole):
             p = vis.together(plan.texts, acts, "actions")
         else:
             p = vis.nodes(plan.target, acts, "actions", seen_once=self._seen_once(plan))
-        reading = self._reading(acts.motion, acts.moves)
+        reading = self._reading(acts.motion, acts.moves, acts.spans_s)
         if plan.motion is not None and plan.episode is None:
-            p = p * motion_matches(plan.motion, reading)
+            p = p * motion_matches(NODE_KIND.get(plan.motion, plan.motion), reading)
         if plan.direction is not None:
             p = p * heads(plan.direction, reading, acts.drift, self.s.drift_min)
         if plan.backdrop is not None and ev.frames_at is not None:
@@ -185,11 +186,14 @@ class OfflineVerifier(VerifierRole):
         sequential = plan.relation in (Relation.RIGHT_AFTER, Relation.RIGHT_BEFORE)
         return plan.episode == "effect" or sequential
 
-    def _reading(self, magnitude: np.ndarray, moves: np.ndarray) -> MotionReading:
+    def _reading(
+        self, magnitude: np.ndarray, moves: np.ndarray, spans_s: np.ndarray
+    ) -> MotionReading:
         s = self.s
         return MotionReading(
-            magnitude, moves, s.moving_min, s.pan_min, s.zoom_min, s.approach_min, s.track_min
-        )
+            magnitude, moves, s.moving_min, s.pan_min, s.zoom_min, s.approach_min, s.track_min,
+            s.sweep_min, np.diff(np.asarray(spans_s, np.float64), axis=1)[:, 0],
+        )  # fmt: skip
 
     def _backdrop(self, ev: Evidence, name: str) -> np.ndarray:
         """Per action node: probability of the backdrop colour or texture (two frames,
@@ -212,7 +216,8 @@ class OfflineVerifier(VerifierRole):
         parts = {"target": float(p[candidate])}
         if plan.motion is not None and plan.episode is None:
             lengths = np.diff(acts.spans_s[run], axis=1)[:, 0]
-            whole = self._reading(acts.motion[run], acts.moves[run]).averaged(lengths)
+            whole = self._reading(acts.motion[run], acts.moves[run], acts.spans_s[run])
+            whole = whole.averaged(lengths)
             parts["motion"] = float(motion_matches(plan.motion, whole)[0])
         if plan.colourless and self.s.object_looks and evidence.frames_at is not None:
             span = np.array([[acts.spans_s[run[0], 0], acts.spans_s[run[-1], 1]]])
