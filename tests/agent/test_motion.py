@@ -10,7 +10,7 @@ import pytest
 
 from longground.agent.evidence import Evidence
 from longground.agent.graph.cache import GraphCache
-from longground.agent.graph.flow import centroid_track, flow_stats, small_gray
+from longground.agent.graph.flow import centre_sweeps, centroid_track, flow_stats, small_gray
 from longground.agent.graph.nodes import ActionSplit, make_nodes
 from longground.agent.perception.motion import MOTION_KINDS, MotionReading, heads, motion_matches
 from longground.agent.plan.planner import plan_query
@@ -71,10 +71,12 @@ def reading(frames: np.ndarray) -> MotionReading:
     mean = flow_stats(gray).mean(axis=0)
     track = centroid_track(gray)
     moved = track[:, 0] @ track[:, 1] / track[:, 1].sum() if track[:, 1].sum() > 0 else np.nan
-    moves = np.r_[mean[2:5], mean[0], moved][None] * FPS
+    swept = centre_sweeps(gray, np.array([[0, len(gray) - 1]]))[0] / (len(gray) - 1)
+    moves = np.r_[mean[2:5], mean[0], moved, swept][None] * FPS
     return MotionReading(
-        mean[:1], moves, s.moving_min, s.pan_min, s.zoom_min, s.approach_min, s.track_min
-    )
+        mean[:1], moves, s.moving_min, s.pan_min, s.zoom_min, s.approach_min, s.track_min,
+        s.sweep_min, np.array([(len(gray) - 1) / FPS]),
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", CAMERA_KINDS)
@@ -113,6 +115,24 @@ def test_a_fast_crossing_heads_its_own_way(direction, sign):
     drift, drift_min = np.zeros(1), 0.002  # the offline verifier's default
     assert heads(direction, r, drift, drift_min).tolist() == [True]
     assert heads(other, r, drift, drift_min).tolist() == [False]
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_a_crossing_reads_as_one_and_sliding_in_or_out_does_not(sign):
+    assert motion_matches("crossing", reading(crossing_clip(sign))).tolist() == [True]
+    for kind in ("entering", "leaving"):
+        assert motion_matches("crossing", reading(object_clip(kind))).tolist() == [False]
+
+
+def test_a_crossing_split_over_three_nodes_crosses_as_a_whole():
+    """Each third sweeps under `sweep_min`; their seconds together sweep over it."""
+    r = reading(crossing_clip(1.0))
+    thirds = MotionReading(
+        np.repeat(r.magnitude, 3), np.repeat(r.moves, 3, axis=0), r.moving_min, r.pan_min,
+        r.zoom_min, r.approach_min, r.track_min, r.sweep_min, np.repeat(r.duration_s / 3, 3),
+    )  # fmt: skip
+    assert not motion_matches("crossing", thirds).any()
+    assert motion_matches("crossing", thirds.averaged(thirds.duration_s)).tolist() == [True]
 
 
 def test_a_zoom_is_measured_as_divergence_and_a_pan_as_translation():
