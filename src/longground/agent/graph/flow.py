@@ -162,7 +162,7 @@ def flow_stats(gray: np.ndarray, method: str = DEFAULT_FLOW) -> np.ndarray:
     return np.stack([field_stats(flow(gray[t], gray[t + 1])) for t in range(len(gray) - 1)])
 
 
-def _difference_centres(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def difference_centres(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per frame, where and how much it differs from the event's backdrop (the per-pixel
     median of its frames), less its median difference (the noise floor): `(T,)` centre
     column as a fraction of the width, and `(T,)` differing mass as a share of the frame."""
@@ -202,51 +202,45 @@ def centroid_track(gray: np.ndarray) -> np.ndarray:
     """
     if len(gray) < 3:  # the median of two frames is their mean: both differ from it alike
         return np.zeros((max(len(gray) - 1, 0), 2))
-    centre, share = _difference_centres(gray)
+    centre, share = difference_centres(gray)
     return np.stack([np.diff(centre), np.minimum(share[1:], share[:-1])], axis=1)
 
 
-#: A frame's difference from the backdrop takes part in `centre_sweeps` when its mass is at
-#: least this share of the event's largest: the frames that show the moving object, not the
-#: noise of the frames where it is gone or stands still.
+#: A frame's difference from the backdrop takes part in `centre_sweep` when its mass is at
+#: least this share of the largest: the frames that show the moving object, not the noise of
+#: the frames where it is gone or stands still.
 STRONG_SHARE = 0.5
 
 
-def centre_sweeps(gray: np.ndarray, bounds: np.ndarray) -> np.ndarray:
-    """How far, per piece of an event, the centre of what differs from the backdrop sweeps
-    across the frame: the extent (largest less smallest centre) over the piece's frames whose
-    differing mass is at least `STRONG_SHARE` of the event's largest. An object crossing the
-    frame sweeps most of its width (0.66-0.79 over the crossing shots of the tuning
-    rendering); one that slides in or out and stands in the middle sweeps a quarter at most
-    (the backdrop, the median frame, then holds it where it stands: 0.06-0.17 there).
+def centre_sweep(gray: np.ndarray, within: np.ndarray | None = None) -> float:
+    """How far the centre of what differs from the backdrop (`difference_centres`) sweeps
+    across the frame: the extent, largest less smallest centre, over the frames `within`
+    whose differing mass is at least `STRONG_SHARE` of the largest of all `gray`. An object
+    crossing the frame sweeps most of its width; one that slides in or out and stands in the
+    middle sweeps little (the backdrop, the median frame, then holds it where it stands).
 
     Args:
-        gray: `(T, h, w)` uint8 grey frames of one event.
-        bounds: `(P, 2)` flow-pair index ranges `[a, b)` of the pieces (`actions.action_bounds`);
-            piece `[a, b)` holds frames `a` to `b`.
+        gray: `(T, h, w)` uint8 grey frames of one shot with a still camera.
+        within: `(T,)` bool, the frames the sweep is read on (default: all); the backdrop
+            and the largest mass are those of all frames.
 
     Returns:
-        `(P,)` float64 fraction of the frame width; 0 for fewer than 3 frames or when the
-        piece has fewer than two strong frames.
+        Fraction of the frame width; 0 for fewer than 3 frames or fewer than two strong
+        frames within.
 
     >>> frames = np.zeros((9, 20, 80), np.uint8)
     >>> for t in range(9): frames[t, 5:15, 8 * t : 8 * t + 8] = 200
-    >>> centre_sweeps(frames, np.array([[0, 8]])).round(2).tolist()
-    [0.8]
-    >>> centre_sweeps(frames, np.array([[0, 4], [4, 8]])).round(2).tolist()
-    [0.4, 0.4]
+    >>> round(centre_sweep(frames), 2), round(centre_sweep(frames, np.arange(9) < 5), 2)
+    (0.8, 0.4)
     """
-    bounds = np.asarray(bounds, dtype=np.int64).reshape(-1, 2)
     if len(gray) < 3:
-        return np.zeros(len(bounds))
-    centre, share = _difference_centres(gray)
+        return 0.0
+    centre, share = difference_centres(gray)
     strong = share >= STRONG_SHARE * share.max() if share.max() > 0 else np.zeros(len(share), bool)
-    out = np.zeros(len(bounds))
-    for i, (a, b) in enumerate(bounds):
-        seen = centre[a : b + 1][strong[a : b + 1]]
-        if len(seen) >= 2:
-            out[i] = float(seen.max() - seen.min())
-    return out
+    if within is not None:
+        strong &= np.asarray(within, bool)
+    seen = centre[strong]
+    return float(seen.max() - seen.min()) if len(seen) >= 2 else 0.0
 
 
 def flow_magnitudes(gray: np.ndarray, method: str = DEFAULT_FLOW) -> np.ndarray:

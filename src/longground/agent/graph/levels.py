@@ -16,7 +16,7 @@ from ..trace import Trace
 from .actions import action_bounds
 from .cache import GraphCache
 from .events import bounds_to_spans, event_bounds
-from .flow import centre_sweeps, centroid_track, flow_stats, small_gray
+from .flow import centroid_track, flow_stats, small_gray
 from .nodes import ActionSplit, Nodes, action_level, make_nodes, unknown_moves
 
 # Short events are sampled faster, up to this rate, so that each holds at least
@@ -107,9 +107,8 @@ def split_from_gray(
     pieces = np.array([stats[a : max(min(b, len(g)), a + 1)].mean(axis=0) for a, b in bounds])
     track = centroid_track(gray)
     tracked = [_weighted_move(track[a : max(min(b, len(g)), a + 1)]) for a, b in bounds]
-    swept = centre_sweeps(gray, bounds) / np.maximum(bounds[:, 1] - bounds[:, 0], 1)
-    # pan, zoom, approach, magnitude, tracked move and sweep per second (flow: per step)
-    moves = np.c_[pieces[:, 2:5], pieces[:, 0], tracked, swept] * fps
+    # pan, zoom, approach, magnitude and tracked move per second (flow: per sample step)
+    moves = np.c_[pieces[:, 2:5], pieces[:, 0], tracked] * fps
     return ActionSplit(cuts, pieces[:, 0], pieces[:, 1], moves)
 
 

@@ -17,16 +17,12 @@ from .edges import edge_weights
 #: width) and zoom (relative scale change), the approach of what moves towards the frame's
 #: centre line and the RMS flow (fractions of the frame width; `flow.field_stats`), and the
 #: move of what differs from the event's backdrop (fraction of the frame width, positive to
-#: the right; `flow.centroid_track`), and how far that difference's centre sweeps across the
-#: frame (fraction of the width, `flow.centre_sweeps`, spread over the node's seconds so that
-#: a run of nodes adds up), all per second.
-MOVE_COLUMNS = (
-    "pan_per_s", "zoom_per_s", "approach_per_s", "flow_per_s", "track_per_s", "sweep_per_s"
-)  # fmt: skip
+#: the right; `flow.centroid_track`), all per second.
+MOVE_COLUMNS = ("pan_per_s", "zoom_per_s", "approach_per_s", "flow_per_s", "track_per_s")
 
 
 def unknown_moves(k: int) -> np.ndarray:
-    """`(k, 6)` NaN: moves not measured."""
+    """`(k, 5)` NaN: moves not measured."""
     return np.full((k, len(MOVE_COLUMNS)), np.nan)
 
 
@@ -45,7 +41,7 @@ class Nodes:
         weights: `(K, K)` float64 Eq. 15 edge weights.
         drift: `(K,)` float64 mean horizontal flow (same units, positive to the right); NaN
             where unknown.
-        moves: `(K, 6)` float64 camera and object moves per second, columns `MOVE_COLUMNS`
+        moves: `(K, 5)` float64 camera and object moves per second, columns `MOVE_COLUMNS`
             (see `flow.field_stats`); NaN where unknown.
     """
 
@@ -155,7 +151,7 @@ def make_nodes(
         parent: `(K,)` enclosing event per node, default -1.
         motion: `(K,)` mean flow magnitude per node, default NaN.
         drift: `(K,)` mean horizontal flow per node, default NaN.
-        moves: `(K, 6)` camera and object moves per node (`MOVE_COLUMNS`), default NaN.
+        moves: `(K, 5)` camera and object moves per node (`MOVE_COLUMNS`), default NaN.
 
     Returns:
         `Nodes`.

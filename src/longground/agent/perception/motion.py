@@ -21,10 +21,11 @@ the backdrop; see `graph.flow`). A query's motion kind (`Plan.motion`) is one of
   (approach <= -`approach_min`); an object crossing the whole frame does both in turn, so a
   node holding the whole crossing reads as neither;
 - "crossing" ("moving across the screen", "from left to right"): an object moves, and what
-  differs from the backdrop sweeps at least `sweep_min` of the frame width (sweep per second
-  times the nodes' seconds, so the pieces of one crossing add up). A node may hold only part
-  of a crossing, so a single node need only move (`NODE_KIND`); the instance as a whole must
-  sweep. An object that slides in or out and stops sweeps far less than one that crosses.
+  differs from its shot's backdrop sweeps at least `sweep_min` of the frame width over the
+  instance (`perception.crossing.run_sweep`, the reading's `sweep`). A node may hold only
+  part of a crossing, so a single node need only move (`NODE_KIND`); the instance as a whole
+  must sweep. An object that slides in or out and stops sweeps far less than one that
+  crosses.
 - "still": nothing moves: magnitude under `moving_min`, pan under `pan_min` and zoom under
   `zoom_min` (a slow pan or zoom moves every pixel by less than `moving_min` per step, yet it
   is not a still shot).
@@ -42,11 +43,9 @@ import numpy as np
 
 from ..graph.nodes import MOVE_COLUMNS
 
-PAN, ZOOM, APPROACH, FLOW, TRACK, SWEEP = (
+PAN, ZOOM, APPROACH, FLOW, TRACK = (
     MOVE_COLUMNS.index(c)
-    for c in (
-        "pan_per_s", "zoom_per_s", "approach_per_s", "flow_per_s", "track_per_s", "sweep_per_s"
-    )
+    for c in ("pan_per_s", "zoom_per_s", "approach_per_s", "flow_per_s", "track_per_s")
 )
 
 
@@ -56,8 +55,8 @@ class MotionReading:
 
     Attributes:
         magnitude: `(K,)` RMS flow, fraction of the frame width per sample step.
-        moves: `(K, 6)` per-second pan, zoom, approach, RMS flow, tracked move and sweep
-            (`MOVE_COLUMNS`; a reading with fewer columns has no sweep).
+        moves: `(K, 5)` per-second pan, zoom, approach, RMS flow and tracked move
+            (`MOVE_COLUMNS`).
         moving_min: magnitude from which something moves.
         pan_min: |pan| per second (fraction of the frame width) from which the camera pans.
         zoom_min: |zoom| per second (relative scale change) from which the camera zooms.
@@ -67,8 +66,8 @@ class MotionReading:
             differs from the backdrop moves (`heads`, and see `camera_only`).
         sweep_min: how far (fraction of the frame width) what differs from the backdrop
             sweeps in a crossing.
-        duration_s: `(K,)` each node's length in seconds (the sweep's per-second rate times
-            it is the sweep); None: unknown, no crossing.
+        sweep: `(K,)` how far it swept (`perception.crossing.run_sweep`); None or NaN where
+            not measured (no crossing).
     """
 
     magnitude: np.ndarray
@@ -79,7 +78,7 @@ class MotionReading:
     approach_min: float
     track_min: float
     sweep_min: float = 0.4
-    duration_s: np.ndarray | None = None
+    sweep: np.ndarray | None = None
 
     @property
     def moving(self) -> np.ndarray:
@@ -101,21 +100,18 @@ class MotionReading:
         return self.moving & (np.abs(self.column(TRACK)) >= self.track_min)
 
     def column(self, index: int) -> np.ndarray:
-        moves = np.asarray(self.moves, np.float64)
-        if index >= moves.shape[1]:
-            return np.zeros(len(moves))
-        return np.nan_to_num(moves[:, index], nan=0.0)
+        return np.nan_to_num(np.asarray(self.moves, np.float64)[:, index], nan=0.0)
 
     @property
-    def sweep(self) -> np.ndarray:
-        """`(K,)` how far what differs from the backdrop sweeps in each node (fraction of the
-        frame width); 0 where the durations are unknown."""
-        if self.duration_s is None:
+    def swept(self) -> np.ndarray:
+        """`(K,)` the sweep, 0 where not measured."""
+        if self.sweep is None:
             return np.zeros(len(np.atleast_1d(self.magnitude)))
-        return self.column(SWEEP) * np.asarray(self.duration_s, np.float64)
+        return np.nan_to_num(np.asarray(self.sweep, np.float64), nan=0.0)
 
     def averaged(self, weights_s: np.ndarray) -> MotionReading:
-        """One node: the duration-weighted mean of these nodes' measures.
+        """One node: the duration-weighted mean of these nodes' measures (the sweep is not
+        a mean: it is measured on the whole instance, and left unmeasured here).
 
         >>> r = MotionReading(np.array([0.0, 0.02]), np.zeros((2, 5)), 0.01, 1e-3, 5e-3, 1e-3, 0.05)
         >>> r.averaged(np.array([1.0, 3.0])).magnitude.round(6).tolist()
@@ -123,7 +119,6 @@ class MotionReading:
         """
         w = np.asarray(weights_s, np.float64) + 1e-9
         mean = lambda x: np.average(np.nan_to_num(x, nan=0.0), axis=0, weights=w)  # noqa: E731
-        total_s = None if self.duration_s is None else np.atleast_1d(np.sum(self.duration_s))
         return MotionReading(
             np.atleast_1d(mean(self.magnitude)),
             mean(np.asarray(self.moves, np.float64)).reshape(1, -1),
@@ -133,7 +128,6 @@ class MotionReading:
             self.approach_min,
             self.track_min,
             self.sweep_min,
-            total_s,
         )
 
 
@@ -170,7 +164,7 @@ def _leaving(r: MotionReading) -> np.ndarray:
 
 
 def _crossing(r: MotionReading) -> np.ndarray:
-    return _object_moves(r) & (r.sweep >= r.sweep_min)
+    return _object_moves(r) & (r.swept >= r.sweep_min)
 
 
 #: Motion kind -> rule: `MotionReading -> (K,) bool`. The planner's motion words name these.

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
@@ -21,6 +21,7 @@ from ..graph.events import shot_groups
 from ..graph.nodes import mean_embeddings
 from ..perception.backdrops import backdrop_probability
 from ..perception.conditions import condition_check, past_slivers
+from ..perception.crossing import run_sweep
 from ..perception.episode import Episode, shot_episode
 from ..perception.filter import FilterResult, keep_seen
 from ..perception.identity import instance_looks, same_identity_matrix
@@ -165,7 +166,7 @@ class OfflineVerifier(VerifierRole):
             p = vis.together(plan.texts, acts, "actions")
         else:
             p = vis.nodes(plan.target, acts, "actions", seen_once=self._seen_once(plan))
-        reading = self._reading(acts.motion, acts.moves, acts.spans_s)
+        reading = self._reading(acts.motion, acts.moves)
         if plan.motion is not None and plan.episode is None:
             p = p * motion_matches(NODE_KIND.get(plan.motion, plan.motion), reading)
         if plan.direction is not None:
@@ -186,13 +187,11 @@ class OfflineVerifier(VerifierRole):
         sequential = plan.relation in (Relation.RIGHT_AFTER, Relation.RIGHT_BEFORE)
         return plan.episode == "effect" or sequential
 
-    def _reading(
-        self, magnitude: np.ndarray, moves: np.ndarray, spans_s: np.ndarray
-    ) -> MotionReading:
+    def _reading(self, magnitude: np.ndarray, moves: np.ndarray) -> MotionReading:
         s = self.s
         return MotionReading(
             magnitude, moves, s.moving_min, s.pan_min, s.zoom_min, s.approach_min, s.track_min,
-            s.sweep_min, np.diff(np.asarray(spans_s, np.float64), axis=1)[:, 0],
+            s.sweep_min,
         )  # fmt: skip
 
     def _backdrop(self, ev: Evidence, name: str) -> np.ndarray:
@@ -213,11 +212,13 @@ class OfflineVerifier(VerifierRole):
         if p[candidate] < self.s.accept_p:
             return Verdict(None, "target not visible", details={"target": float(p[candidate])})
         run = self._run(evidence, p, candidate, {int(c) for c in context})
-        parts = {"target": float(p[candidate])}
+        parts, measured = {"target": float(p[candidate])}, {}
         if plan.motion is not None and plan.episode is None:
             lengths = np.diff(acts.spans_s[run], axis=1)[:, 0]
-            whole = self._reading(acts.motion[run], acts.moves[run], acts.spans_s[run])
-            whole = whole.averaged(lengths)
+            whole = self._reading(acts.motion[run], acts.moves[run]).averaged(lengths)
+            if plan.motion == "crossing" and evidence.frames_at is not None:
+                measured["sweep"] = self._sweep(evidence, run)
+                whole = replace(whole, sweep=np.array([measured["sweep"]]))
             parts["motion"] = float(motion_matches(plan.motion, whole)[0])
         if plan.colourless and self.s.object_looks and evidence.frames_at is not None:
             span = np.array([[acts.spans_s[run[0], 0], acts.spans_s[run[-1], 1]]])
@@ -226,7 +227,7 @@ class OfflineVerifier(VerifierRole):
             for cond in plan.conditions:
                 parts[f"condition:{cond}"] = self._condition(evidence, vis, cond, run)
         start_s, end_s = float(acts.spans_s[run[0], 0]), float(acts.spans_s[run[-1], 1])
-        details = {"parts": parts, "run": [run[0], run[-1]]}
+        details = {"parts": parts, "run": [run[0], run[-1]], **measured}
         failed = [k for k, v in parts.items() if v < self.s.accept_p]
         if failed:
             return Verdict(None, "failed: " + ", ".join(failed), details=details)
@@ -246,6 +247,17 @@ class OfflineVerifier(VerifierRole):
             summary += f" ({plan.relation.value} {'; '.join(plan.conditions)})"
         entry = MemoryEntry(summary, start_s, end_s, min(parts.values()), candidate, z)
         return Verdict(entry, "verified", details=details)
+
+    def _sweep(self, ev: Evidence, run: list[int]) -> float:
+        """How far what moves sweeps across the frame during the run, read on its shots
+        (`perception.crossing.run_sweep`)."""
+        shots = self._shots(ev)
+        first, last = shots[ev.actions.parent[run[0]]], shots[ev.actions.parent[run[-1]]]
+        spans = ev.events.spans_s[(shots >= first) & (shots <= last)]
+        shot_s = (float(spans[:, 0].min()), float(spans[:, 1].max()))
+        run_s = (float(ev.actions.spans_s[run[0], 0]), float(ev.actions.spans_s[run[-1], 1]))
+        step_s = float(np.median(np.diff(ev.times_s))) if len(ev.times_s) > 1 else 1.0
+        return run_sweep(ev.frames_at, shot_s, run_s, step_s)
 
     def _run(self, ev: Evidence, p: np.ndarray, v: int, context: set[int]) -> list[int]:
         parent = ev.actions.parent
