@@ -215,14 +215,15 @@ STRONG_SHARE = 0.5
 def centre_sweep(gray: np.ndarray, within: np.ndarray | None = None) -> float:
     """How far the centre of what differs from the backdrop (`difference_centres`) sweeps
     across the frame: the extent, largest less smallest centre, over the frames `within`
-    whose differing mass is at least `STRONG_SHARE` of the largest of all `gray`. An object
+    whose differing mass is at least `STRONG_SHARE` of the largest among them (frames
+    outside may belong to a neighbouring shot, which differs everywhere). An object
     crossing the frame sweeps most of its width; one that slides in or out and stands in the
     middle sweeps little (the backdrop, the median frame, then holds it where it stands).
 
     Args:
         gray: `(T, h, w)` uint8 grey frames of one shot with a still camera.
         within: `(T,)` bool, the frames the sweep is read on (default: all); the backdrop
-            and the largest mass are those of all frames.
+            is the median of all frames.
 
     Returns:
         Fraction of the frame width; 0 for fewer than 3 frames or fewer than two strong
@@ -236,10 +237,9 @@ def centre_sweep(gray: np.ndarray, within: np.ndarray | None = None) -> float:
     if len(gray) < 3:
         return 0.0
     centre, share = difference_centres(gray)
-    strong = share >= STRONG_SHARE * share.max() if share.max() > 0 else np.zeros(len(share), bool)
-    if within is not None:
-        strong &= np.asarray(within, bool)
-    seen = centre[strong]
+    inside = np.ones(len(share), bool) if within is None else np.asarray(within, bool)
+    largest = share[inside].max() if inside.any() else 0.0
+    seen = centre[inside & (share >= STRONG_SHARE * largest) & (share > 0)]
     return float(seen.max() - seen.min()) if len(seen) >= 2 else 0.0
 
 
