@@ -3,14 +3,16 @@
 "A cat moving across the screen" is an object that comes in on one side and leaves on the
 other, not one that slides in and stops, or slides out. The action nodes cannot tell: a
 crossing is often cut into several events (a large object changes the frame's look as it
-goes), each with its own nodes, and an event's median frame, the backdrop of the tracked
-move, then holds the object itself. So the sweep is read on the instance's whole shot: its
-frames are decoded, the per-pixel median of the shot is the backdrop (the crossing object
-is absent from most of it, and so is one that comes in late or leaves early), and
-`flow.centre_sweep` measures how far the centre of what differs from it travels during the
-instance. On the shots of the tuning rendering (480x270, 2 fps): crossings 0.66-0.79 of the
-frame width, objects sliding in or out and stopping 0.11-0.17, a second object sliding into
-a pair shot 0.06-0.09, still shots 0.02 at most; `sweep_min` 0.4 lies between.
+goes, and the shot grouping takes that for a cut), each with its own nodes, and an event's
+median frame, the backdrop of the tracked move, then holds the object itself. So the sweep
+is read on the instance's surroundings: its frames are decoded `CONTEXT_S` beyond it on both
+sides, up to the nearest cut, told by the pixels (most of the picture changes between two
+samples, `CUT_SHARE`; an object moving changes a third of it at most on r1); the per-pixel
+median of those frames is the backdrop (the crossing object is absent from most of them),
+and `flow.centre_sweep` measures how far the centre of what differs from it travels during
+the instance. On the shots of the tuning rendering (480x270, 2 fps): crossings 0.66-0.79 of
+the frame width, objects sliding in or out and stopping 0.11-0.17, a second object sliding
+into a pair shot 0.06-0.09, still shots 0.02 at most; `sweep_min` 0.4 lies between.
 """
 
 from __future__ import annotations
@@ -20,29 +22,32 @@ from collections.abc import Callable
 import numpy as np
 
 from ..graph.flow import centre_sweep, small_gray
-from ..graph.levels import MAX_FLOW_FPS, MIN_FLOW_FRAMES
 
-#: Rate a shot is looked at for its sweep (at least `MIN_FLOW_FRAMES` frames, up to
-#: `MAX_FLOW_FPS`): a crossing of 2 s still shows the object at four places.
+#: Rate the instance and its surroundings are looked at: a crossing of 2 s shows the object
+#: at four places.
 SWEEP_FPS = 2.0
+#: How far beyond the instance its backdrop is looked for, on both sides, in seconds.
+CONTEXT_S = 3.0
+#: Two samples lie across a cut when at least this share of their pixels changed by at
+#: least `CHANGE_LEVEL` grey levels.
+CUT_SHARE = 0.5
+CHANGE_LEVEL = 24
 
 
 def run_sweep(
     frames_at: Callable[[np.ndarray], np.ndarray],
-    shot_s: tuple[float, float],
     run_s: tuple[float, float],
     step_s: float,
     side: int = 160,
 ) -> float:
-    """How far what differs from the shot's backdrop sweeps across the frame during the run.
+    """How far what differs from the backdrop around the run sweeps across the frame
+    during it.
 
     Args:
-        frames_at: decodes `(N, H, W, 3)` uint8 frames at given times.
-        shot_s: the shot's `(start_s, end_s)` from the event boundaries.
-        run_s: the instance's `(start_s, end_s)` inside the shot.
-        step_s: the timeline's step: the boundaries are known to within it, so half a step
-            is left out at both ends of the shot (a frame of the next shot would differ
-            everywhere), and the run is widened by as much.
+        frames_at: decodes `(N, H, W, 3)` uint8 frames at given times (fewer past the end).
+        run_s: the instance's `(start_s, end_s)`.
+        step_s: the timeline's step: the run's ends are known to within it, so the sweep is
+            read on the run widened by half a step.
         side: longest side of the grey frames, in pixels.
 
     Returns:
@@ -51,21 +56,33 @@ def run_sweep(
     >>> video = np.zeros((40, 20, 80, 3), np.uint8)  # 10 s at 4 fps: a square crosses in 2-8 s
     >>> for t in range(8, 32): video[t, 5:15, int((t - 8) * 3.1) : int((t - 8) * 3.1) + 8] = 200
     >>> frames_at = lambda times: video[np.minimum((np.asarray(times) * 4).astype(int), 39)]
-    >>> round(run_sweep(frames_at, (0.0, 10.0), (2.0, 8.0), 1.0), 2)
+    >>> round(run_sweep(frames_at, (2.0, 8.0), 1.0), 2)
     0.85
-    >>> round(run_sweep(frames_at, (0.0, 10.0), (2.5, 3.5), 1.0), 2)  # a part of it
+    >>> round(run_sweep(frames_at, (2.5, 3.5), 1.0), 2)  # a part of it
     0.3
     """
-    start_s, end_s = shot_s
     margin_s = step_s / 2
-    if end_s - start_s >= 3 * margin_s:
-        start_s, end_s = start_s + margin_s, end_s - margin_s
-    fps = min(max(SWEEP_FPS, MIN_FLOW_FRAMES / max(end_s - start_s, 1e-6)), MAX_FLOW_FPS)
-    times_s = np.arange(start_s, end_s, 1.0 / fps)
+    times_s = np.arange(max(run_s[0] - CONTEXT_S, 0.0), run_s[1] + CONTEXT_S, 1.0 / SWEEP_FPS)
     frames = frames_at(times_s)
     if len(frames) < 3:
         return 0.0
     gray = small_gray(frames, side)
     times_s = times_s[: len(gray)]
+    lo, hi = _between_cuts(gray, times_s, (run_s[0] + margin_s, run_s[1] - margin_s))
     within = (times_s >= run_s[0] - margin_s) & (times_s <= run_s[1] + margin_s)
-    return centre_sweep(gray, within)
+    return centre_sweep(gray[lo:hi], within[lo:hi])
+
+
+def _between_cuts(
+    gray: np.ndarray, times_s: np.ndarray, core_s: tuple[float, float]
+) -> tuple[int, int]:
+    """`[lo, hi)` frame range from the last cut before `core_s` to the first after it (cuts
+    inside the core, which the run may hold at its ends' precision, are not looked at)."""
+    changed = np.abs(np.diff(gray.astype(np.int16), axis=0)) >= CHANGE_LEVEL
+    cut = changed.mean(axis=(1, 2)) >= CUT_SHARE
+    middle_s = (times_s[:-1] + times_s[1:]) / 2
+    before = np.flatnonzero(cut & (middle_s < core_s[0]))
+    after = np.flatnonzero(cut & (middle_s > core_s[1]))
+    lo = int(before.max()) + 1 if len(before) else 0
+    hi = int(after.min()) + 1 if len(after) else len(gray)
+    return lo, hi

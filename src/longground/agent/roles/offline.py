@@ -249,15 +249,11 @@ class OfflineVerifier(VerifierRole):
         return Verdict(entry, "verified", details=details)
 
     def _sweep(self, ev: Evidence, run: list[int]) -> float:
-        """How far what moves sweeps across the frame during the run, read on its shots
-        (`perception.crossing.run_sweep`)."""
-        shots = self._shots(ev)
-        first, last = shots[ev.actions.parent[run[0]]], shots[ev.actions.parent[run[-1]]]
-        spans = ev.events.spans_s[(shots >= first) & (shots <= last)]
-        shot_s = (float(spans[:, 0].min()), float(spans[:, 1].max()))
+        """How far what moves sweeps across the frame during the run, against the backdrop
+        of its surroundings (`perception.crossing.run_sweep`)."""
         run_s = (float(ev.actions.spans_s[run[0], 0]), float(ev.actions.spans_s[run[-1], 1]))
         step_s = float(np.median(np.diff(ev.times_s))) if len(ev.times_s) > 1 else 1.0
-        return run_sweep(ev.frames_at, shot_s, run_s, step_s)
+        return run_sweep(ev.frames_at, run_s, step_s)
 
     def _run(self, ev: Evidence, p: np.ndarray, v: int, context: set[int]) -> list[int]:
         parent = ev.actions.parent
