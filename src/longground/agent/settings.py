@@ -132,7 +132,7 @@ class AgentSettings:
     zoom_min: float = 0.005
     approach_min: float = 0.001
     track_min: float = 0.05
-    sweep_min: float = 0.4
+    sweep_min: float = 0.5
     continuity: float = 0.6
     merge_gap_s: float = 1.0
     same_identity: float = 0.9

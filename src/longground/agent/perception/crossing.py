@@ -10,9 +10,10 @@ sides, up to the nearest cut, told by the pixels (most of the picture changes be
 samples, `CUT_SHARE`; an object moving changes a third of it at most on r1); the per-pixel
 median of those frames is the backdrop (the crossing object is absent from most of them),
 and `flow.centre_sweep` measures how far the centre of what differs from it travels during
-the instance. On the shots of the tuning rendering (480x270, 2 fps): crossings 0.66-0.79 of
-the frame width, objects sliding in or out and stopping 0.11-0.17, a second object sliding
-into a pair shot 0.06-0.09, still shots 0.02 at most; `sweep_min` 0.4 lies between.
+the instance. Read on each shot of the tuning rendering (480x270) as one instance:
+crossings 0.66-0.78 of the frame width, objects sliding in or out and stopping 0.11-0.36, a
+second object sliding into a pair shot 0-0.37 (`perf/crossing_sweeps.py`); `sweep_min` 0.5
+lies between.
 """
 
 from __future__ import annotations

@@ -77,7 +77,7 @@ class MotionReading:
     zoom_min: float
     approach_min: float
     track_min: float
-    sweep_min: float = 0.4
+    sweep_min: float = 0.5
     sweep: np.ndarray | None = None
 
     @property

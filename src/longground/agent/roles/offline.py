@@ -81,7 +81,7 @@ class ScorerSettings:
     zoom_min: float = 0.005
     approach_min: float = 0.001
     track_min: float = 0.05
-    sweep_min: float = 0.4
+    sweep_min: float = 0.5
 
     @classmethod
     def from_agent(cls, settings: AgentSettings, threshold: float) -> ScorerSettings:
