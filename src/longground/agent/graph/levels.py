@@ -95,10 +95,15 @@ def split_from_gray(
     gray: np.ndarray, pts_s: np.ndarray, fps: float, profile: Profile, settings: AgentSettings
 ) -> ActionSplit:
     """Flow of one event's grey frames `(T, h, w)` (shown at `pts_s`, sampled at `fps`) cut
-    with PELT (Eq. 14, hard wavelet); fewer than two frames give one node of unknown motion."""
+    with PELT (Eq. 14, hard wavelet); fewer than two frames give one node of unknown motion.
+
+    The magnitude and drift are per step of rho_A whatever `fps` the event was sampled at
+    (`flow_window` samples short events faster): per-step thresholds (`min_motion_range`,
+    `moving_min`, `drift_min`) then mean the same on every event."""
     if len(gray) < 2:
         return ActionSplit(np.zeros(0), np.array([np.nan]), np.array([np.nan]), unknown_moves(1))
     stats = flow_stats(gray, settings.flow)
+    stats[:, :2] *= fps / profile.action_fps  # magnitude and drift per step of rho_A
     g = stats[:, 0]
     min_size = max(2, int(round(settings.min_action_s * fps)))
     bounds = action_bounds(g, profile.beta, min_size=min_size, min_range=settings.min_motion_range)
@@ -108,7 +113,9 @@ def split_from_gray(
     track = centroid_track(gray)
     tracked = [_weighted_move(track[a : max(min(b, len(g)), a + 1)]) for a, b in bounds]
     # pan, zoom, approach, magnitude and tracked move per second (flow: per sample step)
-    moves = np.c_[pieces[:, 2:5], pieces[:, 0], tracked] * fps
+    # (the magnitude is already per rho_A step)
+    flow_per_s = pieces[:, 0] * profile.action_fps
+    moves = np.c_[pieces[:, 2:5] * fps, flow_per_s, np.multiply(tracked, fps)]
     return ActionSplit(cuts, pieces[:, 0], pieces[:, 1], moves)
 
 
@@ -181,7 +188,7 @@ def action_nodes(
 ) -> Nodes:
     """The action level over the kept events, reusing cached splits and computing the rest."""
     key = (
-        "actions-v4",  # v4: short events sampled densely, margins kept (`flow_window`)
+        "actions-v5",  # short events sampled densely, margins kept (`flow_window`), per rho_A step
         profile.action_fps,
         profile.beta,
         settings.flow,
