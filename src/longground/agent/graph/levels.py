@@ -16,7 +16,7 @@ from ..trace import Trace
 from .actions import action_bounds
 from .cache import GraphCache
 from .events import bounds_to_spans, event_bounds
-from .flow import centroid_track, flow_stats, small_gray
+from .flow import FLOW_METHODS, centroid_track, field_stats, flow_stats, small_gray
 from .nodes import ActionSplit, Nodes, action_level, make_nodes, unknown_moves
 
 # Short events are sampled faster, up to this rate, so that each holds at least
@@ -98,25 +98,46 @@ def split_from_gray(
     with PELT (Eq. 14, hard wavelet); fewer than two frames give one node of unknown motion.
 
     The magnitude and drift are per step of rho_A whatever `fps` the event was sampled at
-    (`flow_window` samples short events faster): per-step thresholds (`min_motion_range`,
-    `moving_min`, `drift_min`) then mean the same on every event."""
+    (`flow_window` samples short events faster): they are measured on frames a rho_A step
+    apart (`_rho_steps`), so the per-step thresholds (`moving_min`, `drift_min`) mean the same
+    on every event, and the flow's noise, which does not shrink with the step, is not scaled
+    up with it."""
     if len(gray) < 2:
         return ActionSplit(np.zeros(0), np.array([np.nan]), np.array([np.nan]), unknown_moves(1))
     stats = flow_stats(gray, settings.flow)
-    stats[:, :2] *= fps / profile.action_fps  # magnitude and drift per step of rho_A
     g = stats[:, 0]
     min_size = max(2, int(round(settings.min_action_s * fps)))
     bounds = action_bounds(g, profile.beta, min_size=min_size, min_range=settings.min_motion_range)
     # A cut between two samples is placed halfway; both samples lie inside the event.
     cuts = 0.5 * (pts_s[bounds[1:, 0] - 1] + pts_s[bounds[1:, 0]])
     pieces = np.array([stats[a : max(min(b, len(g)), a + 1)].mean(axis=0) for a, b in bounds])
+    steps = max(int(round(fps / profile.action_fps)), 1)
+    if steps > 1:
+        per_rho_step = fps / (steps * profile.action_fps)
+        pieces[:, :2] = _rho_steps(gray, bounds, steps, settings.flow) * per_rho_step
     track = centroid_track(gray)
     tracked = [_weighted_move(track[a : max(min(b, len(g)), a + 1)]) for a, b in bounds]
-    # pan, zoom, approach, magnitude and tracked move per second (flow: per sample step)
-    # (the magnitude is already per rho_A step)
-    flow_per_s = pieces[:, 0] * profile.action_fps
+    # pan, zoom, approach and tracked move per second (flow: per sample step), and the
+    # magnitude (per rho_A step when sampled faster) per second
+    flow_per_s = pieces[:, 0] * (profile.action_fps if steps > 1 else fps)
     moves = np.c_[pieces[:, 2:5] * fps, flow_per_s, np.multiply(tracked, fps)]
     return ActionSplit(cuts, pieces[:, 0], pieces[:, 1], moves)
+
+
+def _rho_steps(gray: np.ndarray, bounds: np.ndarray, steps: int, method: str) -> np.ndarray:
+    """`(P, 2)` mean magnitude and drift of each piece over frame pairs `steps` samples
+    apart (a piece shorter than that: its first and last frame, scaled to `steps`)."""
+    flow = FLOW_METHODS[method]()
+    out = np.zeros((len(bounds), 2))
+    last = len(gray) - 1
+    for i, (a, b) in enumerate(np.asarray(bounds, dtype=np.int64)):
+        b = min(int(b), last)
+        if b - a >= steps:
+            pairs = [(t, t + steps) for t in range(a, b - steps + 1)]
+            out[i] = np.mean([field_stats(flow(gray[s], gray[e]))[:2] for s, e in pairs], axis=0)
+        elif b > a:
+            out[i] = field_stats(flow(gray[a], gray[b]))[:2] * steps / (b - a)
+    return out
 
 
 def _weighted_move(track: np.ndarray) -> float:
@@ -188,7 +209,7 @@ def action_nodes(
 ) -> Nodes:
     """The action level over the kept events, reusing cached splits and computing the rest."""
     key = (
-        "actions-v5",  # short events sampled densely, margins kept (`flow_window`), per rho_A step
+        "actions-v6",  # short events sampled densely, margins kept, magnitudes per rho_A step
         profile.action_fps,
         profile.beta,
         settings.flow,
