@@ -7,13 +7,13 @@ goes, and the shot grouping takes that for a cut), each with its own nodes, and 
 median frame, the backdrop of the tracked move, then holds the object itself. So the sweep
 is read on the instance's surroundings: its frames are decoded `CONTEXT_S` beyond it on both
 sides, up to the nearest cut, told by the pixels (most of the picture changes between two
-samples, `CUT_SHARE`; an object moving changes a third of it at most on r1); the per-pixel
+samples, `CUT_SHARE`; an object moving changed a third of it at most on r1); the per-pixel
 median of those frames is the backdrop (the crossing object is absent from most of them),
 and `flow.centre_sweep` measures how far the centre of what differs from it travels during
 the instance. Read on each shot of the tuning rendering (480x270) as one instance:
-crossings 0.66-0.78 of the frame width, objects sliding in or out and stopping 0.11-0.36, a
-second object sliding into a pair shot 0-0.37 (`perf/crossing_sweeps.py`); `sweep_min` 0.5
-lies between.
+crossings 0.66-0.78 of the frame width, objects sliding in or out and stopping 0.11-0.17, a
+second object sliding into a pair shot 0-0.09, a ball knocking something over 0.09-0.29
+(`perf/crossing_sweeps.py`); `sweep_min` 0.5 lies between.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ CONTEXT_S = 3.0
 #: Two samples lie across a cut when at least this share of their pixels changed by at
 #: least `CHANGE_LEVEL` grey levels.
 CUT_SHARE = 0.5
-CHANGE_LEVEL = 24
+CHANGE_LEVEL = 12
 
 
 def run_sweep(
@@ -69,7 +69,11 @@ def run_sweep(
         return 0.0
     gray = small_gray(frames, side)
     times_s = times_s[: len(gray)]
-    lo, hi = _between_cuts(gray, times_s, (run_s[0] + margin_s, run_s[1] - margin_s))
+    # a cut at the run's ends lies within half a step of them, and the two samples around it
+    # within half a sample step more
+    inset_s = margin_s + 0.5 / SWEEP_FPS
+    core_s = (run_s[0] + inset_s, max(run_s[1] - inset_s, run_s[0] + inset_s))
+    lo, hi = _between_cuts(gray, times_s, core_s)
     within = (times_s >= run_s[0] - margin_s) & (times_s <= run_s[1] + margin_s)
     return centre_sweep(gray[lo:hi], within[lo:hi])
 
