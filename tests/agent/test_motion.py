@@ -10,10 +10,13 @@ import pytest
 
 from longground.agent.evidence import Evidence
 from longground.agent.graph.cache import GraphCache
-from longground.agent.graph.flow import centroid_track, flow_stats, small_gray
+from longground.agent.graph.flow import centre_sweep, centroid_track, flow_stats, small_gray
+from longground.agent.graph.levels import MIN_FLOW_FRAMES, flow_window, split_from_gray
 from longground.agent.graph.nodes import ActionSplit, make_nodes
+from longground.agent.perception.crossing import run_sweep
 from longground.agent.perception.motion import MOTION_KINDS, MotionReading, heads, motion_matches
 from longground.agent.plan.planner import plan_query
+from longground.agent.profiles import PROFILES
 from longground.agent.roles.offline import OfflineAggregator, OfflineVerifier, ScorerSettings
 from longground.agent.settings import AgentSettings
 from longground.errors import UserError
@@ -73,8 +76,9 @@ def reading(frames: np.ndarray) -> MotionReading:
     moved = track[:, 0] @ track[:, 1] / track[:, 1].sum() if track[:, 1].sum() > 0 else np.nan
     moves = np.r_[mean[2:5], mean[0], moved][None] * FPS
     return MotionReading(
-        mean[:1], moves, s.moving_min, s.pan_min, s.zoom_min, s.approach_min, s.track_min
-    )
+        mean[:1], moves, s.moving_min, s.pan_min, s.zoom_min, s.approach_min, s.track_min,
+        s.sweep_min, np.array([centre_sweep(gray)]),
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", CAMERA_KINDS)
@@ -115,6 +119,31 @@ def test_a_fast_crossing_heads_its_own_way(direction, sign):
     assert heads(other, r, drift, drift_min).tolist() == [False]
 
 
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_a_crossing_reads_as_one_and_sliding_in_or_out_does_not(sign):
+    assert motion_matches("crossing", reading(crossing_clip(sign))).tolist() == [True]
+    for kind in ("entering", "leaving"):
+        assert motion_matches("crossing", reading(object_clip(kind))).tolist() == [False]
+
+
+def test_a_crossing_is_read_against_the_backdrop_around_it():
+    """The crossing's shot holds empty frames before and after; the sweep of the run that
+    covers the crossing reaches `sweep_min` (the median around it is the empty backdrop), a
+    run over a third of it does not, nor does an object that slides in and stops."""
+    cross = crossing_clip(1.0)
+    back = np.repeat(cross[:1] * 0 + texture(3)[:H, :W] // 2, 3, axis=0)
+    other = np.repeat(texture(11)[:H, :W][None], 3, axis=0)  # the shot before: a cut
+    shot = np.concatenate([other, cross, back])  # 12 frames at 1 fps: crossing in 3-8 s
+    frames_at = lambda times: shot[np.minimum(np.asarray(times).astype(int), len(shot) - 1)]  # noqa: E731
+    sweep_min = AgentSettings().sweep_min
+    assert run_sweep(frames_at, (3.0, 9.0), 1.0) >= sweep_min
+    assert run_sweep(frames_at, (3.0, 5.0), 1.0) < sweep_min
+    comes = object_clip("entering")
+    enter = np.concatenate([back[:1], comes, comes[-1:].repeat(9, axis=0)])  # then it stands
+    frames_at = lambda times: enter[np.minimum(np.asarray(times).astype(int), len(enter) - 1)]  # noqa: E731
+    assert run_sweep(frames_at, (0.0, 8.0), 1.0) < sweep_min
+
+
 def test_a_zoom_is_measured_as_divergence_and_a_pan_as_translation():
     zoom = flow_stats(small_gray(camera_clip("zoom_in")))
     pan = flow_stats(small_gray(camera_clip("pan")))
@@ -132,7 +161,9 @@ def test_a_zoom_is_measured_as_divergence_and_a_pan_as_translation():
         ("the photographer with a tripod sliding into view", "entering"),
         ("the horse silhouette leaving the frame", "leaving"),
         ("the tabby cat in a still shot where nothing moves", "still"),
-        ("a rocket sliding right to left", "moving"),
+        ("a rocket sliding right to left", "crossing"),
+        ("a cat moving across the screen", "crossing"),
+        ("a rocket sliding from one side of the frame to the other", "crossing"),
     ],
 )
 def test_the_planner_names_the_motion_kind(query, kind):
@@ -192,3 +223,49 @@ def test_a_motion_threshold_must_be_a_finite_magnitude(name, value):
     with pytest.raises(UserError, match=name):
         AgentSettings.from_params({name: value})
     assert getattr(AgentSettings.from_params({name: "0"}), name) == 0.0
+
+
+def sliding_then_still(fps: float, seconds: float = 4.0) -> np.ndarray:
+    """`(T, H, W)` grey frames at `fps`: a textured square slides in from the left at a
+    fifth of the width per second for 1.5 s, then stands (a pair shot's second object)."""
+    back = texture(5)[:H, :W] // 2
+    thing = texture(9, 40, 40) // 2 + 128
+    frames = []
+    for t in np.arange(0.0, seconds, 1.0 / fps):
+        x = int(-40 + 0.2 * W * min(t, 1.5) * 2.5)
+        frame = back.copy()
+        a, b = max(x, 0), min(x + 40, W)
+        if b > a:
+            frame[25:65, a:b] = thing[:, a - x : b - x]
+        frames.append(frame)
+    return small_gray(np.stack(frames))
+
+
+def test_a_short_event_is_sampled_densely_enough_to_cut_its_still_stretch():
+    profile, s = PROFILES["long"], AgentSettings()
+    start_s, end_s, fps = flow_window((0.0, 5.0), profile, margin_s=0.5)
+    assert (start_s, end_s) == (0.5, 4.5) and (end_s - start_s) * fps >= MIN_FLOW_FRAMES
+    gray = sliding_then_still(fps)
+    split = split_from_gray(gray, np.arange(len(gray)) / fps, fps, profile, s)
+    assert len(split.motion) >= 2
+    assert split.motion[0] >= s.moving_min > split.motion[-1]  # moving, then still
+
+
+def test_the_magnitude_is_per_rho_a_step_whatever_the_sampling_rate():
+    """A square sliding at a steady 24 px per second reads alike sampled at 2 and 4 fps
+    (per step of those rates it moves half and a quarter as far)."""
+    profile, s = PROFILES["long"], AgentSettings()
+    back, thing = texture(5)[:H, :W] // 2, texture(9, 50, 50) // 2 + 128
+
+    def magnitude(fps: float) -> float:
+        frames = []
+        for t in np.arange(0.0, 3.0, 1.0 / fps):
+            frame = back.copy()
+            x = int(10 + 24 * t)
+            frame[20:70, x : x + 50] = thing
+            frames.append(frame)
+        gray = small_gray(np.stack(frames))
+        split = split_from_gray(gray, np.arange(len(gray)) / fps, fps, profile, s)
+        return float(np.average(split.motion))
+
+    assert magnitude(4.0) == pytest.approx(magnitude(2.0), rel=0.25)

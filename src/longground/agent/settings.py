@@ -17,7 +17,7 @@ ORDERS = ("coverage", "uniform")
 REGION_SOURCES = ("index", "encoder")
 PROFILE_FIELDS = tuple(f.name for f in fields(Profile) if f.name != "name")
 #: Per-second motion thresholds (`perception.motion`): magnitudes, so never negative.
-MOTION_THRESHOLDS = ("pan_min", "zoom_min", "approach_min", "track_min")
+MOTION_THRESHOLDS = ("pan_min", "zoom_min", "approach_min", "track_min", "sweep_min")
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,9 @@ class AgentSettings:
         pan_min, zoom_min, approach_min: per-second thresholds of the camera's pan and zoom
             and of an object's move into or out of the frame (`perception.motion`), chosen
             on the tuning rendering; track_min: per-second move of what differs from the
-            backdrop that gives a "left to right" / "right to left" direction.
+            backdrop that gives a "left to right" / "right to left" direction; sweep_min:
+            how far (fraction of the frame width) that difference's centre sweeps in a
+            crossing ("moving across the screen").
         regions: let the offline roles look at frame halves (see `regions.py`).
         region_source: where the halves' features come from: "index" (the encoder's
             whole-frame pass, when it gives them: label-bridge) or "encoder" (each half
@@ -130,6 +132,7 @@ class AgentSettings:
     zoom_min: float = 0.005
     approach_min: float = 0.001
     track_min: float = 0.05
+    sweep_min: float = 0.5
     continuity: float = 0.6
     merge_gap_s: float = 1.0
     same_identity: float = 0.9

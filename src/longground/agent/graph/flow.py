@@ -162,6 +162,20 @@ def flow_stats(gray: np.ndarray, method: str = DEFAULT_FLOW) -> np.ndarray:
     return np.stack([field_stats(flow(gray[t], gray[t + 1])) for t in range(len(gray) - 1)])
 
 
+def difference_centres(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per frame, where and how much it differs from the event's backdrop (the per-pixel
+    median of its frames), less its median difference (the noise floor): `(T,)` centre
+    column as a fraction of the width, and `(T,)` differing mass as a share of the frame."""
+    g = np.asarray(gray, dtype=np.float32)
+    diff = np.abs(g - np.median(g, axis=0))
+    diff = np.clip(diff - np.median(diff, axis=(1, 2), keepdims=True), 0.0, None)
+    columns = diff.sum(axis=1)  # (T, w)
+    mass = columns.sum(axis=1)
+    width = g.shape[2]
+    centre = (columns @ np.arange(width)) / np.maximum(mass, 1e-9) / width
+    return centre, mass / (255.0 * g.shape[1] * width)
+
+
 def centroid_track(gray: np.ndarray) -> np.ndarray:
     """Where what differs from the event's backdrop moves, frame to frame: a direction that
     holds however far an object jumps between two samples (dense flow loses fast objects at
@@ -186,17 +200,47 @@ def centroid_track(gray: np.ndarray) -> np.ndarray:
     >>> bool((track[:, 0] > 0).all()), bool((track[:, 1] > 0).all())
     (True, True)
     """
-    g = np.asarray(gray, dtype=np.float32)
-    if len(g) < 3:  # the median of two frames is their mean: both differ from it alike
-        return np.zeros((max(len(g) - 1, 0), 2))
-    diff = np.abs(g - np.median(g, axis=0))
-    diff = np.clip(diff - np.median(diff, axis=(1, 2), keepdims=True), 0.0, None)
-    columns = diff.sum(axis=1)  # (T, w)
-    mass = columns.sum(axis=1)
-    width = g.shape[2]
-    centre = (columns @ np.arange(width)) / np.maximum(mass, 1e-9) / width
-    share = mass / (255.0 * g.shape[1] * width)
+    if len(gray) < 3:  # the median of two frames is their mean: both differ from it alike
+        return np.zeros((max(len(gray) - 1, 0), 2))
+    centre, share = difference_centres(gray)
     return np.stack([np.diff(centre), np.minimum(share[1:], share[:-1])], axis=1)
+
+
+#: A frame's difference from the backdrop takes part in `centre_sweep` when its mass is at
+#: least this share of the largest: the frames that show the moving object, not the noise of
+#: the frames where it is gone or stands still.
+STRONG_SHARE = 0.5
+
+
+def centre_sweep(gray: np.ndarray, within: np.ndarray | None = None) -> float:
+    """How far the centre of what differs from the backdrop (`difference_centres`) sweeps
+    across the frame: the extent, largest less smallest centre, over the frames `within`
+    whose differing mass is at least `STRONG_SHARE` of the largest among them (frames
+    outside may belong to a neighbouring shot, which differs everywhere). An object
+    crossing the frame sweeps most of its width; one that slides in or out and stands in the
+    middle sweeps little (the backdrop, the median frame, then holds it where it stands).
+
+    Args:
+        gray: `(T, h, w)` uint8 grey frames of one shot with a still camera.
+        within: `(T,)` bool, the frames the sweep is read on (default: all); the backdrop
+            is the median of all frames.
+
+    Returns:
+        Fraction of the frame width; 0 for fewer than 3 frames or fewer than two strong
+        frames within.
+
+    >>> frames = np.zeros((9, 20, 80), np.uint8)
+    >>> for t in range(9): frames[t, 5:15, 8 * t : 8 * t + 8] = 200
+    >>> round(centre_sweep(frames), 2), round(centre_sweep(frames, np.arange(9) < 5), 2)
+    (0.8, 0.4)
+    """
+    if len(gray) < 3:
+        return 0.0
+    centre, share = difference_centres(gray)
+    inside = np.ones(len(share), bool) if within is None else np.asarray(within, bool)
+    largest = share[inside].max() if inside.any() else 0.0
+    seen = centre[inside & (share >= STRONG_SHARE * largest) & (share > 0)]
+    return float(seen.max() - seen.min()) if len(seen) >= 2 else 0.0
 
 
 def flow_magnitudes(gray: np.ndarray, method: str = DEFAULT_FLOW) -> np.ndarray:

@@ -16,11 +16,17 @@ from ..trace import Trace
 from .actions import action_bounds
 from .cache import GraphCache
 from .events import bounds_to_spans, event_bounds
-from .flow import centroid_track, flow_stats, small_gray
+from .flow import FLOW_METHODS, centroid_track, field_stats, flow_stats, small_gray
 from .nodes import ActionSplit, Nodes, action_level, make_nodes, unknown_moves
 
-# Flow needs two frames: very short events are sampled faster, up to this rate.
+# Short events are sampled faster, up to this rate, so that each holds at least
+# `MIN_FLOW_FRAMES` frames.
 MAX_FLOW_FPS = 8.0
+#: Frames an event's flow window holds at least (`flow_window`). A piece of an action node
+#: spans at least two flow pairs, so at rho_A = 1 fps a 5-second shot (4 pairs) could not be
+#: cut into the still stretch and the second in which something slides in: eight frames hold
+#: a still piece, a moving piece and a still piece again (2 + 2 + 3 pairs).
+MIN_FLOW_FRAMES = 8
 # Action splits are written to the disk cache at least this often while they are computed.
 SAVE_EVERY_S = 10.0
 PROFILES_LONG = PROFILES["long"]  # for the examples
@@ -64,17 +70,24 @@ def flow_window(
 ) -> tuple[float, float, float]:
     """Where and how fast one event is sampled for optical flow: `(start_s, end_s, fps)`.
 
-    `margin_s` is left out at both ends: an event boundary is only known to within a timeline
-    step, and a flow pair straddling the real cut would read as a burst of motion. Events too
-    short for two frames at rho_A are sampled faster, up to `MAX_FLOW_FPS`.
+    `margin_s` is left out at both ends whenever at least `margin_s` remains: an event boundary
+    is only known to within a timeline step, and a flow pair straddling the real cut reads as
+    a burst of motion (a 2-second still shot read 0.14 of the frame width per step with its
+    margins kept). Events too short for `MIN_FLOW_FRAMES` frames at rho_A are sampled faster,
+    up to `MAX_FLOW_FPS`.
 
     >>> flow_window((10.5, 20.5), PROFILES_LONG, margin_s=0.5)
     (11.0, 20.0, 1.0)
+    >>> flow_window((10.5, 12.5), PROFILES_LONG, margin_s=0.5)
+    (11.0, 12.0, 8.0)
+    >>> flow_window((10.5, 15.5), PROFILES_LONG, margin_s=0.5)
+    (11.0, 15.0, 2.0)
     """
     start_s, end_s = span_s
-    if end_s - start_s > 4 * margin_s:
+    if end_s - start_s >= 3 * margin_s:
         start_s, end_s = start_s + margin_s, end_s - margin_s
-    fps = min(max(profile.action_fps, 2.0 / max(end_s - start_s, 1e-6)), MAX_FLOW_FPS)
+    dense = MIN_FLOW_FRAMES / max(end_s - start_s, 1e-6)
+    fps = min(max(profile.action_fps, dense), MAX_FLOW_FPS)
     return start_s, end_s, fps
 
 
@@ -82,7 +95,13 @@ def split_from_gray(
     gray: np.ndarray, pts_s: np.ndarray, fps: float, profile: Profile, settings: AgentSettings
 ) -> ActionSplit:
     """Flow of one event's grey frames `(T, h, w)` (shown at `pts_s`, sampled at `fps`) cut
-    with PELT (Eq. 14, hard wavelet); fewer than two frames give one node of unknown motion."""
+    with PELT (Eq. 14, hard wavelet); fewer than two frames give one node of unknown motion.
+
+    The magnitude and drift are per step of rho_A whatever `fps` the event was sampled at
+    (`flow_window` samples short events faster): they are measured on frames a rho_A step
+    apart (`_rho_steps`), so the per-step thresholds (`moving_min`, `drift_min`) mean the same
+    on every event, and the flow's noise, which does not shrink with the step, is not scaled
+    up with it."""
     if len(gray) < 2:
         return ActionSplit(np.zeros(0), np.array([np.nan]), np.array([np.nan]), unknown_moves(1))
     stats = flow_stats(gray, settings.flow)
@@ -92,11 +111,33 @@ def split_from_gray(
     # A cut between two samples is placed halfway; both samples lie inside the event.
     cuts = 0.5 * (pts_s[bounds[1:, 0] - 1] + pts_s[bounds[1:, 0]])
     pieces = np.array([stats[a : max(min(b, len(g)), a + 1)].mean(axis=0) for a, b in bounds])
+    steps = max(int(round(fps / profile.action_fps)), 1)
+    if steps > 1:
+        per_rho_step = fps / (steps * profile.action_fps)
+        pieces[:, :2] = _rho_steps(gray, bounds, steps, settings.flow) * per_rho_step
     track = centroid_track(gray)
     tracked = [_weighted_move(track[a : max(min(b, len(g)), a + 1)]) for a, b in bounds]
-    # pan, zoom, approach, magnitude and tracked move per second (flow: per sample step)
-    moves = np.c_[pieces[:, 2:5], pieces[:, 0], tracked] * fps
+    # pan, zoom, approach and tracked move per second (flow: per sample step), and the
+    # magnitude (per rho_A step when sampled faster) per second
+    flow_per_s = pieces[:, 0] * (profile.action_fps if steps > 1 else fps)
+    moves = np.c_[pieces[:, 2:5] * fps, flow_per_s, np.multiply(tracked, fps)]
     return ActionSplit(cuts, pieces[:, 0], pieces[:, 1], moves)
+
+
+def _rho_steps(gray: np.ndarray, bounds: np.ndarray, steps: int, method: str) -> np.ndarray:
+    """`(P, 2)` mean magnitude and drift of each piece over frame pairs `steps` samples
+    apart (a piece shorter than that: its first and last frame, scaled to `steps`)."""
+    flow = FLOW_METHODS[method]()
+    out = np.zeros((len(bounds), 2))
+    last = len(gray) - 1
+    for i, (a, b) in enumerate(np.asarray(bounds, dtype=np.int64)):
+        b = min(int(b), last)
+        if b - a >= steps:
+            pairs = [(t, t + steps) for t in range(a, b - steps + 1)]
+            out[i] = np.mean([field_stats(flow(gray[s], gray[e]))[:2] for s, e in pairs], axis=0)
+        elif b > a:
+            out[i] = field_stats(flow(gray[a], gray[b]))[:2] * steps / (b - a)
+    return out
 
 
 def _weighted_move(track: np.ndarray) -> float:
@@ -168,7 +209,7 @@ def action_nodes(
 ) -> Nodes:
     """The action level over the kept events, reusing cached splits and computing the rest."""
     key = (
-        "actions-v3",
+        "actions-v6",  # short events sampled densely, margins kept, magnitudes per rho_A step
         profile.action_fps,
         profile.beta,
         settings.flow,

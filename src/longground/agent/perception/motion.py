@@ -20,6 +20,12 @@ the backdrop; see `graph.flow`). A query's motion kind (`Plan.motion`) is one of
   the frame's centre line (approach >= `approach_min`) / away from it
   (approach <= -`approach_min`); an object crossing the whole frame does both in turn, so a
   node holding the whole crossing reads as neither;
+- "crossing" ("moving across the screen", "from left to right"): an object moves, and what
+  differs from its shot's backdrop sweeps at least `sweep_min` of the frame width over the
+  instance (`perception.crossing.run_sweep`, the reading's `sweep`). A node may hold only
+  part of a crossing, so a single node need only move (`NODE_KIND`); the instance as a whole
+  must sweep. An object that slides in or out and stops sweeps far less than one that
+  crosses.
 - "still": nothing moves: magnitude under `moving_min`, pan under `pan_min` and zoom under
   `zoom_min` (a slow pan or zoom moves every pixel by less than `moving_min` per step, yet it
   is not a still shot).
@@ -58,6 +64,10 @@ class MotionReading:
             something comes into or leaves the frame.
         track_min: |tracked move| per second (fraction of the frame width) from which what
             differs from the backdrop moves (`heads`, and see `camera_only`).
+        sweep_min: how far (fraction of the frame width) what differs from the backdrop
+            sweeps in a crossing.
+        sweep: `(K,)` how far it swept (`perception.crossing.run_sweep`); None or NaN where
+            not measured (no crossing).
     """
 
     magnitude: np.ndarray
@@ -67,6 +77,8 @@ class MotionReading:
     zoom_min: float
     approach_min: float
     track_min: float
+    sweep_min: float = 0.5
+    sweep: np.ndarray | None = None
 
     @property
     def moving(self) -> np.ndarray:
@@ -90,8 +102,16 @@ class MotionReading:
     def column(self, index: int) -> np.ndarray:
         return np.nan_to_num(np.asarray(self.moves, np.float64)[:, index], nan=0.0)
 
+    @property
+    def swept(self) -> np.ndarray:
+        """`(K,)` the sweep, 0 where not measured."""
+        if self.sweep is None:
+            return np.zeros(len(np.atleast_1d(self.magnitude)))
+        return np.nan_to_num(np.asarray(self.sweep, np.float64), nan=0.0)
+
     def averaged(self, weights_s: np.ndarray) -> MotionReading:
-        """One node: the duration-weighted mean of these nodes' measures.
+        """One node: the duration-weighted mean of these nodes' measures (the sweep is not
+        a mean: it is measured on the whole instance, and left unmeasured here).
 
         >>> r = MotionReading(np.array([0.0, 0.02]), np.zeros((2, 5)), 0.01, 1e-3, 5e-3, 1e-3, 0.05)
         >>> r.averaged(np.array([1.0, 3.0])).magnitude.round(6).tolist()
@@ -107,6 +127,7 @@ class MotionReading:
             self.zoom_min,
             self.approach_min,
             self.track_min,
+            self.sweep_min,
         )
 
 
@@ -142,6 +163,10 @@ def _leaving(r: MotionReading) -> np.ndarray:
     return _object_moves(r) & (r.column(APPROACH) <= -r.approach_min)
 
 
+def _crossing(r: MotionReading) -> np.ndarray:
+    return _object_moves(r) & (r.swept >= r.sweep_min)
+
+
 #: Motion kind -> rule: `MotionReading -> (K,) bool`. The planner's motion words name these.
 MOTION_KINDS: dict[str, Callable[[MotionReading], np.ndarray]] = {
     "moving": _object_moves,
@@ -151,7 +176,13 @@ MOTION_KINDS: dict[str, Callable[[MotionReading], np.ndarray]] = {
     "pan": _pan,
     "entering": _entering,
     "leaving": _leaving,
+    "crossing": _crossing,
 }
+
+#: The kind a single action node must read for a plan of each kind, where it differs: a node
+#: may hold only part of a crossing (the split cuts where the motion changes), so each node
+#: need only move, and the instance, all its nodes together, must cross.
+NODE_KIND = {"crossing": "moving"}
 
 
 def motion_matches(kind: str, reading: MotionReading) -> np.ndarray:

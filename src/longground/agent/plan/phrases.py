@@ -177,6 +177,15 @@ MOTION_KIND_WORDS = (
             IGNORE,
         ),
     ),
+    (
+        "crossing",
+        re.compile(
+            r"\b(?:across\s+the\s+(?:screen|frame|scene|picture)|from\s+one\s+side\s+of\s+the\s+"
+            r"(?:frame|screen|picture)\s+to\s+the\s+other|through\s+the\s+(?:frame|screen)|"
+            r"(?:left\s+to\s+right|right\s+to\s+left))\b",
+            IGNORE,
+        ),
+    ),
 )
 
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1, "final": -1}

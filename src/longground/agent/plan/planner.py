@@ -54,7 +54,7 @@ class Plan:
         window_s: `(start_s, end_s)` searched (the whole video when the query names none).
         motion: a motion requirement on the target, a key of
             `perception.motion.MOTION_KINDS` ("moving", "still", "zoom_in", "zoom_out", "pan",
-            "entering", "leaving"), or None.
+            "entering", "leaving", "crossing"), or None.
         ordinal: 1-based rank of one identity by first appearance (-1: the last), or None.
         skip_first: leave out the first showing of that identity (queries about returns).
         backdrop: colour name (or texture name, "brick") of the background the target must

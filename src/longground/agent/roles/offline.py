@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
@@ -21,10 +21,11 @@ from ..graph.events import shot_groups
 from ..graph.nodes import mean_embeddings
 from ..perception.backdrops import backdrop_probability
 from ..perception.conditions import condition_check, episode_relation, past_slivers
+from ..perception.crossing import run_sweep
 from ..perception.episode import Episode, shot_episodes
 from ..perception.filter import FilterResult, keep_seen
 from ..perception.identity import instance_looks, same_identity_matrix
-from ..perception.motion import MotionReading, heads, motion_matches
+from ..perception.motion import NODE_KIND, MotionReading, heads, motion_matches
 from ..perception.object_colors import colourless_share
 from ..perception.presence import Calibration
 from ..perception.visibility import Visibility, evidence_visibility, region_times
@@ -52,7 +53,7 @@ class ScorerSettings:
         drift_min: mean horizontal flow (same units) a node needs for a "left to right" or
             "right to left" plan, in that direction.
         pan_min, zoom_min, approach_min: per-second thresholds of the motion kinds
-            (`perception.motion.MotionReading`).
+            (`perception.motion.MotionReading`); sweep_min: the sweep of a crossing.
         track_min: per-second move of what differs from the backdrop a node needs for a
             direction, where it was measured (`perception.motion.heads`).
         continuity: appearance cosine between neighbouring action nodes of two events above
@@ -80,6 +81,7 @@ class ScorerSettings:
     zoom_min: float = 0.005
     approach_min: float = 0.001
     track_min: float = 0.05
+    sweep_min: float = 0.5
 
     @classmethod
     def from_agent(cls, settings: AgentSettings, threshold: float) -> ScorerSettings:
@@ -166,7 +168,7 @@ class OfflineVerifier(VerifierRole):
             p = vis.nodes(plan.target, acts, "actions", seen_once=self._seen_once(plan))
         reading = self._reading(acts.motion, acts.moves)
         if plan.motion is not None and plan.episode is None:
-            p = p * motion_matches(plan.motion, reading)
+            p = p * motion_matches(NODE_KIND.get(plan.motion, plan.motion), reading)
         if plan.direction is not None:
             p = p * heads(plan.direction, reading, acts.drift, self.s.drift_min)
         if plan.backdrop is not None and ev.frames_at is not None:
@@ -187,8 +189,9 @@ class OfflineVerifier(VerifierRole):
     def _reading(self, magnitude: np.ndarray, moves: np.ndarray) -> MotionReading:
         s = self.s
         return MotionReading(
-            magnitude, moves, s.moving_min, s.pan_min, s.zoom_min, s.approach_min, s.track_min
-        )
+            magnitude, moves, s.moving_min, s.pan_min, s.zoom_min, s.approach_min, s.track_min,
+            s.sweep_min,
+        )  # fmt: skip
 
     def _backdrop(self, ev: Evidence, name: str) -> np.ndarray:
         """Per action node: probability of the backdrop colour or texture (two frames,
@@ -208,10 +211,13 @@ class OfflineVerifier(VerifierRole):
         if p[candidate] < self.s.accept_p:
             return Verdict(None, "target not visible", details={"target": float(p[candidate])})
         run = self._run(evidence, p, candidate, {int(c) for c in context})
-        parts = {"target": float(p[candidate])}
+        parts, measured = {"target": float(p[candidate])}, {}
         if plan.motion is not None and plan.episode is None:
             lengths = np.diff(acts.spans_s[run], axis=1)[:, 0]
             whole = self._reading(acts.motion[run], acts.moves[run]).averaged(lengths)
+            if plan.motion == "crossing" and evidence.frames_at is not None:
+                measured["sweep"] = self._sweep(evidence, run)
+                whole = replace(whole, sweep=np.array([measured["sweep"]]))
             parts["motion"] = float(motion_matches(plan.motion, whole)[0])
         if plan.colourless and self.s.object_looks and evidence.frames_at is not None:
             span = np.array([[acts.spans_s[run[0], 0], acts.spans_s[run[-1], 1]]])
@@ -220,7 +226,7 @@ class OfflineVerifier(VerifierRole):
             for cond in plan.conditions:
                 parts[f"condition:{cond}"] = self._condition(evidence, vis, cond, run)
         start_s, end_s = float(acts.spans_s[run[0], 0]), float(acts.spans_s[run[-1], 1])
-        details = {"parts": parts, "run": [run[0], run[-1]]}
+        details = {"parts": parts, "run": [run[0], run[-1]], **measured}
         failed = [k for k, v in parts.items() if v < self.s.accept_p]
         if failed:
             return Verdict(None, "failed: " + ", ".join(failed), details=details)
@@ -240,6 +246,13 @@ class OfflineVerifier(VerifierRole):
             summary += f" ({plan.relation.value} {'; '.join(plan.conditions)})"
         entry = MemoryEntry(summary, start_s, end_s, min(parts.values()), candidate, z)
         return Verdict(entry, "verified", details=details)
+
+    def _sweep(self, ev: Evidence, run: list[int]) -> float:
+        """How far what moves sweeps across the frame during the run, against the backdrop
+        of its surroundings (`perception.crossing.run_sweep`)."""
+        run_s = (float(ev.actions.spans_s[run[0], 0]), float(ev.actions.spans_s[run[-1], 1]))
+        step_s = float(np.median(np.diff(ev.times_s))) if len(ev.times_s) > 1 else 1.0
+        return run_sweep(ev.frames_at, run_s, step_s)
 
     def _run(self, ev: Evidence, p: np.ndarray, v: int, context: set[int]) -> list[int]:
         parent = ev.actions.parent
