@@ -27,6 +27,7 @@ import numpy as np
 
 from ..evidence import Evidence
 from ..graph.nodes import Nodes
+from .boxes import SIDES
 from .presence import Calibration
 
 # Where in a node's span its region frames are taken.
@@ -168,7 +169,8 @@ class Visibility:
         With object boxes, one box is one object (`owned`): a half whose box shows another of the
         texts, and not this one, does not show this one, however its whole half or the whole
         frame reads; the whole frames' reading counts only where some half is left for the
-        text (docs/agent.md, "One box, one object")."""
+        text (docs/agent.md, "One box, one object"). The view of the largest object whole
+        (`object_views`) belongs to no half: a text it shows is seen."""
         key = (texts, level, "together")
         if key not in self._memo:
             whole = np.min([self.frame_p[t] for t in texts], axis=0)
@@ -180,9 +182,14 @@ class Visibility:
             per_text = {t: np.maximum(sides[t].max(axis=2), self.frame_p[t][nearest])
                         for t in texts}  # fmt: skip
             if self.objects is not None:
-                boxes = {t: self._sides_p(t, times, self.objects, self._strict(t)) for t in texts}
-                per_text, elsewhere = owned(sides, boxes, {t: self.frame_p[t][nearest]
-                                                           for t in texts})  # fmt: skip
+                views = {t: self._sides_p(t, times, self.objects, self._strict(t)) for t in texts}
+                halves = len(SIDES)  # the first views are the halves' boxes
+                boxes = {t: v[..., :halves] for t, v in views.items()}
+                whole_now = {t: self.frame_p[t][nearest] for t in texts}
+                per_text, elsewhere = owned(sides, boxes, whole_now)
+                # a view of no half (the largest object whole) is one object's closer look too
+                per_text = {t: np.maximum(p, views[t][..., halves:].max(axis=2, initial=0.0))
+                            for t, p in per_text.items()}  # fmt: skip
                 whole_nodes = np.where(elsewhere.all(axis=1), 0.0, whole_nodes)
             region_nodes = np.min(list(per_text.values()), axis=0).mean(axis=1)
             self._memo[key] = np.maximum(whole_nodes, region_nodes)
