@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
@@ -19,6 +20,7 @@ from ..aggregate import Aggregation, consolidate
 from ..evidence import Evidence
 from ..graph.events import shot_groups
 from ..graph.nodes import mean_embeddings
+from ..perception import conditions
 from ..perception.backdrops import backdrop_probability
 from ..perception.conditions import condition_check, episode_relation, past_slivers
 from ..perception.crossing import run_sweep
@@ -306,6 +308,27 @@ class OfflineVerifier(VerifierRole):
             return None
         return ev.memo[key].at(float(ev.actions.spans_s[candidate].mean()))
 
+    def _own_shot(self, ev: Evidence, vis: Visibility, step: int) -> Callable[[int], bool] | None:
+        """Shot index -> whether that sliver is a shot of its own (`sliver_is_own_shot` on its
+        timeline samples' frames and the samples around it), read once per shot; None
+        without frames."""
+        if ev.frames_at is None:
+            return None
+        shots, frames = self._shots(ev), ev.events.frames
+        target = vis.nodes(ev.plan.target, ev.events, "events", seen_once=True)
+
+        def own(shot: int) -> bool:
+            key = ("own shot", shot, step)
+            if key not in ev.memo:
+                inside = shots == shot
+                a, b = frames[inside, 0].min(), frames[inside, 1].max()
+                around = ev.frames_at(ev.times_s[a - 1 : b + 1])  # and a sample either side
+                seen = float(target[inside].max())
+                ev.memo[key] = conditions.sliver_is_own_shot(around, step, seen, self.s.accept_p)
+            return ev.memo[key]
+
+        return own
+
     def _condition(self, ev: Evidence, vis: Visibility, text: str, run: list[int]) -> float:
         """Probability that the condition holds where the relation puts it. Relations count in
         shots: events joined across boundaries that are not cuts (`events.shot_groups`)."""
@@ -323,7 +346,7 @@ class OfflineVerifier(VerifierRole):
         step = {Relation.RIGHT_AFTER: -1, Relation.RIGHT_BEFORE: 1}.get(ev.plan.relation)
         if step is not None:
             samples = np.bincount(shots, np.diff(ev.events.frames, axis=1)[:, 0])
-            looked = past_slivers(looked, samples, step)
+            looked = past_slivers(looked, samples, step, own_shot=self._own_shot(ev, vis, step))
         seen = vis.nodes(text, ev.events, "events", seen_once=True)
         in_shots = np.isin(shots, list(looked))
         if not in_shots.any():
