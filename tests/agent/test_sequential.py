@@ -1,12 +1,18 @@
 """Sequential relations: which neighbouring shot "right after / before" looks at."""
 
 import numpy as np
+import pytest
 
+from longground.agent.graph.cache import GraphCache
 from longground.agent.perception.conditions import (
     holds_other_object,
     past_slivers,
     sliver_is_own_shot,
 )
+from longground.agent.pipeline import CometAgent
+from longground.agent.settings import AgentSettings
+from longground.errors import UserError
+from tests.agent.test_pipeline import cat_shots, matched, run
 
 
 def _frames(n: int, square: bool, seed: int = 0) -> np.ndarray:
@@ -69,3 +75,21 @@ def test_another_object_on_the_instance_shots_backdrop_is_a_shot_of_its_own():
     assert not sliver_is_own_shot(np.concatenate([before, still, after]), -1, 0.9, 0.5)
     # looking ahead, the same sliver is a piece of the shot beyond
     assert not sliver_is_own_shot(np.concatenate([before, still, after]), +1, 0.0, 0.5)
+
+
+def test_the_neighbouring_shot_must_show_the_condition_clearly():
+    """The fake encoder reads the rocket's shot before the first cat at 0.75 and before the
+    second at 0.99: only the second stands clear of a confusable object's reading."""
+    query, truth = "a cat right after a rocket", cat_shots(after="rocket")
+    loose = CometAgent(AgentSettings(roles="offline", neighbour_p=0.5), 1.0, GraphCache(None))
+    assert matched(run(query, loose)[0].spans, truth)
+    strict = CometAgent(AgentSettings(roles="offline", neighbour_p=0.9), 1.0, GraphCache(None))
+    moments, trace = run(query, strict)
+    assert matched(moments.spans, truth[1:])
+    weak = [v for v in trace["verifications"] if v["reason"] == "failed: condition:a rocket"]
+    assert any(0.25 < v["details"]["parts"]["condition:a rocket"] < 0.5 for v in weak)
+
+
+def test_neighbour_p_must_be_a_probability():
+    with pytest.raises(UserError, match="neighbour_p"):
+        AgentSettings(neighbour_p=0.0)

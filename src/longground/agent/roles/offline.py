@@ -66,6 +66,11 @@ class ScorerSettings:
         merge_gap_s, same_identity: aggregator settings (see `aggregate.consolidate`).
         object_looks: tell identities apart by the objects' looks (`perception.identity`) and
             check colourless plans on the objects' pixels (`perception.object_colors`).
+        neighbour_p: probability the condition of "right after / before" must reach in the
+            neighbouring shot. That reading is the best of many looks (frames, halves, object
+            boxes) over a whole shot, and a confusable object clears `accept_p` in one of
+            them; a reading under `neighbour_p` is scaled to under `accept_p` (times
+            `accept_p / neighbour_p`), so the trace shows how near it came.
     """
 
     calibration: Calibration
@@ -84,6 +89,7 @@ class ScorerSettings:
     approach_min: float = 0.001
     track_min: float = 0.05
     sweep_min: float = 0.5
+    neighbour_p: float = 0.935
 
     @classmethod
     def from_agent(cls, settings: AgentSettings, threshold: float) -> ScorerSettings:
@@ -352,6 +358,8 @@ class OfflineVerifier(VerifierRole):
         if not in_shots.any():
             return 0.0
         best = float(seen[in_shots].max())
+        if step is not None and best < self.s.neighbour_p:
+            return best * self.s.accept_p / self.s.neighbour_p
         if relation in (Relation.CAUSES, Relation.CAUSED_BY) and best < self.s.accept_p:
             # the other party of a cause and its effect shares the shot with the mover, often
             # small beside it: look at the object boxes of that shot's events too
