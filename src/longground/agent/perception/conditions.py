@@ -5,7 +5,9 @@ boundary is a change inside one shot rather than a cut; see `events.shot_groups`
 instance spanning shots `first..last`:
 
 - right after: the condition is seen in shot `first - 1` (the shot before);
-- right before: in shot `last + 1` (the shot after);
+- right before: in shot `last + 1` (the shot after); in both, a sliver there that is a
+  piece of a neighbouring shot passes the look on to the next (`past_slivers`,
+  `sliver_is_own_shot`);
 - caused by, causes: in one of the instance's own shots `first..last`: a cause and its
   effect are one episode of motion inside one shot (`perception.episode`), so an object
   in the shot after (or before) is another scene;
