@@ -153,7 +153,10 @@ def matched(pred: np.ndarray, gt: np.ndarray) -> bool:
     ],
 )
 def test_offline_agent_finds_scripted_moments(query, truth):
-    moments, trace = run(query)
+    # The fake encoder reads the rocket's whole shot before the first cat at 0.75 only, under
+    # `neighbour_p`; tests/agent/test_sequential.py checks that stricter reading.
+    agent = CometAgent(AgentSettings(roles="offline", neighbour_p=0.5), 1.0, GraphCache(None))
+    moments, trace = run(query, agent)
     assert matched(moments.spans, truth), (moments.spans.tolist(), truth.tolist())
     assert trace["loop"]["stop_reason"] in ("exhausted", "no candidates")
     assert moments.count == len(truth)

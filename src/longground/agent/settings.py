@@ -55,6 +55,9 @@ class AgentSettings:
             of the threshold's magnitude).
         filter_p, accept_p, extend_p, moving_min, continuity, merge_gap_s, same_identity:
             offline role settings (see `roles.offline.ScorerSettings`).
+        neighbour_p: how clearly the neighbouring shot of "a shot of X right after / before
+            a shot of Y" must show Y (`roles.offline.ScorerSettings`), chosen on the tuning
+            rendering.
         object_looks: let the offline roles read the objects' own pixels (`perception.reid`):
             ordinal plans group instances by the objects' looks rather than by `same_identity`
             on frame embeddings, and colourless plans check the object has no colour.
@@ -125,6 +128,7 @@ class AgentSettings:
     filter_p: float = 0.25
     accept_p: float = 0.5
     extend_p: float = 0.25
+    neighbour_p: float = 0.935
     regions: bool = True
     region_source: str = "encoder"
     moving_min: float = 0.01
@@ -173,6 +177,10 @@ class AgentSettings:
             raise UserError(
                 f"agent: parameter region_source={self.region_source!r}; choose one of: "
                 + ", ".join(REGION_SOURCES)
+            )
+        if not 0 < self.neighbour_p <= 1:
+            raise UserError(
+                f"agent: parameter neighbour_p must be in (0, 1], got {self.neighbour_p}"
             )
         if not self.near_s >= 0:
             raise UserError(f"agent: parameter near_s must be >= 0, got {self.near_s}")

@@ -5,7 +5,9 @@ boundary is a change inside one shot rather than a cut; see `events.shot_groups`
 instance spanning shots `first..last`:
 
 - right after: the condition is seen in shot `first - 1` (the shot before);
-- right before: in shot `last + 1` (the shot after);
+- right before: in shot `last + 1` (the shot after); in both, a sliver there that is a
+  piece of a neighbouring shot passes the look on to the next (`past_slivers`,
+  `sliver_is_own_shot`);
 - caused by, causes: in one of the instance's own shots `first..last`: a cause and its
   effect are one episode of motion inside one shot (`perception.episode`), so an object
   in the shot after (or before) is another scene;
@@ -21,11 +23,14 @@ second or two, so a node seldom shows both together.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..plan.planner import Relation
+from .boxes import LEVELS, RARE, object_box
+from .colors import border_pixels
 
 #: A shot of at most this many timeline samples is a sliver: each of its boundaries is known
 #: only to half a sampling step, so it may hold little but the ends of the shots around it.
@@ -92,25 +97,117 @@ def episode_relation(relation: Relation, episode: str | None) -> Relation:
 
 
 def past_slivers(
-    shots: tuple[int, ...], samples: np.ndarray, step: int, limit: int = SLIVER_SAMPLES
+    shots: tuple[int, ...],
+    samples: np.ndarray,
+    step: int,
+    limit: int = SLIVER_SAMPLES,
+    own_shot: Callable[[int], bool] | None = None,
 ) -> tuple[int, ...]:
     """The neighbouring shots a "right after" / "right before" check looks at, with each
     sliver (a shot of at most `limit` timeline samples, see `SLIVER_SAMPLES`) followed by
     the next shot in the same direction: a cut that the graph split into two boundaries
-    around a sliver is still one cut.
+    around a sliver is still one cut. A sliver that is a shot of its own (`own_shot`, see
+    `sliver_is_own_shot`: a two-second filler, or a still of another object) ends the look
+    there: the shot past it is two cuts away.
 
     Args:
         shots: the shots `condition_check` named (one neighbour, or none).
         samples: `(S,)` timeline samples per shot.
         step: -1 looking back ("right after"), +1 looking ahead ("right before").
         limit: most samples of a sliver.
+        own_shot: shot index -> whether that sliver is a shot of its own; None: none is.
 
     >>> past_slivers((5,), np.array([9, 9, 9, 9, 9, 2, 7]), step=+1)
     (5, 6)
     >>> past_slivers((1,), np.array([9, 9, 9]), step=-1)
     (1,)
+    >>> past_slivers((5,), np.array([9, 9, 9, 9, 9, 2, 7]), step=+1, own_shot=lambda k: True)
+    (5,)
     """
     out = list(shots)
     while out and samples[out[-1]] <= limit and 0 <= out[-1] + step < len(samples):
+        if own_shot is not None and own_shot(out[-1]):
+            break
         out.append(out[-1] + step)
     return tuple(out)
+
+
+def holds_other_object(frames: np.ndarray, target_seen: float, accept_p: float) -> bool:
+    """Whether every one of `frames` holds an object (`boxes.object_box` finds one in a
+    half) and that object is not the target.
+
+    Args:
+        frames: `(N, H, W, 3)` uint8 frames.
+        target_seen: probability that the target is seen at some point in them.
+        accept_p: the probability at which a part of the plan holds.
+
+    >>> still = np.zeros((2, 40, 80, 3), np.uint8); still[:, 10:30, 10:30] = 200
+    >>> holds_other_object(still, 0.1, 0.5), holds_other_object(still, 0.9, 0.5)
+    (True, False)
+    >>> holds_other_object(np.zeros((2, 40, 80, 3), np.uint8), 0.1, 0.5)
+    False
+    """
+    if target_seen >= accept_p or len(frames) == 0:
+        return False
+    width = frames.shape[2]
+    return all(
+        object_box(f, 0, width // 2) is not None or object_box(f, width // 2, width) is not None
+        for f in frames
+    )
+
+
+def _ring_codes(frames: np.ndarray) -> np.ndarray:
+    """Quantised colour (`boxes.LEVELS` per channel) of each pixel of the frames' outer ring."""
+    q = border_pixels(frames).astype(np.int64) * LEVELS // 256
+    return (q[:, 0] * LEVELS + q[:, 1]) * LEVELS + q[:, 2]
+
+
+def backdrop_carries_on(frames: np.ndarray, neighbour: np.ndarray) -> bool:
+    """Whether the backdrop of `frames` is the backdrop of `neighbour`: most (more than half)
+    of their outer ring's pixels have colours that are not rare (`boxes.RARE`, the rarity
+    that makes a pixel foreground) in the neighbour's ring.
+
+    Args:
+        frames: `(N, H, W, 3)` uint8.
+        neighbour: `(M, H, W, 3)` uint8.
+
+    >>> a = np.zeros((1, 40, 60, 3), np.uint8); a[...] = (50, 90, 210)
+    >>> b = a.copy(); b[:, 10:30, 10:50] = (200, 40, 40)
+    >>> backdrop_carries_on(a, b), backdrop_carries_on(a, 255 - b)
+    (True, False)
+    """
+    ring = _ring_codes(neighbour)
+    share = np.bincount(ring, minlength=LEVELS**3) / max(len(ring), 1)
+    return float(np.mean(share[_ring_codes(frames)] >= RARE)) > 0.5
+
+
+def sliver_is_own_shot(frames: np.ndarray, step: int, target_seen: float, accept_p: float) -> bool:
+    """Whether a sliver is a shot of its own, so that the shot past it is two cuts away.
+
+    A sliver that is a piece of a neighbouring shot (a cut the graph split in two) has that
+    shot's backdrop: the piece of the shot beyond it passes the look on; so does a piece
+    of the instance's own shot (its backdrop alone before the object enters or after it
+    leaves, or the target), unless it holds another object (`holds_other_object`). A
+    backdrop of its own is a short shot of its own (a two-second filler or still).
+
+    Args:
+        frames: `(N + 2, H, W, 3)` uint8: the sample before the sliver, its N timeline
+            samples, the sample after it.
+        step: -1 looking back from the instance ("right after"), +1 looking ahead.
+        target_seen: probability that the target is seen at some point in the sliver.
+        accept_p: the probability at which a part of the plan holds.
+
+    >>> blue = np.zeros((1, 40, 80, 3), np.uint8); blue[...] = (50, 90, 210)
+    >>> red = blue[..., ::-1].copy(); grey = np.full_like(blue, 128)
+    >>> sliver_is_own_shot(np.concatenate([red, blue, blue]), -1, 0.0, 0.5)
+    False
+    >>> sliver_is_own_shot(np.concatenate([red, grey, blue]), -1, 0.0, 0.5)
+    True
+    """
+    before, inner, after = frames[:1], frames[1:-1], frames[-1:]
+    near, far = (after, before) if step < 0 else (before, after)
+    if backdrop_carries_on(inner, far):
+        return False
+    if backdrop_carries_on(inner, near):
+        return holds_other_object(inner, target_seen, accept_p)
+    return True

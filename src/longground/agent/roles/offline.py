@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
@@ -19,6 +20,7 @@ from ..aggregate import Aggregation, consolidate
 from ..evidence import Evidence
 from ..graph.events import shot_groups
 from ..graph.nodes import mean_embeddings
+from ..perception import conditions
 from ..perception.backdrops import backdrop_probability
 from ..perception.conditions import condition_check, episode_relation, past_slivers
 from ..perception.crossing import run_sweep
@@ -64,6 +66,11 @@ class ScorerSettings:
         merge_gap_s, same_identity: aggregator settings (see `aggregate.consolidate`).
         object_looks: tell identities apart by the objects' looks (`perception.identity`) and
             check colourless plans on the objects' pixels (`perception.object_colors`).
+        neighbour_p: probability the condition of "right after / before" must reach in the
+            neighbouring shot. That reading is the best of many looks (frames, halves, object
+            boxes) over a whole shot, and a confusable object clears `accept_p` in one of
+            them; a reading under `neighbour_p` is scaled to under `accept_p` (times
+            `accept_p / neighbour_p`), so the trace shows how near it came.
     """
 
     calibration: Calibration
@@ -82,6 +89,7 @@ class ScorerSettings:
     approach_min: float = 0.001
     track_min: float = 0.05
     sweep_min: float = 0.5
+    neighbour_p: float = 0.935
 
     @classmethod
     def from_agent(cls, settings: AgentSettings, threshold: float) -> ScorerSettings:
@@ -306,6 +314,27 @@ class OfflineVerifier(VerifierRole):
             return None
         return ev.memo[key].at(float(ev.actions.spans_s[candidate].mean()))
 
+    def _own_shot(self, ev: Evidence, vis: Visibility, step: int) -> Callable[[int], bool] | None:
+        """Shot index -> whether that sliver is a shot of its own (`sliver_is_own_shot` on its
+        timeline samples' frames and the samples around it), read once per shot; None
+        without frames."""
+        if ev.frames_at is None:
+            return None
+        shots, frames = self._shots(ev), ev.events.frames
+        target = vis.nodes(ev.plan.target, ev.events, "events", seen_once=True)
+
+        def own(shot: int) -> bool:
+            key = ("own shot", shot, step)
+            if key not in ev.memo:
+                inside = shots == shot
+                a, b = frames[inside, 0].min(), frames[inside, 1].max()
+                around = ev.frames_at(ev.times_s[a - 1 : b + 1])  # and a sample either side
+                seen = float(target[inside].max())
+                ev.memo[key] = conditions.sliver_is_own_shot(around, step, seen, self.s.accept_p)
+            return ev.memo[key]
+
+        return own
+
     def _condition(self, ev: Evidence, vis: Visibility, text: str, run: list[int]) -> float:
         """Probability that the condition holds where the relation puts it. Relations count in
         shots: events joined across boundaries that are not cuts (`events.shot_groups`)."""
@@ -323,12 +352,14 @@ class OfflineVerifier(VerifierRole):
         step = {Relation.RIGHT_AFTER: -1, Relation.RIGHT_BEFORE: 1}.get(ev.plan.relation)
         if step is not None:
             samples = np.bincount(shots, np.diff(ev.events.frames, axis=1)[:, 0])
-            looked = past_slivers(looked, samples, step)
+            looked = past_slivers(looked, samples, step, own_shot=self._own_shot(ev, vis, step))
         seen = vis.nodes(text, ev.events, "events", seen_once=True)
         in_shots = np.isin(shots, list(looked))
         if not in_shots.any():
             return 0.0
         best = float(seen[in_shots].max())
+        if step is not None and best < self.s.neighbour_p:
+            return best * self.s.accept_p / self.s.neighbour_p
         if relation in (Relation.CAUSES, Relation.CAUSED_BY) and best < self.s.accept_p:
             # the other party of a cause and its effect shares the shot with the mover, often
             # small beside it: look at the object boxes of that shot's events too
