@@ -23,7 +23,7 @@ the backdrop; see `graph.flow`). A query's motion kind (`Plan.motion`) is one of
 - "crossing" ("moving across the screen", "from left to right"): an object moves, and what
   differs from its shot's backdrop sweeps at least `sweep_min` of the frame width over the
   instance (`perception.crossing.run_sweep`, the reading's `sweep`). A node may hold only
-  part of a crossing, so a single node need only move (`NODE_KIND`); the instance as a whole
+  part of a crossing, so a single node need only move (`NODE_RULES`); the instance as a whole
   must sweep. An object that slides in or out and stops sweeps far less than one that
   crosses.
 - "still": nothing moves: magnitude under `moving_min`, pan under `pan_min` and zoom under
@@ -179,10 +179,36 @@ MOTION_KINDS: dict[str, Callable[[MotionReading], np.ndarray]] = {
     "crossing": _crossing,
 }
 
-#: The kind a single action node must read for a plan of each kind, where it differs: a node
-#: may hold only part of a crossing (the split cuts where the motion changes), so each node
-#: need only move, and the instance, all its nodes together, must cross.
-NODE_KIND = {"crossing": "moving"}
+#: The kinds whose instance reads the camera's zoom from keypoints (`perception.camera`).
+ZOOM_KINDS = ("zoom_in", "zoom_out")
+
+
+def _no_object_moves(r: MotionReading) -> np.ndarray:
+    return ~_object_moves(r)
+
+
+#: The rule a single action node must meet for a plan of each kind, where it differs from the
+#: kind's own: a node may hold only part of a crossing (the split cuts where the motion
+#: changes), so each node need only move, and the instance, all its nodes together, must
+#: cross. A zoom's node need only show no object moving: the flow misses slow zooms (they
+#: read as still), and the instance's zoom is read from keypoints (`perception.camera`).
+NODE_RULES: dict[str, Callable[[MotionReading], np.ndarray]] = {
+    "crossing": _object_moves,
+    **{kind: _no_object_moves for kind in ZOOM_KINDS},
+}
+
+
+def node_matches(kind: str, reading: MotionReading) -> np.ndarray:
+    """`(K,)` bool: which nodes may hold part of an instance moving as `kind` says
+    (`NODE_RULES`, else `motion_matches`).
+
+    >>> moves = np.zeros((2, 5)); moves[1, 1] = 0.03
+    >>> r = MotionReading(np.array([0.0, 0.03]), moves, 0.01, 1e-3, 5e-3, 1e-3, 0.05)
+    >>> node_matches("zoom_out", r).tolist(), motion_matches("zoom_out", r).tolist()
+    ([True, True], [False, False])
+    """
+    rule = NODE_RULES.get(kind)
+    return np.asarray(rule(reading), bool) if rule else motion_matches(kind, reading)
 
 
 def motion_matches(kind: str, reading: MotionReading) -> np.ndarray:

@@ -20,12 +20,13 @@ from ..evidence import Evidence
 from ..graph.events import shot_groups
 from ..graph.nodes import mean_embeddings
 from ..perception.backdrops import backdrop_probability
+from ..perception.camera import camera_move
 from ..perception.conditions import condition_check, episode_relation, past_slivers
 from ..perception.crossing import run_sweep
 from ..perception.episode import Episode, shot_episodes
 from ..perception.filter import FilterResult, keep_seen
 from ..perception.identity import instance_looks, same_identity_matrix
-from ..perception.motion import NODE_KIND, MotionReading, heads, motion_matches
+from ..perception.motion import ZOOM, ZOOM_KINDS, MotionReading, heads, motion_matches, node_matches
 from ..perception.object_colors import colourless_share
 from ..perception.presence import Calibration
 from ..perception.visibility import Visibility, evidence_visibility, region_times
@@ -168,7 +169,7 @@ class OfflineVerifier(VerifierRole):
             p = vis.nodes(plan.target, acts, "actions", seen_once=self._seen_once(plan))
         reading = self._reading(acts.motion, acts.moves)
         if plan.motion is not None and plan.episode is None:
-            p = p * motion_matches(NODE_KIND.get(plan.motion, plan.motion), reading)
+            p = p * node_matches(plan.motion, reading)
         if plan.direction is not None:
             p = p * heads(plan.direction, reading, acts.drift, self.s.drift_min)
         if plan.backdrop is not None and ev.frames_at is not None:
@@ -218,6 +219,11 @@ class OfflineVerifier(VerifierRole):
             if plan.motion == "crossing" and evidence.frames_at is not None:
                 measured["sweep"] = self._sweep(evidence, run)
                 whole = replace(whole, sweep=np.array([measured["sweep"]]))
+            if plan.motion in ZOOM_KINDS and evidence.frames_at is not None:
+                measured["zoom_per_s"] = self._zoom(evidence, run)
+                moves = whole.moves.copy()
+                moves[:, ZOOM] = measured["zoom_per_s"]
+                whole = replace(whole, moves=moves)
             parts["motion"] = float(motion_matches(plan.motion, whole)[0])
         if plan.colourless and self.s.object_looks and evidence.frames_at is not None:
             span = np.array([[acts.spans_s[run[0], 0], acts.spans_s[run[-1], 1]]])
@@ -253,6 +259,13 @@ class OfflineVerifier(VerifierRole):
         run_s = (float(ev.actions.spans_s[run[0], 0]), float(ev.actions.spans_s[run[-1], 1]))
         step_s = float(np.median(np.diff(ev.times_s))) if len(ev.times_s) > 1 else 1.0
         return run_sweep(ev.frames_at, run_s, step_s)
+
+    def _zoom(self, ev: Evidence, run: list[int]) -> float:
+        """The camera's zoom per second over the run, read from keypoints
+        (`perception.camera.camera_move`): the flow misses slow zooms."""
+        run_s = (float(ev.actions.spans_s[run[0], 0]), float(ev.actions.spans_s[run[-1], 1]))
+        step_s = float(np.median(np.diff(ev.times_s))) if len(ev.times_s) > 1 else 1.0
+        return camera_move(ev.frames_at, run_s, step_s)[0]
 
     def _run(self, ev: Evidence, p: np.ndarray, v: int, context: set[int]) -> list[int]:
         parent = ev.actions.parent
