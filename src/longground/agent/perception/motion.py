@@ -19,7 +19,9 @@ the backdrop; see `graph.flow`). A query's motion kind (`Plan.motion`) is one of
 - "entering" / "leaving": an object moves ("moving"), and, apart from the camera, towards
   the frame's centre line (approach >= `approach_min`) / away from it
   (approach <= -`approach_min`); an object crossing the whole frame does both in turn, so a
-  node holding the whole crossing reads as neither;
+  node holding the whole crossing reads as neither, and an instance in a shot whose object
+  sweeps `sweep_min` of the width (read on the whole shot, `run_sweep(whole_shot=True)`) is
+  a crossing, not an object sliding in or out and stopping;
 - "crossing" ("moving across the screen", "from left to right"): an object moves, and what
   differs from its shot's backdrop sweeps at least `sweep_min` of the frame width over the
   instance (`perception.crossing.run_sweep`, the reading's `sweep`). A node may hold only
@@ -66,8 +68,9 @@ class MotionReading:
             differs from the backdrop moves (`heads`, and see `camera_only`).
         sweep_min: how far (fraction of the frame width) what differs from the backdrop
             sweeps in a crossing.
-        sweep: `(K,)` how far it swept (`perception.crossing.run_sweep`); None or NaN where
-            not measured (no crossing).
+        sweep: `(K,)` how far it swept (`perception.crossing.run_sweep`: over the instance
+            for a crossing, over its shot for entering or leaving); None or NaN where not
+            measured.
     """
 
     magnitude: np.ndarray
@@ -156,11 +159,11 @@ def _object_moves(r: MotionReading) -> np.ndarray:
 
 
 def _entering(r: MotionReading) -> np.ndarray:
-    return _object_moves(r) & (r.column(APPROACH) >= r.approach_min)
+    return _object_moves(r) & (r.column(APPROACH) >= r.approach_min) & (r.swept < r.sweep_min)
 
 
 def _leaving(r: MotionReading) -> np.ndarray:
-    return _object_moves(r) & (r.column(APPROACH) <= -r.approach_min)
+    return _object_moves(r) & (r.column(APPROACH) <= -r.approach_min) & (r.swept < r.sweep_min)
 
 
 def _crossing(r: MotionReading) -> np.ndarray:
@@ -179,6 +182,9 @@ MOTION_KINDS: dict[str, Callable[[MotionReading], np.ndarray]] = {
     "crossing": _crossing,
 }
 
+#: The kinds whose instance's sweep is read (`perception.crossing.run_sweep`): a crossing
+#: must sweep `sweep_min`, an object sliding in or out must not (it would be crossing).
+SWEPT_KINDS = ("crossing", "entering", "leaving")
 #: The kinds whose instance reads the camera's zoom from keypoints (`perception.camera`).
 ZOOM_KINDS = ("zoom_in", "zoom_out")
 

@@ -26,7 +26,15 @@ from ..perception.crossing import run_sweep
 from ..perception.episode import Episode, shot_episodes
 from ..perception.filter import FilterResult, keep_seen
 from ..perception.identity import instance_looks, same_identity_matrix
-from ..perception.motion import ZOOM, ZOOM_KINDS, MotionReading, heads, motion_matches, node_matches
+from ..perception.motion import (
+    SWEPT_KINDS,
+    ZOOM,
+    ZOOM_KINDS,
+    MotionReading,
+    heads,
+    motion_matches,
+    node_matches,
+)
 from ..perception.object_colors import colourless_share
 from ..perception.presence import Calibration
 from ..perception.visibility import Visibility, evidence_visibility, region_times
@@ -216,8 +224,8 @@ class OfflineVerifier(VerifierRole):
         if plan.motion is not None and plan.episode is None:
             lengths = np.diff(acts.spans_s[run], axis=1)[:, 0]
             whole = self._reading(acts.motion[run], acts.moves[run]).averaged(lengths)
-            if plan.motion == "crossing" and evidence.frames_at is not None:
-                measured["sweep"] = self._sweep(evidence, run)
+            if plan.motion in SWEPT_KINDS and evidence.frames_at is not None:
+                measured["sweep"] = self._sweep(evidence, run, plan.motion != "crossing")
                 whole = replace(whole, sweep=np.array([measured["sweep"]]))
             if plan.motion in ZOOM_KINDS and evidence.frames_at is not None:
                 measured["zoom_per_s"] = self._zoom(evidence, run)
@@ -253,12 +261,12 @@ class OfflineVerifier(VerifierRole):
         entry = MemoryEntry(summary, start_s, end_s, min(parts.values()), candidate, z)
         return Verdict(entry, "verified", details=details)
 
-    def _sweep(self, ev: Evidence, run: list[int]) -> float:
-        """How far what moves sweeps across the frame during the run, against the backdrop
-        of its surroundings (`perception.crossing.run_sweep`)."""
+    def _sweep(self, ev: Evidence, run: list[int], whole_shot: bool = False) -> float:
+        """How far what moves sweeps across the frame during the run (or its whole shot),
+        against the backdrop of its surroundings (`perception.crossing.run_sweep`)."""
         run_s = (float(ev.actions.spans_s[run[0], 0]), float(ev.actions.spans_s[run[-1], 1]))
         step_s = float(np.median(np.diff(ev.times_s))) if len(ev.times_s) > 1 else 1.0
-        return run_sweep(ev.frames_at, run_s, step_s)
+        return run_sweep(ev.frames_at, run_s, step_s, whole_shot=whole_shot)
 
     def _zoom(self, ev: Evidence, run: list[int]) -> float:
         """The camera's zoom per second over the run, read from keypoints
