@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from longground.agent.graph.flow import flow_stats, small_gray
-from longground.agent.perception.camera import camera_move
+from longground.agent.perception.camera import camera_move, camera_moves
 from longground.agent.settings import AgentSettings
 
 cv2 = pytest.importorskip("cv2")
@@ -69,3 +69,11 @@ def test_a_still_camera_reads_no_zoom_even_with_something_moving(mover):
 def test_a_zoom_in_reads_positive():
     zoom, _ = camera_move(zooming(0.03), (0.0, 6.0), 1.0)
     assert zoom == pytest.approx(0.03 / 1.09, rel=0.3)  # relative to the view at the start
+
+
+def test_an_object_moving_before_a_still_camera_leaves_no_pan():
+    """The flow's border strips may read a pan where a large object leaves the frame; the
+    keypoints on the wall do not move, so the instance's pan is 0 (`camera_moves`)."""
+    zoom, pan = camera_move(zooming(0.0, mover=True), (0.0, 8.0), 1.0)
+    flow_moves = np.array([[0.01, 0.0, 0.0, 0.02, 0.0]])  # pan, zoom, approach, flow, track
+    assert camera_moves(flow_moves, zoom, pan)[0, 0] == 0.0

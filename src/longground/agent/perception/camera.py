@@ -30,6 +30,10 @@ import numpy as np
 
 from ...errors import require
 from ..graph.flow import small_gray
+from .motion import PAN, ZOOM
+
+#: The motion kinds whose instance is read with the keypoints as well (`camera_moves`).
+CAMERA_KINDS = ("zoom_in", "zoom_out", "pan")
 
 #: Longest side of the frames keypoints are found on, in pixels: twice the flow's, so a
 #: keypoint's position is known to half the share of the frame.
@@ -142,3 +146,23 @@ def camera_move(
     if read_s <= 0:
         return 0.0, 0.0
     return (scale - 1.0) / read_s, shift / read_s
+
+
+def camera_moves(moves: np.ndarray, zoom_per_s: float, pan_per_s: float) -> np.ndarray:
+    """An instance's measures per second (`(1, 5)`, `graph.nodes.MOVE_COLUMNS`) with the
+    camera's move read from keypoints: the zoom is the keypoints' (the flow misses slow
+    zooms); the pan is the flow's where the keypoints shift the view the same way, else 0
+    (an object leaving a still camera can drag the flow's border strips along; a dark
+    silhouette holds no keypoints). Where the keypoints read nothing, both are 0.
+
+    >>> moves = np.array([[0.01, 0.0, 0.0, 0.02, 0.0]])
+    >>> camera_moves(moves, -0.01, 0.012)[0, :2].tolist()
+    [0.01, -0.01]
+    >>> camera_moves(moves, 0.0, 0.0)[0, :2].tolist()
+    [0.0, 0.0]
+    """
+    out = np.array(moves, np.float64, copy=True)
+    flow_pan = np.nan_to_num(out[:, PAN], nan=0.0)
+    out[:, PAN] = np.where(np.sign(flow_pan) == np.sign(pan_per_s), flow_pan, 0.0)
+    out[:, ZOOM] = zoom_per_s
+    return out

@@ -65,7 +65,7 @@ def run_sweep(
     0.85
     >>> round(run_sweep(frames_at, (2.5, 3.5), 1.0), 2)  # a part of it
     0.3
-    >>> round(run_sweep(frames_at, (2.5, 3.5), 1.0, whole_shot=True), 2)  # its shot, 3 s either side
+    >>> round(run_sweep(frames_at, (2.5, 3.5), 1.0, whole_shot=True), 2)  # 3 s either side
     0.61
     """
     margin_s = step_s / 2

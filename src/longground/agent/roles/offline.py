@@ -20,7 +20,7 @@ from ..evidence import Evidence
 from ..graph.events import shot_groups
 from ..graph.nodes import mean_embeddings
 from ..perception.backdrops import backdrop_probability
-from ..perception.camera import camera_move
+from ..perception.camera import CAMERA_KINDS, camera_move, camera_moves
 from ..perception.conditions import condition_check, episode_relation, past_slivers
 from ..perception.crossing import run_sweep
 from ..perception.episode import Episode, shot_episodes
@@ -28,8 +28,6 @@ from ..perception.filter import FilterResult, keep_seen
 from ..perception.identity import instance_looks, same_identity_matrix
 from ..perception.motion import (
     SWEPT_KINDS,
-    ZOOM,
-    ZOOM_KINDS,
     MotionReading,
     heads,
     motion_matches,
@@ -227,11 +225,10 @@ class OfflineVerifier(VerifierRole):
             if plan.motion in SWEPT_KINDS and evidence.frames_at is not None:
                 measured["sweep"] = self._sweep(evidence, run, plan.motion != "crossing")
                 whole = replace(whole, sweep=np.array([measured["sweep"]]))
-            if plan.motion in ZOOM_KINDS and evidence.frames_at is not None:
-                measured["zoom_per_s"] = self._zoom(evidence, run)
-                moves = whole.moves.copy()
-                moves[:, ZOOM] = measured["zoom_per_s"]
-                whole = replace(whole, moves=moves)
+            if plan.motion in CAMERA_KINDS and evidence.frames_at is not None:
+                zoom, pan = self._camera(evidence, run)
+                measured["keypoints"] = {"zoom_per_s": zoom, "pan_per_s": pan}
+                whole = replace(whole, moves=camera_moves(whole.moves, zoom, pan))
             parts["motion"] = float(motion_matches(plan.motion, whole)[0])
         if plan.colourless and self.s.object_looks and evidence.frames_at is not None:
             span = np.array([[acts.spans_s[run[0], 0], acts.spans_s[run[-1], 1]]])
@@ -268,12 +265,12 @@ class OfflineVerifier(VerifierRole):
         step_s = float(np.median(np.diff(ev.times_s))) if len(ev.times_s) > 1 else 1.0
         return run_sweep(ev.frames_at, run_s, step_s, whole_shot=whole_shot)
 
-    def _zoom(self, ev: Evidence, run: list[int]) -> float:
-        """The camera's zoom per second over the run, read from keypoints
-        (`perception.camera.camera_move`): the flow misses slow zooms."""
+    def _camera(self, ev: Evidence, run: list[int]) -> tuple[float, float]:
+        """The camera's zoom and pan per second over the run, read from keypoints
+        (`perception.camera.camera_move`)."""
         run_s = (float(ev.actions.spans_s[run[0], 0]), float(ev.actions.spans_s[run[-1], 1]))
         step_s = float(np.median(np.diff(ev.times_s))) if len(ev.times_s) > 1 else 1.0
-        return camera_move(ev.frames_at, run_s, step_s)[0]
+        return camera_move(ev.frames_at, run_s, step_s)
 
     def _run(self, ev: Evidence, p: np.ndarray, v: int, context: set[int]) -> list[int]:
         parent = ev.actions.parent
