@@ -32,6 +32,11 @@ from ...errors import require
 from ..graph.flow import small_gray
 from .motion import PAN, ZOOM
 
+#: The flow's and the keypoints' pans agree when the larger is at most this many times the
+#: smaller. On the tuning rendering's pans and panning fillers the ratio is 1.0-2.6 (the
+#: flow reads slow pans short, as it does slow zooms); on its crossings, entering and
+#: exiting objects whose flow reads a pan, 3.1-10 (one exit 1.1) (`perf/camera_readings.py`).
+PAN_AGREE = 3.0
 #: The motion kinds whose instance is read with the keypoints as well (`camera_moves`).
 CAMERA_KINDS = ("zoom_in", "zoom_out", "pan")
 
@@ -158,11 +163,17 @@ def camera_moves(moves: np.ndarray, zoom_per_s: float, pan_per_s: float) -> np.n
     >>> moves = np.array([[0.01, 0.0, 0.0, 0.02, 0.0]])
     >>> camera_moves(moves, -0.01, 0.012)[0, :2].tolist()
     [0.01, -0.01]
+    >>> camera_moves(moves, 0.0, 0.1)[0, :2].tolist()  # the keypoints follow an object
+    [0.0, 0.0]
     >>> camera_moves(moves, 0.0, 0.0)[0, :2].tolist()
     [0.0, 0.0]
     """
     out = np.array(moves, np.float64, copy=True)
     flow_pan = np.nan_to_num(out[:, PAN], nan=0.0)
-    out[:, PAN] = np.where(np.sign(flow_pan) == np.sign(pan_per_s), flow_pan, 0.0)
+    same_way = np.sign(flow_pan) == np.sign(pan_per_s)
+    near = np.maximum(abs(flow_pan), abs(pan_per_s)) <= PAN_AGREE * np.minimum(
+        abs(flow_pan), abs(pan_per_s)
+    )
+    out[:, PAN] = np.where(same_way & near, flow_pan, 0.0)
     out[:, ZOOM] = zoom_per_s
     return out
