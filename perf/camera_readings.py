@@ -6,7 +6,9 @@ each kind of shot of a synthetic rendering, beside the dense flow's zoom and pan
 
 Each video needs its `VIDEO.shots.tsv` (written by `longground synth`). Every shot is read as
 one instance from half a second inside its ends (`camera_move` with a 1-second step); per
-shot kind the table gives the median and range of the keypoint zoom and pan per second.
+shot kind the table gives the median and range of the keypoint zoom and pan per second, the
+flow's pan per second (`field_stats` on 2 fps samples) and the ratio of the larger pan to the
+smaller (`PAN_AGREE`), over the shots whose two pans have the same sign.
 """
 
 from __future__ import annotations
@@ -18,10 +20,13 @@ from pathlib import Path
 import numpy as np
 from motion_readings import shots
 
+from longground.agent.graph.flow import flow_stats, small_gray
 from longground.agent.perception.camera import camera_move
 
+COLUMNS = ("zoom per s", "pan per s", "flow pan per s", "pan ratio")
 
-def decoded(video: Path, fps: float = 4.0) -> tuple[np.ndarray, np.ndarray]:
+
+def decoded(video: Path, fps: float = 2.0) -> tuple[np.ndarray, np.ndarray]:
     """RGB frames every 1 / fps seconds and their times."""
     import cv2
 
@@ -41,17 +46,24 @@ def decoded(video: Path, fps: float = 4.0) -> tuple[np.ndarray, np.ndarray]:
     return np.stack(frames), np.array(times)
 
 
-def readings(video: Path) -> list[tuple[str, float, float]]:
-    frames, times = decoded(video)
+def readings(video: Path) -> list[tuple[str, np.ndarray]]:
+    fps = 2.0
+    frames, times = decoded(video, fps)
+    gray = small_gray(frames)
 
     def frames_at(times_s: np.ndarray) -> np.ndarray:
         return frames[[int(np.argmin(np.abs(times - t))) for t in times_s]]
 
     out = []
     for start, end, kind in shots(video):
-        if end - start < 2 or kind == "clip":
+        inside = (times >= start + 0.5) & (times <= end - 0.5)
+        if inside.sum() < 3 or kind == "clip":
             continue
-        out.append((kind, *camera_move(frames_at, (start, end), 1.0)))
+        zoom, pan = camera_move(frames_at, (start, end), 1.0)
+        flow_pan = flow_stats(gray[inside])[:, 2].mean() * fps
+        small, large = sorted((abs(pan), abs(flow_pan)))
+        ratio = large / small if small > 0 and np.sign(pan) == np.sign(flow_pan) else np.nan
+        out.append((kind, np.array([zoom, pan, flow_pan, ratio])))
     return out
 
 
@@ -61,15 +73,15 @@ def main() -> None:
     args = parser.parse_args()
     by_kind = defaultdict(list)
     for video in args.videos:
-        for kind, zoom, pan in readings(video):
-            by_kind[kind].append((zoom, pan))
-    print("| kind | shots | zoom per s | pan per s |\n|---|---|---|---|")
+        for kind, values in readings(video):
+            by_kind[kind].append(values)
+    print("| kind | shots | " + " | ".join(COLUMNS) + " |\n" + "|---" * (len(COLUMNS) + 2) + "|")
     for kind in sorted(by_kind):
         v = np.array(by_kind[kind])
-        cells = [
-            f"{np.median(v[:, j]):+.4f} [{v[:, j].min():+.4f}, {v[:, j].max():+.4f}]"
-            for j in (0, 1)
-        ]
+        cells = []
+        for j in range(len(COLUMNS)):
+            x = v[:, j][np.isfinite(v[:, j])]
+            cells.append(f"{np.median(x):+.4f} [{x.min():+.4f}, {x.max():+.4f}]" if len(x) else "-")
         print(f"| {kind} | {len(v)} | " + " | ".join(cells) + " |")
 
 

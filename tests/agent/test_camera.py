@@ -77,3 +77,20 @@ def test_an_object_moving_before_a_still_camera_leaves_no_pan():
     zoom, pan = camera_move(zooming(0.0, mover=True), (0.0, 8.0), 1.0)
     flow_moves = np.array([[0.01, 0.0, 0.0, 0.02, 0.0]])  # pan, zoom, approach, flow, track
     assert camera_moves(flow_moves, zoom, pan)[0, 0] == 0.0
+
+
+@pytest.mark.parametrize("scale_per_s, found", [(-0.01, True), (0.0, False)])
+def test_the_verifier_reads_a_slow_zoom_the_flow_read_as_still(scale_per_s, found):
+    """Action nodes whose flow reads no motion at all (a slow zoom over bricks): a zoom-out
+    plan is verified where the decoded frames zoom out, and rejected where they stand."""
+    from tests.agent.test_motion import still_evidence
+
+    from longground.agent.roles.offline import OfflineVerifier, ScorerSettings
+
+    s = ScorerSettings.from_agent(AgentSettings(regions=False), threshold=0.5)
+    ev = still_evidence("the view slowly zooming out from the cat")
+    assert ev.plan.motion == "zoom_out"
+    ev.frames_at = zooming(scale_per_s)
+    verdict = OfflineVerifier(s).verify(ev, 0, np.array([0]))
+    assert (verdict.entry is not None) == found
+    assert verdict.details["keypoints"]["zoom_per_s"] == pytest.approx(scale_per_s, abs=0.004)
