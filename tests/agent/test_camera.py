@@ -83,9 +83,8 @@ def test_an_object_moving_before_a_still_camera_leaves_no_pan():
 def test_the_verifier_reads_a_slow_zoom_the_flow_read_as_still(scale_per_s, found):
     """Action nodes whose flow reads no motion at all (a slow zoom over bricks): a zoom-out
     plan is verified where the decoded frames zoom out, and rejected where they stand."""
-    from tests.agent.test_motion import still_evidence
-
     from longground.agent.roles.offline import OfflineVerifier, ScorerSettings
+    from tests.agent.test_motion import still_evidence
 
     s = ScorerSettings.from_agent(AgentSettings(regions=False), threshold=0.5)
     ev = still_evidence("the view slowly zooming out from the cat")
