@@ -8,7 +8,8 @@ Each video needs its `VIDEO.shots.tsv` (written by `longground synth`). Every sh
 one instance from half a second inside its ends (`camera_move` with a 1-second step); per
 shot kind the table gives the median and range of the keypoint zoom and pan per second, the
 flow's pan per second (`field_stats` on 2 fps samples) and the ratio of the larger pan to the
-smaller (`PAN_AGREE`), over the shots whose two pans have the same sign.
+smaller (`PAN_AGREE`), over the shots whose flow reads a pan (at least `pan_min`) that the
+keypoints' shift has the sign of.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from motion_readings import shots
 
 from longground.agent.graph.flow import flow_stats, small_gray
 from longground.agent.perception.camera import camera_move
+from longground.agent.settings import AgentSettings
 
 COLUMNS = ("zoom per s", "pan per s", "flow pan per s", "pan ratio")
 
@@ -54,7 +56,7 @@ def readings(video: Path) -> list[tuple[str, np.ndarray]]:
     def frames_at(times_s: np.ndarray) -> np.ndarray:
         return frames[[int(np.argmin(np.abs(times - t))) for t in times_s]]
 
-    out = []
+    out, pan_min = [], AgentSettings().pan_min
     for start, end, kind in shots(video):
         inside = (flow_times >= start + 0.5) & (flow_times <= end - 0.5)
         if inside.sum() < 3 or kind == "clip":
@@ -62,7 +64,8 @@ def readings(video: Path) -> list[tuple[str, np.ndarray]]:
         zoom, pan = camera_move(frames_at, (start, end), 1.0)
         flow_pan = flow_stats(gray[inside])[:, 2].mean() * fps
         small, large = sorted((abs(pan), abs(flow_pan)))
-        ratio = large / small if small > 0 and np.sign(pan) == np.sign(flow_pan) else np.nan
+        pans = abs(flow_pan) >= pan_min and np.sign(pan) == np.sign(flow_pan)
+        ratio = large / small if pans and small > 0 else np.nan
         out.append((kind, np.array([zoom, pan, flow_pan, ratio])))
     return out
 
