@@ -35,7 +35,7 @@ from .motion import PAN, ZOOM
 #: The flow's and the keypoints' pans agree when the larger is at most this many times the
 #: smaller. On the tuning rendering's pans and panning fillers the ratio is 1.0-2.6 (the
 #: flow reads slow pans short, as it does slow zooms); on its crossings, entering and
-#: exiting objects whose flow reads a pan, 3.1-10 (one exit 1.1) (`perf/camera_readings.py`).
+#: exiting objects whose flow reads a pan, 3.1-62 (`perf/camera_readings.py`).
 PAN_AGREE = 3.0
 #: The motion kinds whose instance is read with the keypoints as well (`camera_moves`).
 CAMERA_KINDS = ("zoom_in", "zoom_out", "pan")
