@@ -15,7 +15,8 @@ and r3's zoom out read -0.0046 per second as a median of such pairs, -0.011 alon
 
 Read on each shot of the tuning rendering (480x270) as one instance, half a second inside its
 ends (`perf/camera_readings.py`): zoom ins +0.048 to +0.126 per second, zoom outs -0.016 to
--0.096, every other shot (still, pan, pair, crossing, enter, exit, ball) |zoom| <= 0.0006;
+-0.096, every other shot |zoom| <= 0.0021 (a ball knocking something over; still, pan, pair,
+crossing, enter and exit shots <= 0.0006);
 `zoom_min` (0.005, chosen for the flow's reading) lies between. The shift of the frame's
 centre is read too (`pan_per_s`), but it is no pan reading: where a textured photo crosses a
 plain backdrop its keypoints outnumber the backdrop's, and crossings read up to 0.16 of the
