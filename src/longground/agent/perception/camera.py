@@ -106,7 +106,8 @@ def camera_move(
 ) -> tuple[float, float]:
     """The camera's zoom and pan per second over an instance: `similarity` along a chain of
     its frames about `LINK_S` apart, the scales multiplied and the shifts added (links
-    whose move is not read are left out of the duration).
+    whose move is not read are left out of the duration); where its two end frames show the
+    same view to within a pixel, those two alone.
 
     Args:
         frames_at: decodes `(N, H, W, 3)` uint8 frames at given times (fewer past the end).
@@ -136,6 +137,9 @@ def camera_move(
     first_s, last_s = start_s + inset_s, end_s - inset_s
     if last_s <= first_s:
         return 0.0, 0.0
+    ends = _still_ends(frames_at, (first_s, last_s), side)
+    if ends is not None:
+        return ends
     links = max(int(np.ceil((last_s - first_s) / LINK_S - 1e-9)), 1)
     times_s = np.linspace(first_s, last_s, links + 1)
     frames = frames_at(times_s)
@@ -152,6 +156,25 @@ def camera_move(
     if read_s <= 0:
         return 0.0, 0.0
     return (scale - 1.0) / read_s, shift / read_s
+
+
+def _still_ends(
+    frames_at: Callable[[np.ndarray], np.ndarray], ends_s: tuple[float, float], side: int
+) -> tuple[float, float] | None:
+    """The zoom and pan per second read from the two end frames alone, where they show the
+    same view to within a pixel (at the frame's edge for the scale): most instances a zoom or
+    pan plan looks at are still shots, and two frames are cheaper than the chain. None
+    elsewhere (the camera moved, or its move was not read)."""
+    frames = frames_at(np.asarray(ends_s))
+    if len(frames) < 2:
+        return None
+    gray = small_gray(frames, side)
+    move = similarity(gray[0], gray[1])
+    width = gray.shape[2]
+    if move is None or abs(move[0]) * width / 2 >= 1 or abs(move[1]) * width >= 1:
+        return None
+    span_s = ends_s[1] - ends_s[0]
+    return move[0] / span_s, move[1] / span_s
 
 
 def camera_moves(moves: np.ndarray, zoom_per_s: float, pan_per_s: float) -> np.ndarray:
