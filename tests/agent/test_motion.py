@@ -269,3 +269,20 @@ def test_the_magnitude_is_per_rho_a_step_whatever_the_sampling_rate():
         return float(np.average(split.motion))
 
     assert magnitude(4.0) == pytest.approx(magnitude(2.0), rel=0.25)
+
+
+@pytest.mark.parametrize("kind, approach", [("entering", 0.01), ("leaving", -0.01)])
+def test_sliding_in_or_out_is_not_read_where_the_shot_holds_a_crossing(kind, approach):
+    """The first half of a crossing comes into view like an object sliding in: the sweep of
+    its whole shot (`run_sweep(whole_shot=True)`) tells them apart."""
+    s = AgentSettings()
+    moves = np.array([[0.0, 0.0, approach, 0.05, 0.0]] * 2)
+
+    def read(sweep: float) -> bool:
+        r = MotionReading(
+            np.full(2, 2 * s.moving_min), moves, s.moving_min, s.pan_min, s.zoom_min,
+            s.approach_min, s.track_min, s.sweep_min, np.full(2, sweep),
+        )  # fmt: skip
+        return bool(motion_matches(kind, r)[0])
+
+    assert read(0.15) and not read(0.7)

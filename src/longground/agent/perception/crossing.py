@@ -40,6 +40,7 @@ def run_sweep(
     run_s: tuple[float, float],
     step_s: float,
     side: int = 160,
+    whole_shot: bool = False,
 ) -> float:
     """How far what differs from the backdrop around the run sweeps across the frame
     during it.
@@ -50,6 +51,9 @@ def run_sweep(
         step_s: the timeline's step: the run's ends are known to within it, so the sweep is
             read on the run widened by half a step.
         side: longest side of the grey frames, in pixels.
+        whole_shot: read the sweep on all frames between the cuts around the run (up to
+            `CONTEXT_S` beyond it), not on the run's: whether the shot the run lies in
+            holds a crossing (an object sliding into view is the first half of one).
 
     Returns:
         Fraction of the frame width (`flow.centre_sweep`).
@@ -61,6 +65,8 @@ def run_sweep(
     0.85
     >>> round(run_sweep(frames_at, (2.5, 3.5), 1.0), 2)  # a part of it
     0.3
+    >>> round(run_sweep(frames_at, (2.5, 3.5), 1.0, whole_shot=True), 2)  # 3 s either side
+    0.61
     """
     margin_s = step_s / 2
     times_s = np.arange(max(run_s[0] - CONTEXT_S, 0.0), run_s[1] + CONTEXT_S, 1.0 / SWEEP_FPS)
@@ -75,6 +81,8 @@ def run_sweep(
     core_s = (run_s[0] + inset_s, max(run_s[1] - inset_s, run_s[0] + inset_s))
     lo, hi = _between_cuts(gray, times_s, core_s)
     within = (times_s >= run_s[0] - margin_s) & (times_s <= run_s[1] + margin_s)
+    if whole_shot:
+        within = np.ones(len(gray), bool)
     return centre_sweep(gray[lo:hi], within[lo:hi])
 
 

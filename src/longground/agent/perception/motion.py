@@ -19,11 +19,13 @@ the backdrop; see `graph.flow`). A query's motion kind (`Plan.motion`) is one of
 - "entering" / "leaving": an object moves ("moving"), and, apart from the camera, towards
   the frame's centre line (approach >= `approach_min`) / away from it
   (approach <= -`approach_min`); an object crossing the whole frame does both in turn, so a
-  node holding the whole crossing reads as neither;
+  node holding the whole crossing reads as neither, and an instance in a shot whose object
+  sweeps `sweep_min` of the width (read on the whole shot, `run_sweep(whole_shot=True)`) is
+  a crossing, not an object sliding in or out and stopping;
 - "crossing" ("moving across the screen", "from left to right"): an object moves, and what
   differs from its shot's backdrop sweeps at least `sweep_min` of the frame width over the
   instance (`perception.crossing.run_sweep`, the reading's `sweep`). A node may hold only
-  part of a crossing, so a single node need only move (`NODE_KIND`); the instance as a whole
+  part of a crossing, so a single node need only move (`NODE_RULES`); the instance as a whole
   must sweep. An object that slides in or out and stops sweeps far less than one that
   crosses.
 - "still": nothing moves: magnitude under `moving_min`, pan under `pan_min` and zoom under
@@ -66,8 +68,9 @@ class MotionReading:
             differs from the backdrop moves (`heads`, and see `camera_only`).
         sweep_min: how far (fraction of the frame width) what differs from the backdrop
             sweeps in a crossing.
-        sweep: `(K,)` how far it swept (`perception.crossing.run_sweep`); None or NaN where
-            not measured (no crossing).
+        sweep: `(K,)` how far it swept (`perception.crossing.run_sweep`: over the instance
+            for a crossing, over its shot for entering or leaving); None or NaN where not
+            measured.
     """
 
     magnitude: np.ndarray
@@ -156,11 +159,11 @@ def _object_moves(r: MotionReading) -> np.ndarray:
 
 
 def _entering(r: MotionReading) -> np.ndarray:
-    return _object_moves(r) & (r.column(APPROACH) >= r.approach_min)
+    return _object_moves(r) & (r.column(APPROACH) >= r.approach_min) & (r.swept < r.sweep_min)
 
 
 def _leaving(r: MotionReading) -> np.ndarray:
-    return _object_moves(r) & (r.column(APPROACH) <= -r.approach_min)
+    return _object_moves(r) & (r.column(APPROACH) <= -r.approach_min) & (r.swept < r.sweep_min)
 
 
 def _crossing(r: MotionReading) -> np.ndarray:
@@ -179,10 +182,39 @@ MOTION_KINDS: dict[str, Callable[[MotionReading], np.ndarray]] = {
     "crossing": _crossing,
 }
 
-#: The kind a single action node must read for a plan of each kind, where it differs: a node
-#: may hold only part of a crossing (the split cuts where the motion changes), so each node
-#: need only move, and the instance, all its nodes together, must cross.
-NODE_KIND = {"crossing": "moving"}
+#: The kinds whose instance's sweep is read (`perception.crossing.run_sweep`): a crossing
+#: must sweep `sweep_min`, an object sliding in or out must not (it would be crossing).
+SWEPT_KINDS = ("crossing", "entering", "leaving")
+#: The kinds whose instance reads the camera's zoom from keypoints (`perception.camera`).
+ZOOM_KINDS = ("zoom_in", "zoom_out")
+
+
+def _no_object_moves(r: MotionReading) -> np.ndarray:
+    return ~_object_moves(r)
+
+
+#: The rule a single action node must meet for a plan of each kind, where it differs from the
+#: kind's own: a node may hold only part of a crossing (the split cuts where the motion
+#: changes), so each node need only move, and the instance, all its nodes together, must
+#: cross. A zoom's node need only show no object moving: the flow misses slow zooms (they
+#: read as still), and the instance's zoom is read from keypoints (`perception.camera`).
+NODE_RULES: dict[str, Callable[[MotionReading], np.ndarray]] = {
+    "crossing": _object_moves,
+    **{kind: _no_object_moves for kind in ZOOM_KINDS},
+}
+
+
+def node_matches(kind: str, reading: MotionReading) -> np.ndarray:
+    """`(K,)` bool: which nodes may hold part of an instance moving as `kind` says
+    (`NODE_RULES`, else `motion_matches`).
+
+    >>> moves = np.zeros((2, 5)); moves[1, 1] = 0.03
+    >>> r = MotionReading(np.array([0.0, 0.03]), moves, 0.01, 1e-3, 5e-3, 1e-3, 0.05)
+    >>> node_matches("zoom_out", r).tolist(), motion_matches("zoom_out", r).tolist()
+    ([True, True], [False, False])
+    """
+    rule = NODE_RULES.get(kind)
+    return np.asarray(rule(reading), bool) if rule else motion_matches(kind, reading)
 
 
 def motion_matches(kind: str, reading: MotionReading) -> np.ndarray:

@@ -22,12 +22,19 @@ from ..graph.events import shot_groups
 from ..graph.nodes import mean_embeddings
 from ..perception import conditions
 from ..perception.backdrops import backdrop_probability
+from ..perception.camera import CAMERA_KINDS, camera_move, camera_moves
 from ..perception.conditions import condition_check, episode_relation, past_slivers
 from ..perception.crossing import run_sweep
 from ..perception.episode import Episode, shot_episodes
 from ..perception.filter import FilterResult, keep_seen
 from ..perception.identity import instance_looks, same_identity_matrix
-from ..perception.motion import NODE_KIND, MotionReading, heads, motion_matches
+from ..perception.motion import (
+    SWEPT_KINDS,
+    MotionReading,
+    heads,
+    motion_matches,
+    node_matches,
+)
 from ..perception.object_colors import colourless_share
 from ..perception.presence import Calibration
 from ..perception.visibility import Visibility, evidence_visibility, region_times
@@ -176,7 +183,7 @@ class OfflineVerifier(VerifierRole):
             p = vis.nodes(plan.target, acts, "actions", seen_once=self._seen_once(plan))
         reading = self._reading(acts.motion, acts.moves)
         if plan.motion is not None and plan.episode is None:
-            p = p * motion_matches(NODE_KIND.get(plan.motion, plan.motion), reading)
+            p = p * node_matches(plan.motion, reading)
         if plan.direction is not None:
             p = p * heads(plan.direction, reading, acts.drift, self.s.drift_min)
         if plan.backdrop is not None and ev.frames_at is not None:
@@ -223,9 +230,13 @@ class OfflineVerifier(VerifierRole):
         if plan.motion is not None and plan.episode is None:
             lengths = np.diff(acts.spans_s[run], axis=1)[:, 0]
             whole = self._reading(acts.motion[run], acts.moves[run]).averaged(lengths)
-            if plan.motion == "crossing" and evidence.frames_at is not None:
-                measured["sweep"] = self._sweep(evidence, run)
+            if plan.motion in SWEPT_KINDS and evidence.frames_at is not None:
+                measured["sweep"] = self._sweep(evidence, run, plan.motion != "crossing")
                 whole = replace(whole, sweep=np.array([measured["sweep"]]))
+            if plan.motion in CAMERA_KINDS and evidence.frames_at is not None:
+                zoom, pan = self._camera(evidence, run)
+                measured["keypoints"] = {"zoom_per_s": zoom, "pan_per_s": pan}
+                whole = replace(whole, moves=camera_moves(whole.moves, zoom, pan))
             parts["motion"] = float(motion_matches(plan.motion, whole)[0])
         if plan.colourless and self.s.object_looks and evidence.frames_at is not None:
             span = np.array([[acts.spans_s[run[0], 0], acts.spans_s[run[-1], 1]]])
@@ -255,12 +266,19 @@ class OfflineVerifier(VerifierRole):
         entry = MemoryEntry(summary, start_s, end_s, min(parts.values()), candidate, z)
         return Verdict(entry, "verified", details=details)
 
-    def _sweep(self, ev: Evidence, run: list[int]) -> float:
-        """How far what moves sweeps across the frame during the run, against the backdrop
-        of its surroundings (`perception.crossing.run_sweep`)."""
+    def _sweep(self, ev: Evidence, run: list[int], whole_shot: bool = False) -> float:
+        """How far what moves sweeps across the frame during the run (or its whole shot),
+        against the backdrop of its surroundings (`perception.crossing.run_sweep`)."""
         run_s = (float(ev.actions.spans_s[run[0], 0]), float(ev.actions.spans_s[run[-1], 1]))
         step_s = float(np.median(np.diff(ev.times_s))) if len(ev.times_s) > 1 else 1.0
-        return run_sweep(ev.frames_at, run_s, step_s)
+        return run_sweep(ev.frames_at, run_s, step_s, whole_shot=whole_shot)
+
+    def _camera(self, ev: Evidence, run: list[int]) -> tuple[float, float]:
+        """The camera's zoom and pan per second over the run, read from keypoints
+        (`perception.camera.camera_move`)."""
+        run_s = (float(ev.actions.spans_s[run[0], 0]), float(ev.actions.spans_s[run[-1], 1]))
+        step_s = float(np.median(np.diff(ev.times_s))) if len(ev.times_s) > 1 else 1.0
+        return camera_move(ev.frames_at, run_s, step_s)
 
     def _run(self, ev: Evidence, p: np.ndarray, v: int, context: set[int]) -> list[int]:
         parent = ev.actions.parent
