@@ -26,12 +26,16 @@ from collections.abc import Callable
 import numpy as np
 
 from ..evidence import Evidence
-from ..graph.nodes import Nodes
+from ..graph.nodes import Nodes, frames_in_spans
 from .boxes import SIDES
 from .presence import Calibration
 
 # Where in a node's span its region frames are taken.
 REGION_FRACTIONS = (1 / 3, 2 / 3)
+#: Timeline steps a node's presence is read on at least (`read_spans`): its region frames
+#: then lie a whole step apart and a step from the window's ends, and its whole frames hold
+#: three samples, the fewest whose median sets one stray reading aside.
+READ_STEPS = len(REGION_FRACTIONS) + 1
 ScoreFn = Callable[[dict[str, np.ndarray], str], np.ndarray]
 RegionFn = Callable[[np.ndarray], dict[str, np.ndarray]]
 
@@ -45,6 +49,37 @@ def region_times(spans_s: np.ndarray) -> np.ndarray:
     spans = np.asarray(spans_s, dtype=np.float64).reshape(-1, 2)
     frac = np.asarray(REGION_FRACTIONS)
     return spans[:, :1] + (spans[:, 1:] - spans[:, :1]) * frac[None, :]
+
+
+def read_spans(nodes: Nodes, step_s: float) -> np.ndarray:
+    """`(K, 2)` spans each node's presence is read on: its own span, widened about its middle
+    to at least `READ_STEPS` timeline steps where it is shorter, inside its parent event.
+
+    An action node may be a second long (short events are sampled densely for flow,
+    `levels.flow_window`); read on its own span, its presence rests on one or two timeline
+    samples and two region frames a fraction of a step apart, and one frame's stray reading
+    decides it. The node's span and its motion reading are not changed: only where its
+    presence is read. Event nodes (no parent) are read on their own spans: widening one
+    would cross a cut.
+
+    Args:
+        nodes: a graph level; action nodes of one event cover the event's span.
+        step_s: the timeline's sample step, in seconds.
+
+    >>> acts = Nodes(np.array([[0.0, 1.0], [1.0, 9.0]]), np.zeros((2, 2), np.int64),
+    ...              np.zeros((2, 1)), np.array([4, 4]), np.zeros(2), np.zeros((2, 2)))
+    >>> read_spans(acts, 1.0).tolist()
+    [[0.0, 3.0], [1.0, 9.0]]
+    """
+    spans = np.asarray(nodes.spans_s, dtype=np.float64).reshape(-1, 2)
+    parent = np.asarray(nodes.parent)
+    first, last = spans[:, 0].copy(), spans[:, 1].copy()
+    for e in np.unique(parent[parent >= 0]):
+        mine = parent == e
+        first[mine], last[mine] = spans[mine, 0].min(), spans[mine, 1].max()
+    want = np.minimum(np.maximum(spans[:, 1] - spans[:, 0], READ_STEPS * step_s), last - first)
+    start = np.clip(spans.mean(axis=1) - want / 2, first, last - want)
+    return np.stack([start, start + want], axis=1)
 
 
 class Visibility:
@@ -88,6 +123,13 @@ class Visibility:
     def calibration(self, text: str) -> Calibration:
         """The text's own calibration (decisions relative to the video), else the shared one."""
         return self.per_text.get(text, self.cal)
+
+    def _read_at(self, nodes: Nodes) -> tuple[np.ndarray, np.ndarray]:
+        """Timeline sample ranges `(K, 2)` and region frame times `(K, F)` of each node's
+        presence reading, on its `read_spans`."""
+        step_s = float(np.median(np.diff(self.times_s))) if len(self.times_s) > 1 else 1.0
+        spans = read_spans(nodes, step_s)
+        return frames_in_spans(spans, self.times_s), region_times(spans)
 
     def _whole(self, text: str, frames: np.ndarray, quantile: float) -> np.ndarray:
         p = self.frame_p[text]
@@ -145,10 +187,11 @@ class Visibility:
         """
         key = (text, level, seen_once)
         if key not in self._memo:
-            whole = self._whole(text, nodes.frames, 0.9 if seen_once else 0.5)
-            region = self._region_p(text, region_times(nodes.spans_s))
+            frames, times = self._read_at(nodes)
+            whole = self._whole(text, frames, 0.9 if seen_once else 0.5)
+            region = self._region_p(text, times)
             if self.object_presence:  # a closer look, judged against the absolute threshold
-                box = self._region_p(text, region_times(nodes.spans_s), self.objects, self.cal)
+                box = self._region_p(text, times, self.objects, self.cal)
                 region = np.maximum(region, box)
             pooled = region.max(axis=1) if seen_once else region.mean(axis=1)
             self._memo[key] = np.maximum(whole, pooled)
@@ -174,9 +217,9 @@ class Visibility:
         key = (texts, level, "together")
         if key not in self._memo:
             whole = np.min([self.frame_p[t] for t in texts], axis=0)
+            frames, times = self._read_at(nodes)
             whole_nodes = np.array([np.median(whole[a:b]) if b > a else 0.0
-                                    for a, b in nodes.frames])  # fmt: skip
-            times = region_times(nodes.spans_s)
+                                    for a, b in frames])  # fmt: skip
             nearest = np.clip(np.searchsorted(self.times_s, times), 0, len(self.times_s) - 1)
             sides = {t: self._sides_p(t, times) for t in texts}
             per_text = {t: np.maximum(sides[t].max(axis=2), self.frame_p[t][nearest])
