@@ -82,6 +82,15 @@ def read_spans(nodes: Nodes, step_s: float) -> np.ndarray:
     return np.stack([start, start + want], axis=1)
 
 
+def read_at(nodes: Nodes, times_s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each node's presence is read: timeline sample ranges `(K, 2)` and region frame
+    times `(K, F)`, on its `read_spans` (the timeline `times_s` `(T,)` gives the step)."""
+    times_s = np.asarray(times_s, dtype=np.float64)
+    step_s = float(np.median(np.diff(times_s))) if len(times_s) > 1 else 1.0
+    spans = read_spans(nodes, step_s)
+    return frames_in_spans(spans, times_s), region_times(spans)
+
+
 class Visibility:
     """Presence probabilities per text for the nodes of one query's graph.
 
@@ -123,13 +132,6 @@ class Visibility:
     def calibration(self, text: str) -> Calibration:
         """The text's own calibration (decisions relative to the video), else the shared one."""
         return self.per_text.get(text, self.cal)
-
-    def _read_at(self, nodes: Nodes) -> tuple[np.ndarray, np.ndarray]:
-        """Timeline sample ranges `(K, 2)` and region frame times `(K, F)` of each node's
-        presence reading, on its `read_spans`."""
-        step_s = float(np.median(np.diff(self.times_s))) if len(self.times_s) > 1 else 1.0
-        spans = read_spans(nodes, step_s)
-        return frames_in_spans(spans, self.times_s), region_times(spans)
 
     def _whole(self, text: str, frames: np.ndarray, quantile: float) -> np.ndarray:
         p = self.frame_p[text]
@@ -187,7 +189,7 @@ class Visibility:
         """
         key = (text, level, seen_once)
         if key not in self._memo:
-            frames, times = self._read_at(nodes)
+            frames, times = read_at(nodes, self.times_s)
             whole = self._whole(text, frames, 0.9 if seen_once else 0.5)
             region = self._region_p(text, times)
             if self.object_presence:  # a closer look, judged against the absolute threshold
@@ -217,7 +219,7 @@ class Visibility:
         key = (texts, level, "together")
         if key not in self._memo:
             whole = np.min([self.frame_p[t] for t in texts], axis=0)
-            frames, times = self._read_at(nodes)
+            frames, times = read_at(nodes, self.times_s)
             whole_nodes = np.array([np.median(whole[a:b]) if b > a else 0.0
                                     for a, b in frames])  # fmt: skip
             nearest = np.clip(np.searchsorted(self.times_s, times), 0, len(self.times_s) - 1)
