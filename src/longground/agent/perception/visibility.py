@@ -82,13 +82,34 @@ def read_spans(nodes: Nodes, step_s: float) -> np.ndarray:
     return np.stack([start, start + want], axis=1)
 
 
-def read_at(nodes: Nodes, times_s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Where each node's presence is read: timeline sample ranges `(K, 2)` and region frame
-    times `(K, F)`, on its `read_spans` (the timeline `times_s` `(T,)` gives the step)."""
+ReadFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def confirmed(read: ReadFn, nodes: Nodes, times_s: np.ndarray) -> np.ndarray:
+    """`(K,)` a reading of each node, which a short node keeps only where the window around
+    it (`read_spans`) confirms it: the smaller of the two.
+
+    The node's own frames still say *where* the text is (a brief object seen on a second-long
+    node, the rest of its event without it, stays in that node and no longer); the window
+    around it sets a stray frame's reading aside (a bicycle's box read as "street traffic"
+    at 0.7 on one frame and 0 to 0.4 on the frames around it).
+
+    Args:
+        read: `read(frames, times) -> (N,)`, a reading of N nodes from their timeline sample
+            ranges `(N, 2)` and region frame times `(N, F)`.
+        nodes: a graph level.
+        times_s: `(T,)` timeline sample times; their step sets the window.
+    """
     times_s = np.asarray(times_s, dtype=np.float64)
+    spans = np.asarray(nodes.spans_s, dtype=np.float64).reshape(-1, 2)
+    out = np.asarray(read(nodes.frames, region_times(spans)), dtype=np.float64).copy()
     step_s = float(np.median(np.diff(times_s))) if len(times_s) > 1 else 1.0
-    spans = read_spans(nodes, step_s)
-    return frames_in_spans(spans, times_s), region_times(spans)
+    window = read_spans(nodes, step_s)
+    short = np.flatnonzero(np.any(np.abs(window - spans) > 1e-9, axis=1))
+    if short.size:
+        around = read(frames_in_spans(window[short], times_s), region_times(window[short]))
+        out[short] = np.minimum(out[short], around)
+    return out
 
 
 class Visibility:
@@ -189,14 +210,17 @@ class Visibility:
         """
         key = (text, level, seen_once)
         if key not in self._memo:
-            frames, times = read_at(nodes, self.times_s)
-            whole = self._whole(text, frames, 0.9 if seen_once else 0.5)
-            region = self._region_p(text, times)
-            if self.object_presence:  # a closer look, judged against the absolute threshold
-                box = self._region_p(text, times, self.objects, self.cal)
-                region = np.maximum(region, box)
-            pooled = region.max(axis=1) if seen_once else region.mean(axis=1)
-            self._memo[key] = np.maximum(whole, pooled)
+
+            def read(frames: np.ndarray, times: np.ndarray) -> np.ndarray:
+                whole = self._whole(text, frames, 0.9 if seen_once else 0.5)
+                region = self._region_p(text, times)
+                if self.object_presence:  # a closer look, judged against the absolute threshold
+                    box = self._region_p(text, times, self.objects, self.cal)
+                    region = np.maximum(region, box)
+                pooled = region.max(axis=1) if seen_once else region.mean(axis=1)
+                return np.maximum(whole, pooled)
+
+            self._memo[key] = confirmed(read, nodes, self.times_s)
         return self._memo[key]
 
     def on_objects(self, text: str, spans_s: np.ndarray) -> np.ndarray:
@@ -218,27 +242,37 @@ class Visibility:
         (`object_views`) belongs to no half: a text it shows is seen."""
         key = (texts, level, "together")
         if key not in self._memo:
-            whole = np.min([self.frame_p[t] for t in texts], axis=0)
-            frames, times = read_at(nodes, self.times_s)
-            whole_nodes = np.array([np.median(whole[a:b]) if b > a else 0.0
-                                    for a, b in frames])  # fmt: skip
-            nearest = np.clip(np.searchsorted(self.times_s, times), 0, len(self.times_s) - 1)
-            sides = {t: self._sides_p(t, times) for t in texts}
-            per_text = {t: np.maximum(sides[t].max(axis=2), self.frame_p[t][nearest])
-                        for t in texts}  # fmt: skip
-            if self.objects is not None:
-                views = {t: self._sides_p(t, times, self.objects, self._strict(t)) for t in texts}
-                halves = len(SIDES)  # the first views are the halves' boxes
-                boxes = {t: v[..., :halves] for t, v in views.items()}
-                whole_now = {t: self.frame_p[t][nearest] for t in texts}
-                per_text, elsewhere = owned(sides, boxes, whole_now)
-                # a view of no half (the largest object whole) is one object's closer look too
-                per_text = {t: np.maximum(p, views[t][..., halves:].max(axis=2, initial=0.0))
-                            for t, p in per_text.items()}  # fmt: skip
-                whole_nodes = np.where(elsewhere.all(axis=1), 0.0, whole_nodes)
-            region_nodes = np.min(list(per_text.values()), axis=0).mean(axis=1)
-            self._memo[key] = np.maximum(whole_nodes, region_nodes)
+
+            def read(frames: np.ndarray, times: np.ndarray) -> np.ndarray:
+                return self._together_at(texts, frames, times)
+
+            self._memo[key] = confirmed(read, nodes, self.times_s)
         return self._memo[key]
+
+    def _together_at(
+        self, texts: tuple[str, ...], frames: np.ndarray, times: np.ndarray
+    ) -> np.ndarray:
+        """`together` on nodes given by their timeline sample ranges `(K, 2)` and region
+        frame times `(K, F)`."""
+        whole = np.min([self.frame_p[t] for t in texts], axis=0)
+        whole_nodes = np.array([np.median(whole[a:b]) if b > a else 0.0
+                                for a, b in frames])  # fmt: skip
+        nearest = np.clip(np.searchsorted(self.times_s, times), 0, len(self.times_s) - 1)
+        sides = {t: self._sides_p(t, times) for t in texts}
+        per_text = {t: np.maximum(sides[t].max(axis=2), self.frame_p[t][nearest])
+                    for t in texts}  # fmt: skip
+        if self.objects is not None:
+            views = {t: self._sides_p(t, times, self.objects, self._strict(t)) for t in texts}
+            halves = len(SIDES)  # the first views are the halves' boxes
+            boxes = {t: v[..., :halves] for t, v in views.items()}
+            whole_now = {t: self.frame_p[t][nearest] for t in texts}
+            per_text, elsewhere = owned(sides, boxes, whole_now)
+            # a view of no half (the largest object whole) is one object's closer look too
+            per_text = {t: np.maximum(p, views[t][..., halves:].max(axis=2, initial=0.0))
+                        for t, p in per_text.items()}  # fmt: skip
+            whole_nodes = np.where(elsewhere.all(axis=1), 0.0, whole_nodes)
+        region_nodes = np.min(list(per_text.values()), axis=0).mean(axis=1)
+        return np.maximum(whole_nodes, region_nodes)
 
 
 def owned(
