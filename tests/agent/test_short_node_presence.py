@@ -5,7 +5,7 @@ import numpy as np
 
 from longground.agent.graph.nodes import Nodes, frames_in_spans
 from longground.agent.perception.presence import Calibration
-from longground.agent.perception.visibility import READ_STEPS, Visibility, read_spans
+from longground.agent.perception.visibility import READ_STEPS, Visibility, confirmed, read_spans
 
 TEXTS = ("a cup", "a camera")
 TIMES_S = np.arange(0.0, 20.0)  # a 1-fps timeline
@@ -51,6 +51,20 @@ def test_short_nodes_are_read_on_a_window_inside_their_event():
     # Event nodes have no parent: widening one would cross a cut.
     events = _actions(SPANS_S, np.full(4, -1))
     assert np.allclose(read_spans(events, 1.0), SPANS_S)
+
+
+def test_the_window_only_confirms_a_short_nodes_own_reading():
+    def seen_between(lo_s, hi_s):  # a reading that is 1 where all region frames lie inside
+        return lambda frames, times: np.all((times > lo_s) & (times < hi_s), axis=1) * 1.0
+
+    acts = _actions()
+    own = seen_between(4.3, 4.9)(acts.frames, np.array([[4.4, 4.8]]))
+    assert own.tolist() == [1.0]  # the short node's own frames see it ...
+    assert confirmed(seen_between(4.3, 4.9), acts, TIMES_S).tolist() == [0.0] * 4  # ... alone
+    # A long node keeps its own reading, even where a window would not confirm it.
+    assert confirmed(seen_between(1.0, 3.0), acts, TIMES_S).tolist() == [1.0, 0.0, 0.0, 0.0]
+    # A short node seen on its own frames and around them keeps it.
+    assert confirmed(seen_between(3.0, 6.2), acts, TIMES_S)[1] == 1.0
 
 
 def test_a_stray_frame_does_not_make_a_short_node_show_a_text():
