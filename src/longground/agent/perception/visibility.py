@@ -17,6 +17,10 @@ Two texts are visible *together* in a node when, frame by frame, the smaller of 
 probabilities is high: in the same half, or one in each half. There each text may also be seen
 on the object box of a half (`boxes.py`): the second object of a two-object shot is often too
 small in its half for the encoder.
+
+A node shorter than `READ_STEPS` timeline steps keeps each of these readings only where the
+window of that length around it, inside its event, confirms it (`confirmed`): one frame's
+stray reading does not decide a second-long node.
 """
 
 from __future__ import annotations
