@@ -17,6 +17,10 @@ Two texts are visible *together* in a node when, frame by frame, the smaller of 
 probabilities is high: in the same half, or one in each half. There each text may also be seen
 on the object box of a half (`boxes.py`): the second object of a two-object shot is often too
 small in its half for the encoder.
+
+A node shorter than `READ_STEPS` timeline steps keeps each of these readings only where the
+window of that length around it, inside its event, confirms it (`confirmed`): one frame's
+stray reading does not decide a second-long node.
 """
 
 from __future__ import annotations
@@ -26,12 +30,16 @@ from collections.abc import Callable
 import numpy as np
 
 from ..evidence import Evidence
-from ..graph.nodes import Nodes
+from ..graph.nodes import Nodes, frames_in_spans
 from .boxes import SIDES
 from .presence import Calibration
 
 # Where in a node's span its region frames are taken.
 REGION_FRACTIONS = (1 / 3, 2 / 3)
+#: Timeline steps a node's presence is read on at least (`read_spans`): its region frames
+#: then lie a whole step apart and a step from the window's ends, and its whole frames hold
+#: three samples, the fewest whose median sets one stray reading aside.
+READ_STEPS = len(REGION_FRACTIONS) + 1
 ScoreFn = Callable[[dict[str, np.ndarray], str], np.ndarray]
 RegionFn = Callable[[np.ndarray], dict[str, np.ndarray]]
 
@@ -45,6 +53,67 @@ def region_times(spans_s: np.ndarray) -> np.ndarray:
     spans = np.asarray(spans_s, dtype=np.float64).reshape(-1, 2)
     frac = np.asarray(REGION_FRACTIONS)
     return spans[:, :1] + (spans[:, 1:] - spans[:, :1]) * frac[None, :]
+
+
+def read_spans(nodes: Nodes, step_s: float) -> np.ndarray:
+    """`(K, 2)` spans each node's presence is read on: its own span, widened about its middle
+    to at least `READ_STEPS` timeline steps where it is shorter, inside its parent event.
+
+    An action node may be a second long (short events are sampled densely for flow,
+    `levels.flow_window`); read on its own span, its presence rests on one or two timeline
+    samples and two region frames a fraction of a step apart, and one frame's stray reading
+    decides it. The node's span and its motion reading are not changed: only where its
+    presence is read. Event nodes (no parent) are read on their own spans: widening one
+    would cross a cut.
+
+    Args:
+        nodes: a graph level; action nodes of one event cover the event's span.
+        step_s: the timeline's sample step, in seconds.
+
+    >>> acts = Nodes(np.array([[0.0, 1.0], [1.0, 9.0]]), np.zeros((2, 2), np.int64),
+    ...              np.zeros((2, 1)), np.array([4, 4]), np.zeros(2), np.zeros((2, 2)))
+    >>> read_spans(acts, 1.0).tolist()
+    [[0.0, 3.0], [1.0, 9.0]]
+    """
+    spans = np.asarray(nodes.spans_s, dtype=np.float64).reshape(-1, 2)
+    parent = np.asarray(nodes.parent)
+    first, last = spans[:, 0].copy(), spans[:, 1].copy()
+    for e in np.unique(parent[parent >= 0]):
+        mine = parent == e
+        first[mine], last[mine] = spans[mine, 0].min(), spans[mine, 1].max()
+    want = np.minimum(np.maximum(spans[:, 1] - spans[:, 0], READ_STEPS * step_s), last - first)
+    start = np.clip(spans.mean(axis=1) - want / 2, first, last - want)
+    return np.stack([start, start + want], axis=1)
+
+
+ReadFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def confirmed(read: ReadFn, nodes: Nodes, times_s: np.ndarray) -> np.ndarray:
+    """`(K,)` a reading of each node, which a short node keeps only where the window around
+    it (`read_spans`) confirms it: the smaller of the two.
+
+    The node's own frames still say *where* the text is (a brief object seen on a second-long
+    node, the rest of its event without it, stays in that node and no longer); the window
+    around it sets a stray frame's reading aside (a bicycle's box read as "street traffic"
+    at 0.7 on one frame and 0 to 0.4 on the frames around it).
+
+    Args:
+        read: `read(frames, times) -> (N,)`, a reading of N nodes from their timeline sample
+            ranges `(N, 2)` and region frame times `(N, F)`.
+        nodes: a graph level.
+        times_s: `(T,)` timeline sample times; their step sets the window.
+    """
+    times_s = np.asarray(times_s, dtype=np.float64)
+    spans = np.asarray(nodes.spans_s, dtype=np.float64).reshape(-1, 2)
+    out = np.asarray(read(nodes.frames, region_times(spans)), dtype=np.float64).copy()
+    step_s = float(np.median(np.diff(times_s))) if len(times_s) > 1 else 1.0
+    window = read_spans(nodes, step_s)
+    short = np.flatnonzero(np.any(np.abs(window - spans) > 1e-9, axis=1))
+    if short.size:
+        around = read(frames_in_spans(window[short], times_s), region_times(window[short]))
+        out[short] = np.minimum(out[short], around)
+    return out
 
 
 class Visibility:
@@ -145,13 +214,17 @@ class Visibility:
         """
         key = (text, level, seen_once)
         if key not in self._memo:
-            whole = self._whole(text, nodes.frames, 0.9 if seen_once else 0.5)
-            region = self._region_p(text, region_times(nodes.spans_s))
-            if self.object_presence:  # a closer look, judged against the absolute threshold
-                box = self._region_p(text, region_times(nodes.spans_s), self.objects, self.cal)
-                region = np.maximum(region, box)
-            pooled = region.max(axis=1) if seen_once else region.mean(axis=1)
-            self._memo[key] = np.maximum(whole, pooled)
+
+            def read(frames: np.ndarray, times: np.ndarray) -> np.ndarray:
+                whole = self._whole(text, frames, 0.9 if seen_once else 0.5)
+                region = self._region_p(text, times)
+                if self.object_presence:  # a closer look, judged against the absolute threshold
+                    box = self._region_p(text, times, self.objects, self.cal)
+                    region = np.maximum(region, box)
+                pooled = region.max(axis=1) if seen_once else region.mean(axis=1)
+                return np.maximum(whole, pooled)
+
+            self._memo[key] = confirmed(read, nodes, self.times_s)
         return self._memo[key]
 
     def on_objects(self, text: str, spans_s: np.ndarray) -> np.ndarray:
@@ -173,27 +246,37 @@ class Visibility:
         (`object_views`) belongs to no half: a text it shows is seen."""
         key = (texts, level, "together")
         if key not in self._memo:
-            whole = np.min([self.frame_p[t] for t in texts], axis=0)
-            whole_nodes = np.array([np.median(whole[a:b]) if b > a else 0.0
-                                    for a, b in nodes.frames])  # fmt: skip
-            times = region_times(nodes.spans_s)
-            nearest = np.clip(np.searchsorted(self.times_s, times), 0, len(self.times_s) - 1)
-            sides = {t: self._sides_p(t, times) for t in texts}
-            per_text = {t: np.maximum(sides[t].max(axis=2), self.frame_p[t][nearest])
-                        for t in texts}  # fmt: skip
-            if self.objects is not None:
-                views = {t: self._sides_p(t, times, self.objects, self._strict(t)) for t in texts}
-                halves = len(SIDES)  # the first views are the halves' boxes
-                boxes = {t: v[..., :halves] for t, v in views.items()}
-                whole_now = {t: self.frame_p[t][nearest] for t in texts}
-                per_text, elsewhere = owned(sides, boxes, whole_now)
-                # a view of no half (the largest object whole) is one object's closer look too
-                per_text = {t: np.maximum(p, views[t][..., halves:].max(axis=2, initial=0.0))
-                            for t, p in per_text.items()}  # fmt: skip
-                whole_nodes = np.where(elsewhere.all(axis=1), 0.0, whole_nodes)
-            region_nodes = np.min(list(per_text.values()), axis=0).mean(axis=1)
-            self._memo[key] = np.maximum(whole_nodes, region_nodes)
+
+            def read(frames: np.ndarray, times: np.ndarray) -> np.ndarray:
+                return self._together_at(texts, frames, times)
+
+            self._memo[key] = confirmed(read, nodes, self.times_s)
         return self._memo[key]
+
+    def _together_at(
+        self, texts: tuple[str, ...], frames: np.ndarray, times: np.ndarray
+    ) -> np.ndarray:
+        """`together` on nodes given by their timeline sample ranges `(K, 2)` and region
+        frame times `(K, F)`."""
+        whole = np.min([self.frame_p[t] for t in texts], axis=0)
+        whole_nodes = np.array([np.median(whole[a:b]) if b > a else 0.0
+                                for a, b in frames])  # fmt: skip
+        nearest = np.clip(np.searchsorted(self.times_s, times), 0, len(self.times_s) - 1)
+        sides = {t: self._sides_p(t, times) for t in texts}
+        per_text = {t: np.maximum(sides[t].max(axis=2), self.frame_p[t][nearest])
+                    for t in texts}  # fmt: skip
+        if self.objects is not None:
+            views = {t: self._sides_p(t, times, self.objects, self._strict(t)) for t in texts}
+            halves = len(SIDES)  # the first views are the halves' boxes
+            boxes = {t: v[..., :halves] for t, v in views.items()}
+            whole_now = {t: self.frame_p[t][nearest] for t in texts}
+            per_text, elsewhere = owned(sides, boxes, whole_now)
+            # a view of no half (the largest object whole) is one object's closer look too
+            per_text = {t: np.maximum(p, views[t][..., halves:].max(axis=2, initial=0.0))
+                        for t, p in per_text.items()}  # fmt: skip
+            whole_nodes = np.where(elsewhere.all(axis=1), 0.0, whole_nodes)
+        region_nodes = np.min(list(per_text.values()), axis=0).mean(axis=1)
+        return np.maximum(whole_nodes, region_nodes)
 
 
 def owned(

@@ -37,7 +37,7 @@ from ..perception.motion import (
 )
 from ..perception.object_colors import colourless_share
 from ..perception.presence import Calibration
-from ..perception.visibility import Visibility, evidence_visibility, region_times
+from ..perception.visibility import Visibility, confirmed, evidence_visibility, region_times
 from ..plan.planner import Plan, Relation, plan_query
 from ..settings import AgentSettings
 from ..verify.loop import Verdict
@@ -213,10 +213,13 @@ class OfflineVerifier(VerifierRole):
         `backdrops.backdrop_probability`)."""
         key = f"backdrop:{name}"
         if key not in ev.memo:
-            times = region_times(ev.actions.spans_s)
-            frames = ev.frames_at(times.reshape(-1))
-            shares = [backdrop_probability(f[None], name) for f in frames]
-            ev.memo[key] = np.asarray(shares).reshape(times.shape).mean(axis=1)
+
+            def read(_: np.ndarray, times: np.ndarray) -> np.ndarray:
+                frames = ev.frames_at(times.reshape(-1))
+                shares = [backdrop_probability(f[None], name) for f in frames]
+                return np.asarray(shares).reshape(times.shape).mean(axis=1)
+
+            ev.memo[key] = confirmed(read, ev.actions, ev.times_s)  # as presence is read
         return ev.memo[key]
 
     def verify(self, evidence: Evidence, candidate: int, context: np.ndarray) -> Verdict:
