@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..evidence import Evidence
+from ..evidence import Evidence, FramesAt
+from .episode import EPISODE_FPS, cut_pairs, pair_changes, shrink
 from .reid import Look, look_of, object_components, same_object
 from .visibility import region_times
 
@@ -85,3 +86,36 @@ def same_identity_matrix(looks: list[list[Look]]) -> np.ndarray:
         for j in range(i + 1, k):
             out[i, j] = out[j, i] = same_object(looks[i], looks[j])
     return out
+
+
+def one_shot(
+    frames_at: FramesAt, from_s: float, to_s: float, step_s: float, fps: float = EPISODE_FPS
+) -> bool:
+    """Whether no cut lies between two touching pieces: the frames from one timeline step
+    before `from_s` (the earlier piece's end) to one step after `to_s` (the later piece's
+    start), read at `fps`, hold no cut (`episode.cut_pairs`). The pieces' boundaries lie
+    halfway between two timeline samples, so a cut between them is within that reach.
+
+    Args:
+        frames_at: decodes `(N, H, W, 3)` uint8 frames at given times.
+        from_s, to_s: where the earlier piece ends and the later one starts (s).
+        step_s: the timeline's sampling step (s).
+        fps: rate the frames are read at.
+
+    Returns:
+        False also when fewer than two frames decode (nothing says it is one shot).
+
+    >>> f = np.zeros((9, 40, 60, 3), np.uint8); f[:, 10:20, 20:30] = 200
+    >>> at = lambda t: f[: len(t)]
+    >>> one_shot(at, 1.0, 1.0, 0.5)
+    True
+    >>> g = f.copy(); g[5:] = (0, 150, 255)
+    >>> one_shot(lambda t: g[: len(t)], 1.0, 1.0, 0.5)
+    False
+    """
+    times = np.arange(max(0.0, from_s - step_s), to_s + step_s + 0.5 / fps, 1.0 / fps)
+    frames = frames_at(times)
+    if len(frames) < 2:
+        return False
+    _, colour = pair_changes(shrink(frames))
+    return not bool(cut_pairs(colour).any())
