@@ -52,9 +52,26 @@ def instance_looks(ev: Evidence, spans_s: np.ndarray, text: str) -> list[list[Lo
     for i, side in zip(several, _sides(ev, flat[several], text)):
         sides[i] = side
     looks = [look_of(f, p, side) for f, p, side in zip(frames, parts, sides)]
+    alone = [len(p) == 1 for p in parts]
     per, shape = times.shape[1], frames.shape[1:3]
-    return [whole_looks([x for x in looks[i * per : (i + 1) * per] if x is not None], shape)
-            for i in range(len(times))]  # fmt: skip
+    out = []
+    for i in range(len(times)):
+        mine = range(i * per, (i + 1) * per)
+        found = [(looks[k], alone[k]) for k in mine if looks[k] is not None]
+        out.append(whole_looks(single_looks(found), shape))
+    return out
+
+
+def single_looks(found: list[tuple[Look, bool]]) -> list[Look]:
+    """The looks of frames where one object stands out, when there are any (else all): with
+    several, which one the text means is read from the halves' scores (`_sides`), which on
+    small frames may name the other object.
+
+    Args:
+        found: per frame, its look and whether it was the frame's only object.
+    """
+    alone = [look for look, one in found if one]
+    return alone or [look for look, _ in found]
 
 
 def whole_looks(looks: list[Look], frame_shape: tuple[int, int]) -> list[Look]:
