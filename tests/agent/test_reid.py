@@ -164,3 +164,15 @@ def test_frames_with_one_object_say_which_object_an_instance_shows(cat):
     assert len(looks) == 1 and looks[0].box[2] < 80
     (both,) = instance_looks(ev, np.array([[3.0, 6.0]]), plan.target)  # two-object frames only
     assert len(both) == 2 and all(look.box[2] >= 80 for look in both)
+
+
+def test_the_backdrop_seen_through_an_object_is_not_its_colour():
+    """A gray object with narrow slits (legs, spokes) showing the green backdrop: the blur
+    puts the slits in the object's region, their own pixels are the backdrop's."""
+    frame = _backdrop("texture")
+    frame[20:70, 40:120] = 90
+    frame[25:65, 50:110:6] = _backdrop("texture", seed=1)[25:65, 50:110:6]
+    look = reid.describe(frame)
+    slits = reid.hue_histogram(reid.core_pixels(frame, reid.object_mask(frame)))
+    assert slits[:-1].sum() > 1 / 13  # what the whole core reads
+    assert look.colour[:-1].sum() < 1 / 13 and look.colour[-1] > 0.9

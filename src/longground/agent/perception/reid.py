@@ -12,8 +12,10 @@ and, largely, colour. This module looks at the object itself:
    object is the largest, or the largest centred in a given half of the frame.
 2. Describe: the object's box as a HOG vector of the gray crop at a fixed size, computed for
    the crop and for its mirror image, and the colour of its core pixels (the region eroded by
-   the blur kernel) as a histogram: 12 hue bins of 30 degrees (saturated pixels) and one
-   achromatic bin; bins under a uniform share (1/13) are left out of comparisons.
+   the blur kernel, less the pixels whose own colour is not beyond the frame's cut: the
+   backdrop seen through narrow gaps) as a histogram: 12 hue bins of 30 degrees (saturated
+   pixels) and one achromatic bin; bins under a uniform share (1/13) are left out of
+   comparisons.
 3. Compare relative to the other looks the object could have, without a threshold: two
    instances face the same way when their closest pair of frame shapes is at least as close as
    the closest pair with one side mirrored, and have the same colouring when each's colour
