@@ -14,7 +14,7 @@ import numpy as np
 from ..evidence import Evidence, FramesAt
 from .crossing import CUT_SHARE
 from .episode import EPISODE_FPS, cut_pairs, pair_changes, shrink
-from .reid import Look, look_of, object_components, same_object
+from .reid import Look, look_of, object_parts, same_object
 from .visibility import region_times
 
 
@@ -47,12 +47,14 @@ def instance_looks(ev: Evidence, spans_s: np.ndarray, text: str) -> list[list[Lo
     if ev.frames_at is None or flat.size == 0:
         return [[] for _ in range(len(times))]
     frames = ev.frames_at(flat)
-    parts = [object_components(f) for f in frames]
+    split = [object_parts(f) for f in frames]
+    parts = [p for p, _ in split]
     several = np.array([i for i, p in enumerate(parts) if len(p) > 1], dtype=int)
     sides: list[int | None] = [None] * len(flat)
     for i, side in zip(several, _sides(ev, flat[several], text)):
         sides[i] = side
-    looks = [look_of(f, p, side) for f, p, side in zip(frames, parts, sides)]
+    looks = [look_of(f, p, side, beyond)
+             for f, (p, beyond), side in zip(frames, split, sides)]  # fmt: skip
     alone = [len(p) == 1 for p in parts]
     per, shape = times.shape[1], frames.shape[1:3]
     out = []

@@ -76,15 +76,21 @@ def object_components(frame: np.ndarray) -> list[np.ndarray]:
     >>> len(parts), bool(parts[0][20, 20]), bool(parts[1][45, 57])
     (2, True, True)
     """
+    return object_parts(frame)[0]
+
+
+def object_parts(frame: np.ndarray) -> tuple[list[np.ndarray], np.ndarray | None]:
+    """`object_components` and the `(H, W)` bool pixels whose own (unblurred) colour lies
+    beyond the frame's cut (None when nothing stands out)."""
     cv2 = require("cv2", "agent")
     split = _foreground(frame)
     if split is None:
-        return []
-    fg = split[0]
+        return [], None
+    fg, beyond = split
     n, labels, stats, _ = cv2.connectedComponentsWithStats(fg.astype(np.uint8), connectivity=8)
     areas = stats[1:, cv2.CC_STAT_AREA]
     order = [int(i) for i in np.argsort(-areas, kind="stable") if 4 * areas[i] >= areas.max()]
-    return [labels == i + 1 for i in order]
+    return [labels == i + 1 for i in order], beyond
 
 
 def _ring_distance(lab: np.ndarray, ring: np.ndarray) -> np.ndarray:
@@ -193,8 +199,14 @@ def describe(frame: np.ndarray, side: int | None = None) -> Look | None:
     return look_of(frame, object_components(frame), side)
 
 
-def look_of(frame: np.ndarray, parts: list[np.ndarray], side: int | None = None) -> Look | None:
-    """`describe` with the frame's `object_components` already found."""
+def look_of(
+    frame: np.ndarray,
+    parts: list[np.ndarray],
+    side: int | None = None,
+    beyond: np.ndarray | None = None,
+) -> Look | None:
+    """`describe` with the frame's `object_components` already found (and the pixels
+    beyond its cut, `object_parts`; found again when not given)."""
     cv2 = require("cv2", "agent")
     if not parts:
         return None
@@ -208,8 +220,10 @@ def look_of(frame: np.ndarray, parts: list[np.ndarray], side: int | None = None)
     crop = np.ascontiguousarray(frame[box[0] : box[1], box[2] : box[3]])
     gray = cv2.resize(cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY), (CROP_PX, CROP_PX),
                       interpolation=cv2.INTER_AREA)  # fmt: skip
-    split = _foreground(frame)
-    own = mask if split is None or not (mask & split[1]).any() else mask & split[1]
+    if beyond is None:
+        split = _foreground(frame)
+        beyond = None if split is None else split[1]
+    own = mask if beyond is None or not (mask & beyond).any() else mask & beyond
     return Look(box, _hog(gray), _hog(gray[:, ::-1]), hue_histogram(core_pixels(frame, own)))
 
 
