@@ -145,3 +145,34 @@ def test_the_half_that_scores_the_target_picks_the_object_in_a_two_object_frame(
     ev.frames_at = lambda t: np.stack([single] * len(t))
     (looks,) = instance_looks(ev, np.array([[0.0, 3.0]]), plan.target)
     assert asked == [2] and all(look.box[2] < 80 for look in looks)
+
+
+def test_frames_with_one_object_say_which_object_an_instance_shows(cat):
+    """Small frames: the halves' scores name the other object of a two-object frame (here the
+    mirrored cat entering on the right); the instance's frame with the cat alone decides."""
+    small = cv2.resize(cat, (36, 24))
+    alone, pair = _scene(small, x0=10, y0=30), _scene(small, x0=10, y0=30, second=_mirror(small))
+    times = np.arange(0.0, 10.0, 1.0)
+    emb = np.ones((len(times), 4))
+    plan = plan_query("the first cat to appear", 10.0)
+    events = make_nodes(np.array([[0.0, 10.0]]), times, emb, 2.0, 1)
+    ev = Evidence(plan, times, emb, emb, {plan.target: np.zeros(len(times))}, events,
+                  frames_at=lambda t: np.stack([alone if x < 2 else pair for x in t]),
+                  regions=lambda t: {"embedding": np.tile([[[0.0]], [[1.0]]], (len(t), 1, 1))},
+                  score_features=lambda feats, text: feats["embedding"][:, 0])  # fmt: skip
+    (looks,) = instance_looks(ev, np.array([[0.0, 4.5]]), plan.target)  # frames at 1.5, 3.0
+    assert len(looks) == 1 and looks[0].box[2] < 80
+    (both,) = instance_looks(ev, np.array([[3.0, 6.0]]), plan.target)  # two-object frames only
+    assert len(both) == 2 and all(look.box[2] >= 80 for look in both)
+
+
+def test_the_backdrop_seen_through_an_object_is_not_its_colour():
+    """A gray object with narrow slits (legs, spokes) showing the green backdrop: the blur
+    puts the slits in the object's region, their own pixels are the backdrop's."""
+    frame = _backdrop("texture")
+    frame[20:70, 40:120] = 90
+    frame[25:65, 50:110:6] = _backdrop("texture", seed=1)[25:65, 50:110:6]
+    look = reid.describe(frame)
+    slits = reid.hue_histogram(reid.core_pixels(frame, reid.object_mask(frame)))
+    assert slits[:-1].sum() > 1 / 13  # what the whole core reads
+    assert look.colour[:-1].sum() < 1 / 13 and look.colour[-1] > 0.9

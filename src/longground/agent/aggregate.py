@@ -5,7 +5,8 @@ Two passes over the verified entries:
 1. Chaining. Entries that touch or overlap (gap <= `merge_gap_s`) and say the same thing (equal
    summaries) are pieces of one continuous occurrence and become one interval, as a moment
    lasts from the first to the last frame where the query holds. When the plan is about one
-   identity, pieces must also show the same identity to be joined.
+   identity, pieces must also show the same identity to be joined, or lie in one shot (no
+   cut between them: an object entering or leaving shows another part of itself in each).
 2. Identity selection. When the plan asks for one identity by rank ("the second cat to
    appear"), instances are grouped by identity in order of first appearance and only the
    asked-for group is kept. When it asks for returns only ("when does it come back"), the
@@ -82,12 +83,12 @@ def chain_entries(
         if groups:
             last = entries[groups[-1][-1]]
             group_end = max(entries[j].end_s for j in groups[-1])
-            same = e.summary == last.summary and (
+            touching = e.start_s <= group_end + merge_gap_s and e.summary == last.summary
+            if touching and (
                 not by_identity
                 or (joins(groups[-1][-1], i) if joins is not None
                     else _same(e.z, e.summary, last.z, last.summary, same_identity))
-            )  # fmt: skip
-            if e.start_s <= group_end + merge_gap_s and same:
+            ):  # fmt: skip
                 groups[-1].append(i)
                 continue
         groups.append([i])
@@ -105,6 +106,8 @@ def chain_entries(
 
 # Instances (time order) -> `(K, K)` bool: which pairs may show the same identity.
 SameMatrix = Callable[[list[Instance]], np.ndarray]
+# (earlier piece's end_s, later piece's start_s) -> no cut between them: one shot.
+OneShot = Callable[[float, float], bool]
 
 
 def identity_groups(
@@ -142,6 +145,7 @@ def consolidate(
     ordinal: int | None = None,
     skip_first: bool = False,
     same: SameMatrix | None = None,
+    one_shot: OneShot | None = None,
 ) -> tuple[Moments, list[list[int]]]:
     """The final answer from the memory bank.
 
@@ -153,6 +157,8 @@ def consolidate(
         skip_first: leave out the first of the remaining instances.
         same: which instances may show the same identity (ordinal selection, and which
             touching pieces join before it); default the embedding cosine.
+        one_shot: whether two touching pieces (the earlier one's end, the later one's start)
+            lie in one shot: such pieces join whatever `same` says (with `same` only).
 
     Returns:
         `(moments, groups)`: moments in time order with confidences as scores, and for each
@@ -167,7 +173,13 @@ def consolidate(
         # pieces are joined by the same identity measure the groups use: each entry alone
         pieces = same([Instance(e.start_s, e.end_s, e.confidence, (k,), e.z)
                        for k, e in enumerate(entries)])  # fmt: skip
-        joins = lambda a, b: bool(pieces[a, b])  # noqa: E731
+
+        def joins(a: int, b: int) -> bool:
+            if pieces[a, b]:
+                return True
+            ends = sorted((entries[a].end_s, entries[b].start_s))
+            return one_shot is not None and one_shot(ends[0], ends[1])
+
     instances = chain_entries(
         entries, merge_gap_s, same_identity, by_identity=ordinal is not None, joins=joins
     )

@@ -12,8 +12,10 @@ and, largely, colour. This module looks at the object itself:
    object is the largest, or the largest centred in a given half of the frame.
 2. Describe: the object's box as a HOG vector of the gray crop at a fixed size, computed for
    the crop and for its mirror image, and the colour of its core pixels (the region eroded by
-   the blur kernel) as a histogram: 12 hue bins of 30 degrees (saturated pixels) and one
-   achromatic bin; bins under a uniform share (1/13) are left out of comparisons.
+   the blur kernel, less the pixels whose own colour is not beyond the frame's cut: the
+   backdrop seen through narrow gaps) as a histogram: 12 hue bins of 30 degrees (saturated
+   pixels) and one achromatic bin; bins under a uniform share (1/13) are left out of
+   comparisons.
 3. Compare relative to the other looks the object could have, without a threshold: two
    instances face the same way when their closest pair of frame shapes is at least as close as
    the closest pair with one side mirrored, and have the same colouring when each's colour
@@ -74,25 +76,49 @@ def object_components(frame: np.ndarray) -> list[np.ndarray]:
     >>> len(parts), bool(parts[0][20, 20]), bool(parts[1][45, 57])
     (2, True, True)
     """
+    return object_parts(frame)[0]
+
+
+def object_parts(frame: np.ndarray) -> tuple[list[np.ndarray], np.ndarray | None]:
+    """`object_components` and the `(H, W)` bool pixels whose own (unblurred) colour lies
+    beyond the frame's cut (None when nothing stands out)."""
     cv2 = require("cv2", "agent")
-    h, w = frame.shape[:2]
-    blur = _blur_px(frame)
-    lab = cv2.cvtColor(cv2.GaussianBlur(np.ascontiguousarray(frame), (blur, blur), 0),
-                       cv2.COLOR_RGB2LAB).astype(np.float64)  # fmt: skip
-    ring = border_pixels(lab[None].astype(np.uint8)).astype(np.float64)
-    cov = np.cov(ring, rowvar=False) + np.eye(3) * 4.0  # a floor of 2 Lab units per axis
-    diff = lab.reshape(-1, 3) - ring.mean(axis=0)
-    dist = np.sqrt(np.einsum("ij,jk,ik->i", diff, np.linalg.inv(cov), diff)).reshape(h, w)
-    # Otsu on log distances: a very different object must not hide a merely different one.
-    logd = np.log1p(dist)
-    scaled = np.clip(logd / max(float(logd.max()), 1e-9) * 255.0, 0, 255).astype(np.uint8)
-    if scaled.max() == scaled.min():
-        return []
-    _, fg = cv2.threshold(scaled, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    split = _foreground(frame)
+    if split is None:
+        return [], None
+    fg, beyond = split
     n, labels, stats, _ = cv2.connectedComponentsWithStats(fg.astype(np.uint8), connectivity=8)
     areas = stats[1:, cv2.CC_STAT_AREA]
     order = [int(i) for i in np.argsort(-areas, kind="stable") if 4 * areas[i] >= areas.max()]
-    return [labels == i + 1 for i in order]
+    return [labels == i + 1 for i in order], beyond
+
+
+def _ring_distance(lab: np.ndarray, ring: np.ndarray) -> np.ndarray:
+    """`(H, W)` Mahalanobis distance of Lab pixels to the ring's `(M, 3)` Lab colours."""
+    cov = np.cov(ring, rowvar=False) + np.eye(3) * 4.0  # a floor of 2 Lab units per axis
+    diff = lab.reshape(-1, 3) - ring.mean(axis=0)
+    dist = np.sqrt(np.einsum("ij,jk,ik->i", diff, np.linalg.inv(cov), diff))
+    return dist.reshape(lab.shape[:2])
+
+
+def _foreground(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The blurred frame's foreground (Otsu's cut of its log distances to the ring) and the
+    frame's own pixels beyond that cut; None when every pixel is as far."""
+    cv2 = require("cv2", "agent")
+    blur = _blur_px(frame)
+    frame = np.ascontiguousarray(frame)
+    lab = cv2.cvtColor(cv2.GaussianBlur(frame, (blur, blur), 0), cv2.COLOR_RGB2LAB)
+    ring = border_pixels(lab[None]).astype(np.float64)
+    dist = _ring_distance(lab.astype(np.float64), ring)
+    # Otsu on log distances: a very different object must not hide a merely different one.
+    logd = np.log1p(dist)
+    top = max(float(logd.max()), 1e-9)
+    scaled = np.clip(logd / top * 255.0, 0, 255).astype(np.uint8)
+    if scaled.max() == scaled.min():
+        return None
+    cut, fg = cv2.threshold(scaled, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    raw = _ring_distance(cv2.cvtColor(frame, cv2.COLOR_RGB2LAB).astype(np.float64), ring)
+    return fg.astype(bool), np.log1p(raw) / top * 255.0 > cut
 
 
 def object_mask(frame: np.ndarray) -> np.ndarray:
@@ -173,8 +199,14 @@ def describe(frame: np.ndarray, side: int | None = None) -> Look | None:
     return look_of(frame, object_components(frame), side)
 
 
-def look_of(frame: np.ndarray, parts: list[np.ndarray], side: int | None = None) -> Look | None:
-    """`describe` with the frame's `object_components` already found."""
+def look_of(
+    frame: np.ndarray,
+    parts: list[np.ndarray],
+    side: int | None = None,
+    beyond: np.ndarray | None = None,
+) -> Look | None:
+    """`describe` with the frame's `object_components` already found (and the pixels
+    beyond its cut, `object_parts`; found again when not given)."""
     cv2 = require("cv2", "agent")
     if not parts:
         return None
@@ -188,7 +220,11 @@ def look_of(frame: np.ndarray, parts: list[np.ndarray], side: int | None = None)
     crop = np.ascontiguousarray(frame[box[0] : box[1], box[2] : box[3]])
     gray = cv2.resize(cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY), (CROP_PX, CROP_PX),
                       interpolation=cv2.INTER_AREA)  # fmt: skip
-    return Look(box, _hog(gray), _hog(gray[:, ::-1]), hue_histogram(core_pixels(frame, mask)))
+    if beyond is None:
+        split = _foreground(frame)
+        beyond = None if split is None else split[1]
+    own = mask if beyond is None or not (mask & beyond).any() else mask & beyond
+    return Look(box, _hog(gray), _hog(gray[:, ::-1]), hue_histogram(core_pixels(frame, own)))
 
 
 def same_orientation(a: list[Look], b: list[Look]) -> bool:

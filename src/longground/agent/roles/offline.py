@@ -27,7 +27,7 @@ from ..perception.conditions import condition_check, episode_relation, past_sliv
 from ..perception.crossing import run_sweep
 from ..perception.episode import Episode, shot_episodes
 from ..perception.filter import FilterResult, keep_seen
-from ..perception.identity import instance_looks, same_identity_matrix
+from ..perception.identity import instance_looks, one_shot, same_identity_matrix
 from ..perception.motion import (
     SWEPT_KINDS,
     MotionReading,
@@ -397,8 +397,14 @@ class OfflineAggregator(AggregatorRole):
 
     def aggregate(self, evidence: Evidence, entries: list[MemoryEntry]) -> Aggregation:
         plan = evidence.plan
-        same = None
+        same = shot = None
         if plan.ordinal is not None and self.s.object_looks and evidence.frames_at is not None:
+            frames_at, times = evidence.frames_at, evidence.times_s
+            step_s = float(np.median(np.diff(times))) if len(times) > 1 else 1.0
+
+            def shot(from_s: float, to_s: float) -> bool:
+                return one_shot(frames_at, from_s, to_s, step_s)
+
             seen: dict[tuple[float, float], list] = {}  # looks by span, read once
 
             def same(instances: list) -> np.ndarray:
@@ -412,7 +418,7 @@ class OfflineAggregator(AggregatorRole):
         # that touch are two shots, or a shot before and after something moved, not pieces.
         gap_s = -1e-6 if plan.motion == "still" else self.s.merge_gap_s
         moments, groups = consolidate(
-            entries, gap_s, self.s.same_identity, plan.ordinal, plan.skip_first, same
+            entries, gap_s, self.s.same_identity, plan.ordinal, plan.skip_first, same, shot
         )
         how = "" if same is None else " (identities by object looks)"
         return Aggregation(moments, groups, reason=f"{len(entries)} entries -> {len(moments)}{how}")
