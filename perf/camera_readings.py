@@ -19,7 +19,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
-from motion_readings import shots
+from motion_readings import sampled, shots
 
 from longground.agent.graph.flow import flow_stats, small_gray
 from longground.agent.perception.camera import camera_move
@@ -30,21 +30,7 @@ COLUMNS = ("zoom per s", "pan per s", "flow pan per s", "pan ratio")
 
 def decoded(video: Path, fps: float = 4.0) -> tuple[np.ndarray, np.ndarray]:
     """RGB frames every 1 / fps seconds and their times."""
-    import cv2
-
-    cap = cv2.VideoCapture(str(video))
-    rate = cap.get(cv2.CAP_PROP_FPS)
-    frames, times, index, due = [], [], 0, 0.0
-    while True:
-        ok, frame = cap.read()
-        if not ok:
-            break
-        t = index / rate
-        index += 1
-        if t + 1e-6 >= due:
-            frames.append(cv2.cvtColor(frame, cv2.COLOR_BGR2RGB))
-            times.append(t)
-            due += 1 / fps
+    times, frames = zip(*sampled(video, fps), strict=True)
     return np.stack(frames), np.array(times)
 
 

@@ -35,13 +35,13 @@ def shots(video: Path) -> list[tuple[float, float, str]]:
     return [(seconds(a), seconds(b), kind) for a, b, kind, *_ in (ln.split("\t") for ln in lines)]
 
 
-def frames_at(video: Path, fps: float) -> tuple[np.ndarray, np.ndarray]:
-    """Grey flow-size frames every 1 / fps seconds and their times."""
+def sampled(video: Path, fps: float):
+    """Yields `(time_s, RGB frame)` every 1 / fps seconds of the video, decoded in order."""
     import cv2
 
     cap = cv2.VideoCapture(str(video))
     rate = cap.get(cv2.CAP_PROP_FPS)
-    grays, times, index, due = [], [], 0, 0.0
+    index, due = 0, 0.0
     while True:
         ok, frame = cap.read()
         if not ok:
@@ -49,9 +49,16 @@ def frames_at(video: Path, fps: float) -> tuple[np.ndarray, np.ndarray]:
         t = index / rate
         index += 1
         if t + 1e-6 >= due:
-            grays.append(small_gray(cv2.cvtColor(frame, cv2.COLOR_BGR2RGB)[None])[0])
-            times.append(t)
+            yield t, cv2.cvtColor(frame, cv2.COLOR_BGR2RGB)
             due += 1 / fps
+
+
+def frames_at(video: Path, fps: float) -> tuple[np.ndarray, np.ndarray]:
+    """Grey flow-size frames every 1 / fps seconds and their times."""
+    grays, times = [], []
+    for t, frame in sampled(video, fps):
+        grays.append(small_gray(frame[None])[0])
+        times.append(t)
     return np.stack(grays), np.array(times)
 
 
