@@ -19,6 +19,15 @@ from .profiles import Profile
 FramesAt = Callable[[np.ndarray], np.ndarray]
 
 
+def timeline_step(times_s: np.ndarray) -> float:
+    """The timeline's sample step in seconds (the median gap; 1.0 with fewer than two samples).
+
+    >>> timeline_step(np.array([0.5, 1.0, 1.5])), timeline_step(np.array([3.0]))
+    (0.5, 1.0)
+    """
+    return float(np.median(np.diff(times_s))) if len(times_s) > 1 else 1.0
+
+
 @dataclass
 class Evidence:
     """Everything the roles may look at for one query on one clip.
@@ -58,3 +67,8 @@ class Evidence:
     profile: Profile | None = None
     calibrations: dict[str, Any] | None = None
     memo: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def step_s(self) -> float:
+        """The timeline's sample step in seconds (`timeline_step`)."""
+        return timeline_step(self.times_s)

@@ -29,7 +29,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..evidence import Evidence
+from ..evidence import Evidence, timeline_step
 from ..graph.nodes import Nodes, frames_in_spans
 from .boxes import SIDES
 from .presence import Calibration
@@ -107,7 +107,7 @@ def confirmed(read: ReadFn, nodes: Nodes, times_s: np.ndarray) -> np.ndarray:
     times_s = np.asarray(times_s, dtype=np.float64)
     spans = np.asarray(nodes.spans_s, dtype=np.float64).reshape(-1, 2)
     out = np.asarray(read(nodes.frames, region_times(spans)), dtype=np.float64).copy()
-    step_s = float(np.median(np.diff(times_s))) if len(times_s) > 1 else 1.0
+    step_s = timeline_step(times_s)
     window = read_spans(nodes, step_s)
     short = np.flatnonzero(np.any(np.abs(window - spans) > 1e-9, axis=1))
     if short.size:

@@ -242,12 +242,12 @@ class OfflineVerifier(VerifierRole):
                 whole = replace(whole, moves=camera_moves(whole.moves, zoom, pan))
             parts["motion"] = float(motion_matches(plan.motion, whole)[0])
         if plan.colourless and self.s.object_looks and evidence.frames_at is not None:
-            span = np.array([[acts.spans_s[run[0], 0], acts.spans_s[run[-1], 1]]])
+            span = np.array([_run_span(evidence, run)])
             parts["colourless"] = colourless_share(evidence.frames_at(region_times(span)[0]))
         if episode_relation(plan.relation, plan.episode) is not Relation.WHILE:
             for cond in plan.conditions:
                 parts[f"condition:{cond}"] = self._condition(evidence, vis, cond, run)
-        start_s, end_s = float(acts.spans_s[run[0], 0]), float(acts.spans_s[run[-1], 1])
+        start_s, end_s = _run_span(evidence, run)
         details = {"parts": parts, "run": [run[0], run[-1]], **measured}
         failed = [k for k, v in parts.items() if v < self.s.accept_p]
         if failed:
@@ -272,16 +272,12 @@ class OfflineVerifier(VerifierRole):
     def _sweep(self, ev: Evidence, run: list[int], whole_shot: bool = False) -> float:
         """How far what moves sweeps across the frame during the run (or its whole shot),
         against the backdrop of its surroundings (`perception.crossing.run_sweep`)."""
-        run_s = (float(ev.actions.spans_s[run[0], 0]), float(ev.actions.spans_s[run[-1], 1]))
-        step_s = float(np.median(np.diff(ev.times_s))) if len(ev.times_s) > 1 else 1.0
-        return run_sweep(ev.frames_at, run_s, step_s, whole_shot=whole_shot)
+        return run_sweep(ev.frames_at, _run_span(ev, run), ev.step_s, whole_shot=whole_shot)
 
     def _camera(self, ev: Evidence, run: list[int]) -> tuple[float, float]:
         """The camera's zoom and pan per second over the run, read from keypoints
         (`perception.camera.camera_move`)."""
-        run_s = (float(ev.actions.spans_s[run[0], 0]), float(ev.actions.spans_s[run[-1], 1]))
-        step_s = float(np.median(np.diff(ev.times_s))) if len(ev.times_s) > 1 else 1.0
-        return camera_move(ev.frames_at, run_s, step_s)
+        return camera_move(ev.frames_at, _run_span(ev, run), ev.step_s)
 
     def _run(self, ev: Evidence, p: np.ndarray, v: int, context: set[int]) -> list[int]:
         parent = ev.actions.parent
@@ -328,9 +324,8 @@ class OfflineVerifier(VerifierRole):
         key = ("episode", shot)
         if key not in ev.memo:
             spans = ev.events.spans_s[shots == shot]
-            step_s = float(np.median(np.diff(ev.times_s))) if len(ev.times_s) > 1 else 1.0
             shot_s = (float(spans[:, 0].min()), float(spans[:, 1].max()))
-            ev.memo[key] = shot_episodes(ev.frames_at, shot_s, step_s)
+            ev.memo[key] = shot_episodes(ev.frames_at, shot_s, ev.step_s)
         if ev.memo[key] is None:
             return None
         return ev.memo[key].at(float(ev.actions.spans_s[candidate].mean()))
@@ -399,8 +394,7 @@ class OfflineAggregator(AggregatorRole):
         plan = evidence.plan
         same = shot = None
         if plan.ordinal is not None and self.s.object_looks and evidence.frames_at is not None:
-            frames_at, times = evidence.frames_at, evidence.times_s
-            step_s = float(np.median(np.diff(times))) if len(times) > 1 else 1.0
+            frames_at, step_s = evidence.frames_at, evidence.step_s
 
             def shot(from_s: float, to_s: float) -> bool:
                 return one_shot(frames_at, from_s, to_s, step_s)
@@ -422,3 +416,8 @@ class OfflineAggregator(AggregatorRole):
         )
         how = "" if same is None else " (identities by object looks)"
         return Aggregation(moments, groups, reason=f"{len(entries)} entries -> {len(moments)}{how}")
+
+
+def _run_span(ev: Evidence, run: list[int]) -> tuple[float, float]:
+    """`(start_s, end_s)` of a run of action nodes."""
+    return float(ev.actions.spans_s[run[0], 0]), float(ev.actions.spans_s[run[-1], 1])
