@@ -39,12 +39,27 @@ def foreground(frame: np.ndarray) -> np.ndarray:
     400
     """
     f = np.asarray(frame, np.uint8)
-    q = f.astype(np.int32) * LEVELS // 256
-    codes = (q[..., 0] * LEVELS + q[..., 1]) * LEVELS + q[..., 2]
-    rq = border_pixels(f[None]).astype(np.int32) * LEVELS // 256
-    ring = (rq[:, 0] * LEVELS + rq[:, 1]) * LEVELS + rq[:, 2]
-    share = np.bincount(ring, minlength=LEVELS**3) / max(len(ring), 1)
-    return share[codes] < RARE
+    return ring_shares(f[None])[colour_codes(f)] < RARE
+
+
+def colour_codes(pixels: np.ndarray) -> np.ndarray:
+    """Each pixel's colour quantised to `LEVELS` levels per channel, as one code per pixel.
+
+    Args:
+        pixels: `(..., 3)` uint8 RGB.
+
+    Returns:
+        `(...)` int codes in `[0, LEVELS**3)`.
+    """
+    q = np.asarray(pixels).astype(np.int32) * LEVELS // 256
+    return (q[..., 0] * LEVELS + q[..., 1]) * LEVELS + q[..., 2]
+
+
+def ring_shares(frames: np.ndarray) -> np.ndarray:
+    """`(LEVELS**3,)` share of each quantised colour (`colour_codes`) among the pixels of the
+    frames' outer ring (`colors.border_pixels`)."""
+    ring = colour_codes(border_pixels(frames))
+    return np.bincount(ring.reshape(-1), minlength=LEVELS**3) / max(ring.size, 1)
 
 
 def object_box(frame: np.ndarray, x0: int, x1: int) -> tuple[int, int, int, int] | None:

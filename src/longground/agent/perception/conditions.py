@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..plan.planner import Relation
-from .boxes import LEVELS, RARE, object_box
+from .boxes import RARE, colour_codes, object_box, ring_shares
 from .colors import border_pixels
 
 #: A shot of at most this many timeline samples is a sliver: each of its boundaries is known
@@ -156,12 +156,6 @@ def holds_other_object(frames: np.ndarray, target_seen: float, accept_p: float) 
     )
 
 
-def _ring_codes(frames: np.ndarray) -> np.ndarray:
-    """Quantised colour (`boxes.LEVELS` per channel) of each pixel of the frames' outer ring."""
-    q = border_pixels(frames).astype(np.int64) * LEVELS // 256
-    return (q[:, 0] * LEVELS + q[:, 1]) * LEVELS + q[:, 2]
-
-
 def backdrop_carries_on(frames: np.ndarray, neighbour: np.ndarray) -> bool:
     """Whether the backdrop of `frames` is the backdrop of `neighbour`: most (more than half)
     of their outer ring's pixels have colours that are not rare (`boxes.RARE`, the rarity
@@ -176,9 +170,8 @@ def backdrop_carries_on(frames: np.ndarray, neighbour: np.ndarray) -> bool:
     >>> backdrop_carries_on(a, b), backdrop_carries_on(a, 255 - b)
     (True, False)
     """
-    ring = _ring_codes(neighbour)
-    share = np.bincount(ring, minlength=LEVELS**3) / max(len(ring), 1)
-    return float(np.mean(share[_ring_codes(frames)] >= RARE)) > 0.5
+    ours = colour_codes(border_pixels(frames))
+    return float(np.mean(ring_shares(neighbour)[ours] >= RARE)) > 0.5
 
 
 def sliver_is_own_shot(frames: np.ndarray, step: int, target_seen: float, accept_p: float) -> bool:
