@@ -12,11 +12,19 @@ from longground.agent.perception.episode import (
     Episode,
     ShotEpisodes,
     cut_pairs,
-    shot_episode,
+    shot_episodes,
     shrink,
 )
 from longground.moments import tiou_matrix
 from tests.agent.test_pipeline import FakeSource, run, shot_spans
+
+
+def shot_episode(frames_at, shot_s: tuple[float, float], step_s: float) -> Episode | None:
+    """The episode of the shot around the middle of `shot_s`, as the verifier reads it
+    (`shot_episodes(...).at`)."""
+    shots = shot_episodes(frames_at, shot_s, step_s)
+    return None if shots is None else shots.at(sum(shot_s) / 2)
+
 
 CUTS_S = (2.0, 9.0)  # a shot between two cuts
 BALL_S = (3.0, 5.0)  # a small square moves across it

@@ -149,27 +149,6 @@ def shrink(frames: np.ndarray) -> np.ndarray:
     return x[:, ::stride, ::stride].astype(np.int16)
 
 
-def changed_fraction(frames: np.ndarray, pixel_step: float = PIXEL_STEP) -> np.ndarray:
-    """Per consecutive pair of frames, the fraction of pixels whose gray level changes by
-    more than `pixel_step`.
-
-    Args:
-        frames: `(N, H, W, 3)` uint8 frames in time order.
-        pixel_step: gray-level step (0-255).
-
-    Returns:
-        `(N - 1,)` float64 in [0, 1].
-
-    >>> f = np.zeros((3, 4, 5, 3), np.uint8); f[2, 0, :2] = 200
-    >>> changed_fraction(f).tolist()
-    [0.0, 0.1]
-    """
-    gray = shrink(frames).astype(np.float32).mean(axis=3)
-    if len(gray) < 2:
-        return np.zeros(0)
-    return (np.abs(np.diff(gray, axis=0)) > pixel_step).mean(axis=(1, 2)).astype(np.float64)
-
-
 def cut_pairs(changes: np.ndarray, grid: int = CUT_GRID, cell: float = CUT_CELL) -> np.ndarray:
     """`(P,)` bool: the cuts, pairs that change every cell of a `grid` x `grid` grid (at
     least `cell` of its pixels) or whose changed fraction stands `CUT_SPIKE` times above the
@@ -227,7 +206,8 @@ def pair_changes(small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         small: `(N, h, w, 3)` int16 shrunk frames (`shrink`).
 
     Returns:
-        `(N - 1,)` float64 fractions (as `changed_fraction`) and `(N - 1, h, w)` bool.
+        `(N - 1,)` float64 fractions of pixels whose gray level changes, and `(N - 1, h, w)`
+        bool.
     """
     d = np.diff(small, axis=0)
     gray = np.abs(d[..., 0] + d[..., 1] + d[..., 2]) > 3 * PIXEL_STEP  # mean over channels
@@ -350,19 +330,3 @@ def shot_episodes(
         if len(later):
             times_s, small = np.r_[times_s, after[: len(later)]], np.concatenate([small, later])
     return ShotEpisodes.read(times_s, small)
-
-
-def shot_episode(
-    frames_at: Callable[[np.ndarray], np.ndarray],
-    shot_s: tuple[float, float],
-    step_s: float,
-    at_s: float | None = None,
-    fps: float = EPISODE_FPS,
-) -> Episode | None:
-    """The episode of motion in the shot around `at_s` (default: the middle of `shot_s`),
-    decoding its frames at `fps` (see the module docstring); None when nothing moves in it.
-    """
-    shots = shot_episodes(frames_at, shot_s, step_s, fps)
-    if shots is None:
-        return None
-    return shots.at(sum(shot_s) / 2 if at_s is None else at_s)
