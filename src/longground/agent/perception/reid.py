@@ -196,7 +196,8 @@ def describe(frame: np.ndarray, side: int | None = None) -> Look | None:
     >>> look = describe(f); look.box, float(look.colour[-1])
     ((19, 41, 29, 61), 1.0)
     """
-    return look_of(frame, object_components(frame), side)
+    parts, beyond = object_parts(frame)
+    return look_of(frame, parts, side, beyond)
 
 
 def look_of(
@@ -205,8 +206,8 @@ def look_of(
     side: int | None = None,
     beyond: np.ndarray | None = None,
 ) -> Look | None:
-    """`describe` with the frame's `object_components` already found (and the pixels
-    beyond its cut, `object_parts`; found again when not given)."""
+    """`describe` with the frame's `object_parts` already found: its objects and the pixels
+    beyond its cut (None: the colour is read on the whole core of the mask)."""
     cv2 = require("cv2", "agent")
     if not parts:
         return None
@@ -220,9 +221,6 @@ def look_of(
     crop = np.ascontiguousarray(frame[box[0] : box[1], box[2] : box[3]])
     gray = cv2.resize(cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY), (CROP_PX, CROP_PX),
                       interpolation=cv2.INTER_AREA)  # fmt: skip
-    if beyond is None:
-        split = _foreground(frame)
-        beyond = None if split is None else split[1]
     own = mask if beyond is None or not (mask & beyond).any() else mask & beyond
     return Look(box, _hog(gray), _hog(gray[:, ::-1]), hue_histogram(core_pixels(frame, own)))
 
