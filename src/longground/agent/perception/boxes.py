@@ -62,16 +62,19 @@ def ring_shares(frames: np.ndarray) -> np.ndarray:
     return np.bincount(ring.reshape(-1), minlength=LEVELS**3) / max(ring.size, 1)
 
 
-def object_box(frame: np.ndarray, x0: int, x1: int) -> tuple[int, int, int, int] | None:
+def object_box(
+    frame: np.ndarray, x0: int, x1: int, fg: np.ndarray | None = None
+) -> tuple[int, int, int, int] | None:
     """`(top, bottom, left, right)` pixel box of the largest foreground object between
-    columns `x0` and `x1`, or None when there is none.
+    columns `x0` and `x1`, or None when there is none; `fg` is the frame's `foreground`
+    when the caller has it already (several boxes of one frame).
 
     >>> f = np.full((60, 120, 3), 30, np.uint8); f[10:50, 70:100] = (220, 200, 40)
     >>> object_box(f, 60, 120), object_box(f, 0, 60)
     ((10, 50, 70, 100), None)
     """
     cv2 = require("cv2", "agent")
-    mask = foreground(frame)[:, x0:x1].astype(np.uint8)
+    mask = (foreground(frame) if fg is None else fg)[:, x0:x1].astype(np.uint8)
     k = max(3, int(round(frame.shape[0] * 0.02))) | 1
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -109,10 +112,16 @@ def object_crops(frames: np.ndarray) -> np.ndarray:
     ((1, 2, 224, 224, 3), True, 30)
     """
     frames = np.asarray(frames, np.uint8)
-    n, h, w = frames.shape[:3]
-    out = np.zeros((n, len(SIDES), CROP_SIDE, CROP_SIDE, 3), np.uint8)
+    out = np.zeros((len(frames), len(SIDES), CROP_SIDE, CROP_SIDE, 3), np.uint8)
     for i, frame in enumerate(frames):
-        for j, (x0, x1) in enumerate(((0, w // 2), (w // 2, w))):
-            box = object_box(frame, x0, x1) or (0, h, x0, x1)
-            out[i, j] = square_crop(frame, box)
+        out[i] = half_crops(frame)
     return out
+
+
+def half_crops(frame: np.ndarray, fg: np.ndarray | None = None) -> np.ndarray:
+    """`(2, CROP_SIDE, CROP_SIDE, 3)`: one frame's `object_crops` (`fg`: its `foreground`,
+    computed when not given)."""
+    h, w = frame.shape[:2]
+    fg = foreground(frame) if fg is None else fg
+    return np.stack([square_crop(frame, object_box(frame, x0, x1, fg) or (0, h, x0, x1))
+                     for x0, x1 in ((0, w // 2), (w // 2, w))])  # fmt: skip

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..plan.planner import Relation
-from .boxes import RARE, colour_codes, object_box, ring_shares
+from .boxes import RARE, colour_codes, foreground, object_box, ring_shares
 from .colors import border_pixels
 
 #: A shot of at most this many timeline samples is a sliver: each of its boundaries is known
@@ -150,10 +150,13 @@ def holds_other_object(frames: np.ndarray, target_seen: float, accept_p: float) 
     if target_seen >= accept_p or len(frames) == 0:
         return False
     width = frames.shape[2]
-    return all(
-        object_box(f, 0, width // 2) is not None or object_box(f, width // 2, width) is not None
-        for f in frames
-    )
+    return all(_has_object(f, ((0, width // 2), (width // 2, width))) for f in frames)
+
+
+def _has_object(frame: np.ndarray, halves: tuple[tuple[int, int], ...]) -> bool:
+    """Some half of the frame holds an object (`boxes.object_box`, one foreground for all)."""
+    fg = foreground(frame)
+    return any(object_box(frame, x0, x1, fg) is not None for x0, x1 in halves)
 
 
 def backdrop_carries_on(frames: np.ndarray, neighbour: np.ndarray) -> bool:

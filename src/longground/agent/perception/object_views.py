@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import require
-from .boxes import CROP_SIDE, SIDES, object_box, object_crops
+from .boxes import CROP_SIDE, SIDES, foreground, half_crops, object_box
 
 VIEWS = (*SIDES, "whole object")
 
@@ -48,9 +48,10 @@ def padded_square(frame: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarr
     return cv2.resize(square, (CROP_SIDE, CROP_SIDE), interpolation=shrink)
 
 
-def whole_object(frame: np.ndarray) -> np.ndarray:
+def whole_object(frame: np.ndarray, fg: np.ndarray | None = None) -> np.ndarray:
     """`(CROP_SIDE, CROP_SIDE, 3)`: the frame's largest object whole (`padded_square` of its
-    box), or the whole frame made square when nothing stands out of the backdrop.
+    box), or the whole frame made square when nothing stands out of the backdrop (`fg`: the
+    frame's `boxes.foreground`, computed when not given).
 
     >>> f = np.full((90, 160, 3), 30, np.uint8); f[20:80, 50:110] = (220, 200, 40)
     >>> view = whole_object(f)
@@ -58,12 +59,12 @@ def whole_object(frame: np.ndarray) -> np.ndarray:
     (220, True)
     """
     h, w = frame.shape[:2]
-    return padded_square(frame, object_box(frame, 0, w) or (0, h, 0, w))
+    return padded_square(frame, object_box(frame, 0, w, fg) or (0, h, 0, w))
 
 
 def object_views(frames: np.ndarray) -> np.ndarray:
     """`(N, len(VIEWS), CROP_SIDE, CROP_SIDE, 3)` uint8 per frame: its left half's object, its
-    right half's object (`boxes.object_crops`) and its largest object whole.
+    right half's object (`boxes.half_crops`) and its largest object whole.
 
     >>> f = np.full((2, 90, 160, 3), 30, np.uint8); f[:, 20:80, 50:110] = (220, 200, 40)
     >>> views = object_views(f)
@@ -71,7 +72,9 @@ def object_views(frames: np.ndarray) -> np.ndarray:
     ((2, 3, 224, 224, 3), 220)
     """
     frames = np.asarray(frames, np.uint8)
-    whole = np.zeros((len(frames), 1, CROP_SIDE, CROP_SIDE, 3), np.uint8)
+    out = np.zeros((len(frames), len(VIEWS), CROP_SIDE, CROP_SIDE, 3), np.uint8)
     for i, frame in enumerate(frames):
-        whole[i, 0] = whole_object(frame)
-    return np.concatenate([object_crops(frames), whole], axis=1)
+        fg = foreground(frame)  # once per frame, for its three boxes
+        out[i, : len(SIDES)] = half_crops(frame, fg)
+        out[i, len(SIDES)] = whole_object(frame, fg)
+    return out
