@@ -1,10 +1,13 @@
 """A small object that whole frames and halves miss is seen on its object box (the closer
 look), judged against the absolute threshold even where the text's own was lowered or the
-null texts marked it absent (docs/agent.md, "Small frames: the closer look decides")."""
+null texts marked it absent (docs/agent.md, "Small frames: the closer look decides"); but only
+on a view that found a box: one that fell back to its half or the whole frame is no closer look
+(docs/agent.md, "Views without a box")."""
 
 import numpy as np
 
 from longground.agent.graph.nodes import Nodes
+from longground.agent.perception.object_views import OBJECT_FOUND
 from longground.agent.perception.presence import Calibration
 from longground.agent.perception.visibility import Visibility
 from longground.agent.settings import AgentSettings
@@ -21,10 +24,12 @@ def halves(times):  # both halves as weak as the whole frame
     return {"embedding": np.full((len(times), 2, 1), 0.5)}
 
 
-def boxes(box_score):
+def boxes(box_score, found=None):
     def objects(times):  # the left half's box shows the cup, the right one nothing
         rows = np.tile(np.array([[[box_score], [0.0]]]), (len(times), 1, 1))
-        return {"embedding": rows}
+        if found is None:  # a source that does not say which views found a box
+            return {"embedding": rows}
+        return {"embedding": rows, OBJECT_FOUND: np.tile(found, (len(times), 1))}
 
     return objects
 
@@ -36,9 +41,9 @@ def nodes(spans_s):
     return Nodes(spans, frames, np.ones((k, 2)), np.full(k, -1), np.zeros(k), np.zeros((k, k)))
 
 
-def visibility(box_score, per_text=None, object_presence=True):
+def visibility(box_score, per_text=None, object_presence=True, found=None):
     return Visibility(
-        TIMES, RAW, Calibration(2.4, 0.05), score, halves, per_text, boxes(box_score),
+        TIMES, RAW, Calibration(2.4, 0.05), score, halves, per_text, boxes(box_score, found),
         object_presence,
     )  # fmt: skip
 
@@ -64,3 +69,13 @@ def test_boxes_keep_the_absolute_threshold_whatever_the_text_own():
 def test_object_presence_is_on_by_default_and_can_be_turned_off():
     assert AgentSettings().object_presence
     assert not AgentSettings.from_params({"object_presence": "false"}).object_presence
+
+
+def test_only_views_that_found_a_box_are_a_closer_look():
+    events = nodes([[0.0, 10.0]])
+    absent = {"cup": Calibration(float("inf"), 0.05)}
+    # the left view fell back to its half (a full-frame scene): it does not overrule "absent"
+    fell_back = visibility(3.3, absent, found=np.array([False, True]))
+    assert fell_back.nodes("cup", events, "events", seen_once=True)[0] < 0.1
+    boxed = visibility(3.3, absent, found=np.array([True, False]))
+    assert boxed.nodes("cup", events, "events", seen_once=True)[0] > 0.9

@@ -26,8 +26,9 @@ def _centred_object(h: int = 90, w: int = 160) -> np.ndarray:
 
 
 def test_an_object_across_the_halves_is_seen_whole_only_in_the_third_view():
-    views = object_views(_centred_object()[None])
+    views, found = object_views(_centred_object()[None])
     assert views.shape == (1, len(VIEWS), 224, 224, 3) and VIEWS[-1] == "whole object"
+    assert found.tolist() == [[True, True, True]]
     left, right, whole = (_object_share(v) for v in views[0])
     # each half's box is a piece of the object: its square holds almost nothing else
     assert left.mean() > 0.8 and right.mean() > 0.8
@@ -40,9 +41,10 @@ def test_an_object_across_the_halves_is_seen_whole_only_in_the_third_view():
 
 def test_a_frame_without_an_object_is_seen_whole_and_square():
     frame = _tinted_noise(90, 160, TINT)
-    views = object_views(np.stack([frame, frame]))
+    views, found = object_views(np.stack([frame, frame]))
     assert views.shape == (2, 3, 224, 224, 3)
     assert not _object_share(views[0, 2]).any()
+    assert not found.any()  # each view fell back to its half or the whole frame
 
 
 def test_a_square_past_the_frames_edge_repeats_the_edge():

@@ -87,7 +87,8 @@ class AgentSettings:
             video (`perception.relative`); False: the absolute threshold only.
         k_mad, max_drop, min_spread: the relative rule's parameters (`RelativeRule`).
         object_presence: the filter and the verifier also look for a text on the object
-            boxes of the frame halves, against the absolute threshold (`visibility.Visibility`).
+            boxes of the frame halves (views that found one), against the absolute threshold
+            (`visibility.Visibility`).
         null_gate: lower a text's threshold only when its best event stands out further
             than every null text's does on the video (`perception.null`).
         fallback_k: a plain presence query whose answer is empty answers the event nodes

@@ -111,13 +111,14 @@ def agent_regions_name(rate_key: str) -> str:
 
 
 def agent_objects_name(rate_key: str) -> str:
-    """The file of the features of the frames' object views of one rate key (`views3`: the
-    two halves' object boxes and the largest object whole; files of other views are not read).
+    """The file of the features of the frames' object views of one rate key (`views4`: the
+    two halves' object boxes and the largest object whole, with which views found a box;
+    files of other views are not read).
 
     >>> agent_objects_name("k-1fps")
-    'k-1fps.views3.objects.npz'
+    'k-1fps.views4.objects.npz'
     """
-    return f"{rate_key}.views3.objects.npz"
+    return f"{rate_key}.views4.objects.npz"
 
 
 def agent_video_fp(name: str) -> str | None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..agent.graph.cache import GraphCache
-from ..agent.perception.object_views import object_views
+from ..agent.perception.object_views import OBJECT_FOUND, object_views
 from ..agent.perception.regions import halves
 from ..agent.pipeline import CometAgent
 from ..agent.plan.planner import Relation, plan_query
@@ -202,15 +202,16 @@ class FileSource(VideoSource):
     def object_features(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
         """Features of the objects of each frame at `times_s` (`object_views.VIEWS`: each
         half's object box and the largest object whole): frames decoded at `FRAME_SIDE`,
-        each view cut to a square and encoded, `REGION_BATCH` frames per encoder call."""
+        each view cut to a square and encoded, `REGION_BATCH` frames per encoder call; under
+        `OBJECT_FOUND`, which views found an object box."""
         times_s = np.asarray(times_s, dtype=np.float64)
         rows = []
         for at in range(0, len(times_s), REGION_BATCH):
-            crops = object_views(self.frames_at(times_s[at : at + REGION_BATCH]))
+            crops, found = object_views(self.frames_at(times_s[at : at + REGION_BATCH]))
             n, sides = crops.shape[:2]
             feats = self.encoder.image_features(crops.reshape(n * sides, *crops.shape[2:]))
             rows.append({k: np.asarray(v).reshape(n, sides, *np.shape(v)[1:])
-                         for k, v in feats.items()})  # fmt: skip
+                         for k, v in feats.items()} | {OBJECT_FOUND: found})  # fmt: skip
         return {k: np.concatenate([r[k] for r in rows]) for k in rows[0]}
 
     def encoded_halves(self, times_s: np.ndarray) -> dict[str, np.ndarray]:

@@ -121,7 +121,21 @@ def object_crops(frames: np.ndarray) -> np.ndarray:
 def half_crops(frame: np.ndarray, fg: np.ndarray | None = None) -> np.ndarray:
     """`(2, CROP_SIDE, CROP_SIDE, 3)`: one frame's `object_crops` (`fg`: its `foreground`,
     computed when not given)."""
-    h, w = frame.shape[:2]
+    return np.stack([square_crop(frame, box) for box in or_halves(frame, half_boxes(frame, fg))])
+
+
+def half_boxes(
+    frame: np.ndarray, fg: np.ndarray | None = None
+) -> list[tuple[int, int, int, int] | None]:
+    """The object box of the frame's left and right half (`object_box`), None where a half
+    holds none (`fg`: the frame's `foreground`, computed when not given)."""
+    w = frame.shape[1]
     fg = foreground(frame) if fg is None else fg
-    return np.stack([square_crop(frame, object_box(frame, x0, x1, fg) or (0, h, x0, x1))
-                     for x0, x1 in ((0, w // 2), (w // 2, w))])  # fmt: skip
+    return [object_box(frame, x0, x1, fg) for x0, x1 in ((0, w // 2), (w // 2, w))]
+
+
+def or_halves(frame: np.ndarray, boxes: list) -> list[tuple[int, int, int, int]]:
+    """Each half's box, or the whole half where it has none."""
+    h, w = frame.shape[:2]
+    halves = ((0, h, 0, w // 2), (0, h, w // 2, w))
+    return [box or half for box, half in zip(boxes, halves)]

@@ -22,9 +22,12 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import require
-from .boxes import CROP_SIDE, SIDES, foreground, half_crops, object_box
+from .boxes import CROP_SIDE, SIDES, foreground, half_boxes, object_box, or_halves, square_crop
 
 VIEWS = (*SIDES, "whole object")
+#: The object features' key of `(N, len(VIEWS))` bool: the view shows a box the frame's outer
+#: ring does not show, not the half or the whole frame it falls back to.
+OBJECT_FOUND = "object_found"
 
 
 def padded_square(frame: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
@@ -48,10 +51,10 @@ def padded_square(frame: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarr
     return cv2.resize(square, (CROP_SIDE, CROP_SIDE), interpolation=shrink)
 
 
-def whole_object(frame: np.ndarray, fg: np.ndarray | None = None) -> np.ndarray:
+def whole_object(frame: np.ndarray, box: tuple[int, int, int, int] | None = None) -> np.ndarray:
     """`(CROP_SIDE, CROP_SIDE, 3)`: the frame's largest object whole (`padded_square` of its
-    box), or the whole frame made square when nothing stands out of the backdrop (`fg`: the
-    frame's `boxes.foreground`, computed when not given).
+    box `whole_box`, found when not given), or the whole frame made square when nothing
+    stands out of the backdrop.
 
     >>> f = np.full((90, 160, 3), 30, np.uint8); f[20:80, 50:110] = (220, 200, 40)
     >>> view = whole_object(f)
@@ -59,22 +62,31 @@ def whole_object(frame: np.ndarray, fg: np.ndarray | None = None) -> np.ndarray:
     (220, True)
     """
     h, w = frame.shape[:2]
-    return padded_square(frame, object_box(frame, 0, w, fg) or (0, h, 0, w))
+    return padded_square(frame, box or whole_box(frame) or (0, h, 0, w))
 
 
-def object_views(frames: np.ndarray) -> np.ndarray:
+def whole_box(frame: np.ndarray, fg: np.ndarray | None = None) -> tuple[int, int, int, int] | None:
+    """The box of the frame's largest object (`boxes.object_box` over all its columns)."""
+    return object_box(frame, 0, frame.shape[1], fg)
+
+
+def object_views(frames: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """`(N, len(VIEWS), CROP_SIDE, CROP_SIDE, 3)` uint8 per frame: its left half's object, its
-    right half's object (`boxes.half_crops`) and its largest object whole.
+    right half's object (`boxes.half_crops`) and its largest object whole; and `(N,
+    len(VIEWS))` bool: which views found an object (`OBJECT_FOUND`).
 
     >>> f = np.full((2, 90, 160, 3), 30, np.uint8); f[:, 20:80, 50:110] = (220, 200, 40)
-    >>> views = object_views(f)
-    >>> views.shape, int(views[0, 2, 112, 112, 0])
-    ((2, 3, 224, 224, 3), 220)
+    >>> views, found = object_views(f)
+    >>> views.shape, int(views[0, 2, 112, 112, 0]), found[0].tolist()
+    ((2, 3, 224, 224, 3), 220, [True, True, True])
     """
     frames = np.asarray(frames, np.uint8)
     out = np.zeros((len(frames), len(VIEWS), CROP_SIDE, CROP_SIDE, 3), np.uint8)
+    found = np.zeros((len(frames), len(VIEWS)), bool)
     for i, frame in enumerate(frames):
         fg = foreground(frame)  # once per frame, for its three boxes
-        out[i, : len(SIDES)] = half_crops(frame, fg)
-        out[i, len(SIDES)] = whole_object(frame, fg)
-    return out
+        boxes = [*half_boxes(frame, fg), whole_box(frame, fg)]
+        out[i, : len(SIDES)] = [square_crop(frame, b) for b in or_halves(frame, boxes[:-1])]
+        out[i, len(SIDES)] = whole_object(frame, boxes[-1])
+        found[i] = [b is not None for b in boxes]
+    return out, found

@@ -11,7 +11,10 @@ For a node and a text, the kinds of evidence are combined by taking the larger p
   of what the frame's outer ring does not show in each half (`boxes.py`) and on the frame's
   largest object whole (`object_views.py`), the best view counting, pooled like the halves and
   judged against the absolute threshold; on frames smaller than the encoder's input a small
-  object is seen there when whole frames and halves miss it.
+  object is seen there when whole frames and halves miss it. Only views that found a box
+  count: a view that fell back to its half or to the whole frame (nothing stands out of the
+  backdrop: a full-frame scene or photo) is no closer look, and the absolute threshold there
+  would overrule the text's own decision on the very picture it was made on.
 
 Two texts are visible *together* in a node when, frame by frame, the smaller of their two
 probabilities is high: in the same half, or one in each half. There each text may also be seen
@@ -32,6 +35,7 @@ import numpy as np
 from ..evidence import Evidence, timeline_step
 from ..graph.nodes import Nodes, frames_in_spans
 from .boxes import SIDES
+from .object_views import OBJECT_FOUND
 from .presence import Calibration
 
 # Where in a node's span its region frames are taken.
@@ -187,12 +191,20 @@ class Visibility:
         regions = self.regions if regions is None else regions
         if regions is None or self.score is None or times.size == 0:
             return np.zeros((*times.shape, 1))
-        feats = regions(times.reshape(-1))
+        feats = {k: v for k, v in regions(times.reshape(-1)).items() if k != OBJECT_FOUND}
         n_regions = next(iter(feats.values())).shape[1]
         flat = {k: v.reshape(v.shape[0] * n_regions, *v.shape[2:]) for k, v in feats.items()}
         raw = np.asarray(self.score(flat, text), dtype=np.float64).reshape(-1, n_regions)
         calibration = calibration or self.calibration(text)
         return calibration.probability(raw).reshape(*times.shape, n_regions)
+
+    def _found(self, times: np.ndarray) -> np.ndarray:
+        """`(K, F, V)` bool: which object views at `times` `(K, F)` found an object box (all,
+        for a source that does not say)."""
+        feats = self.objects(times.reshape(-1)) if times.size else {}
+        if OBJECT_FOUND not in feats:
+            return np.ones((*times.shape, 1), bool)
+        return feats[OBJECT_FOUND].reshape(*times.shape, -1)
 
     def _strict(self, text: str) -> Calibration:
         """The stricter of the text's calibration and the shared (absolute) one. An object box
@@ -219,8 +231,8 @@ class Visibility:
                 whole = self._whole(text, frames, 0.9 if seen_once else 0.5)
                 region = self._region_p(text, times)
                 if self.object_presence:  # a closer look, judged against the absolute threshold
-                    box = self._region_p(text, times, self.objects, self.cal)
-                    region = np.maximum(region, box)
+                    box = self._sides_p(text, times, self.objects, self.cal)
+                    region = np.maximum(region, (box * self._found(times)).max(axis=2))
                 pooled = region.max(axis=1) if seen_once else region.mean(axis=1)
                 return np.maximum(whole, pooled)
 
