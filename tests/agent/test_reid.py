@@ -147,6 +147,30 @@ def test_the_half_that_scores_the_target_picks_the_object_in_a_two_object_frame(
     assert asked == [2] and all(look.box[2] < 80 for look in looks)
 
 
+def test_two_objects_that_touch_across_the_middle_are_told_apart(cat):
+    """A white shape and the cat photo touching at the frame's middle are one region of the
+    foreground; its halves are coloured unlike each other, so the half that scores the target
+    names the object, and the look is the white shape's alone. One object across the middle
+    stays whole."""
+    frame = _backdrop("texture")
+    frame[20:70, 30:80] = 230  # the target: white, on the left
+    frame[20:70, 80:140] = cv2.resize(cat, (60, 50))  # touching it on the right
+    times = np.arange(0.0, 10.0, 1.0)
+    emb = np.ones((len(times), 4))
+    plan = plan_query("the second horse to appear", 10.0)
+    events = make_nodes(np.array([[0.0, 10.0]]), times, emb, 2.0, 1)
+    ev = Evidence(plan, times, emb, emb, {plan.target: np.zeros(len(times))}, events,
+                  frames_at=lambda t: np.stack([frame] * len(t)),
+                  regions=lambda t: {"embedding": np.tile([[[1.0], [0.0]]], (len(t), 1, 1))},
+                  score_features=lambda feats, text: feats["embedding"][:, 0])  # fmt: skip
+    (looks,) = instance_looks(ev, np.array([[0.0, 3.0]]), plan.target)
+    assert looks and all(look.box[3] <= 80 for look in looks)
+    assert all(look.colour[-1] == 1.0 for look in looks)  # white: the cat's hues are not in it
+    frame[20:70, 80:140] = 230  # one white object across the middle
+    (whole,) = instance_looks(ev, np.array([[0.0, 3.0]]), plan.target)
+    assert whole and all(look.box[2] < 40 and look.box[3] > 130 for look in whole)
+
+
 def test_frames_with_one_object_say_which_object_an_instance_shows(cat):
     """Small frames: the halves' scores name the other object of a two-object frame (here the
     mirrored cat entering on the right); the instance's frame with the cat alone decides."""
@@ -158,7 +182,7 @@ def test_frames_with_one_object_say_which_object_an_instance_shows(cat):
     events = make_nodes(np.array([[0.0, 10.0]]), times, emb, 2.0, 1)
     ev = Evidence(plan, times, emb, emb, {plan.target: np.zeros(len(times))}, events,
                   frames_at=lambda t: np.stack([alone if x < 2 else pair for x in t]),
-                  regions=lambda t: {"embedding": np.tile([[[0.0]], [[1.0]]], (len(t), 1, 1))},
+                  regions=lambda t: {"embedding": np.tile([[[0.0], [1.0]]], (len(t), 1, 1))},
                   score_features=lambda feats, text: feats["embedding"][:, 0])  # fmt: skip
     (looks,) = instance_looks(ev, np.array([[0.0, 4.5]]), plan.target)  # frames at 1.5, 3.0
     assert len(looks) == 1 and looks[0].box[2] < 80
