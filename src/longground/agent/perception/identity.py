@@ -11,8 +11,8 @@ edge) are one region of `reid.object_parts`. Such a region lies across the frame
 its two halves are coloured unlike each other (`reid.same_colouring` of their core pixels); it
 is then taken as two objects, its pixels in each half (`two_sides`). One object across the
 middle keeps its colouring in both halves. On r4 (1280x720, objects at 1.2 of their size)
-this finds 20 of the 30 frames of its two-object shots whose objects touch, and splits 13 of
-its 182 frames of one object (docs/agent.md, "Objects that touch").
+this finds 19 of the 30 frames of its two-object shots whose objects touch, and splits 4 of
+its 214 frames of one object (docs/agent.md, "Objects that touch").
 """
 
 from __future__ import annotations

@@ -51,18 +51,22 @@ def padded_square(frame: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarr
     return cv2.resize(square, (CROP_SIDE, CROP_SIDE), interpolation=shrink)
 
 
-def whole_object(frame: np.ndarray, box: tuple[int, int, int, int] | None = None) -> np.ndarray:
+def whole_object(frame: np.ndarray, fg: np.ndarray | None = None) -> np.ndarray:
     """`(CROP_SIDE, CROP_SIDE, 3)`: the frame's largest object whole (`padded_square` of its
-    box `whole_box`, found when not given), or the whole frame made square when nothing
-    stands out of the backdrop.
+    `whole_box`), or the whole frame made square when nothing stands out of the backdrop
+    (`fg`: the frame's `boxes.foreground`, computed when not given).
 
     >>> f = np.full((90, 160, 3), 30, np.uint8); f[20:80, 50:110] = (220, 200, 40)
     >>> view = whole_object(f)
     >>> int(view[112, 112, 0]), int(view[2, 112, 0]) > 100  # the object fills the square
     (220, True)
     """
+    return _whole_view(frame, whole_box(frame, fg))
+
+
+def _whole_view(frame: np.ndarray, box: tuple[int, int, int, int] | None) -> np.ndarray:
     h, w = frame.shape[:2]
-    return padded_square(frame, box or whole_box(frame) or (0, h, 0, w))
+    return padded_square(frame, box or (0, h, 0, w))
 
 
 def whole_box(frame: np.ndarray, fg: np.ndarray | None = None) -> tuple[int, int, int, int] | None:
@@ -87,6 +91,6 @@ def object_views(frames: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         fg = foreground(frame)  # once per frame, for its three boxes
         boxes = [*half_boxes(frame, fg), whole_box(frame, fg)]
         out[i, : len(SIDES)] = [square_crop(frame, b) for b in or_halves(frame, boxes[:-1])]
-        out[i, len(SIDES)] = whole_object(frame, boxes[-1])
+        out[i, len(SIDES)] = _whole_view(frame, boxes[-1])
         found[i] = [b is not None for b in boxes]
     return out, found
