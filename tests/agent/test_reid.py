@@ -200,3 +200,22 @@ def test_the_backdrop_seen_through_an_object_is_not_its_colour():
     slits = reid.hue_histogram(reid.core_pixels(frame, reid.object_mask(frame)))
     assert slits[:-1].sum() > 1 / 13  # what the whole core reads
     assert look.colour[:-1].sum() < 1 / 13 and look.colour[-1] > 0.9
+
+
+def test_a_backdrop_hue_blended_into_an_object_does_not_make_it_another():
+    """Feathered edges on small frames put about a tenth of the backdrop's hue into an
+    object's core: the gray cat on red is the gray cat on green, but not the orange cat."""
+    shape = np.ones(4) / 2.0
+    hue = np.eye(reid.HUE_BINS + 1)
+
+    def look(colour, backdrop_bin):
+        return reid.Look((0, 10, 0, 10), shape, -shape, colour, hue[backdrop_bin, :-1] > 0)
+
+    gray_on_red = look(0.1 * hue[0] + 0.9 * hue[-1], 0)
+    gray_on_green = look(hue[-1], 4)
+    orange_on_green = look(0.8 * hue[1] + 0.2 * hue[-1], 4)
+    assert reid.same_object([gray_on_red], [gray_on_green])
+    assert not reid.same_object([gray_on_red], [orange_on_green])
+    # the backdrop unknown: the tint counts, as a colour of the object
+    unknown = reid.Look((0, 10, 0, 10), shape, -shape, gray_on_red.colour)
+    assert not reid.same_object([unknown], [reid.Look((0, 10, 0, 10), shape, -shape, hue[-1])])

@@ -20,7 +20,11 @@ and, largely, colour. This module looks at the object itself:
    instances face the same way when their closest pair of frame shapes is at least as close as
    the closest pair with one side mirrored, and have the same colouring when each's colour
    histogram overlaps the other's at least as much as the other's grayscale copy and each of
-   its hue rotations by 60 to 300 degrees.
+   its hue rotations by 60 to 300 degrees. A hue that either instance's backdrop shows (a
+   significant bin of its frames' outer ring) is left out of both histograms where it is a
+   minority (under half) of both objects: an object blended into its backdrop at the edges
+   (feathered photos on small frames) takes about a tenth of the backdrop's hue into its
+   core, which told a gray cat on red from the same cat on green.
 """
 
 from __future__ import annotations
@@ -47,12 +51,15 @@ class Look:
         mirrored: `(D,)` unit HOG vector of the crop's mirror image.
         colour: `(HUE_BINS + 1,)` share of foreground pixels per hue bin, the last bin
             achromatic; sums to 1.
+        backdrop: `(HUE_BINS,)` bool, the hues the frame's outer ring shows (significant
+            bins), or None (none known).
     """
 
     box: tuple[int, int, int, int]
     shape: np.ndarray
     mirrored: np.ndarray
     colour: np.ndarray
+    backdrop: np.ndarray | None = None
 
 
 def _blur_px(frame: np.ndarray) -> int:
@@ -222,7 +229,9 @@ def look_of(
     gray = cv2.resize(cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY), (CROP_PX, CROP_PX),
                       interpolation=cv2.INTER_AREA)  # fmt: skip
     own = mask if beyond is None or not (mask & beyond).any() else mask & beyond
-    return Look(box, _hog(gray), _hog(gray[:, ::-1]), hue_histogram(core_pixels(frame, own)))
+    colour = hue_histogram(core_pixels(frame, own))
+    backdrop = significant(hue_histogram(border_pixels(frame[None])))[:HUE_BINS] > 0
+    return Look(box, _hog(gray), _hog(gray[:, ::-1]), colour, backdrop)
 
 
 def same_orientation(a: list[Look], b: list[Look]) -> bool:
@@ -275,9 +284,38 @@ def instance_colour(looks: list[Look]) -> np.ndarray:
     return np.mean([look.colour for look in looks], axis=0)
 
 
+def without_backdrops(p: np.ndarray, q: np.ndarray, hues: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Two colour histograms less the backdrop `hues` (`(HUE_BINS,)` bool) that are under half
+    of both, each renormalised (kept as is when nothing would be left).
+
+    >>> gray_on_red, gray_on_green = np.r_[0.1, np.zeros(11), 0.9], np.r_[np.zeros(12), 1.0]
+    >>> red = np.r_[True, np.zeros(11, bool)]
+    >>> [h[[0, -1]].tolist() for h in without_backdrops(gray_on_red, gray_on_green, red)]
+    [[0.0, 1.0], [0.0, 1.0]]
+    >>> red_cat = np.r_[0.8, np.zeros(11), 0.2]  # the backdrop's hue is most of it: kept
+    >>> without_backdrops(gray_on_red, red_cat, red)[0][[0, -1]].tolist()
+    [0.1, 0.9]
+    """
+    drop = np.r_[hues & (p[:HUE_BINS] < 0.5) & (q[:HUE_BINS] < 0.5), False]
+
+    def less(h: np.ndarray) -> np.ndarray:
+        out = np.where(drop, 0.0, h)
+        return out / out.sum() if out.sum() > 0 else h
+
+    return less(p), less(q)
+
+
+def _backdrop_hues(looks: list[Look]) -> np.ndarray:
+    hues = [x.backdrop for x in looks if x.backdrop is not None]
+    return np.any(hues, axis=0) if hues else np.zeros(HUE_BINS, bool)
+
+
 def same_object(a: list[Look], b: list[Look]) -> bool:
     """Whether two instances (their frames' looks) may show the same identity: the same
-    orientation and the same colouring. Instances with no look are not told apart."""
+    orientation and the same colouring, the hues of either's backdrop aside where they are a
+    minority of both (`without_backdrops`). Instances with no look are not told apart."""
     if not a or not b:
         return True
-    return same_orientation(a, b) and same_colouring(instance_colour(a), instance_colour(b))
+    hues = _backdrop_hues(a) | _backdrop_hues(b)
+    colours = without_backdrops(instance_colour(a), instance_colour(b), hues)
+    return same_orientation(a, b) and same_colouring(*colours)
