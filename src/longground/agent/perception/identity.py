@@ -8,11 +8,12 @@ side); frames with one object need no region features.
 
 Two objects side by side that touch (large objects on a large frame: one's tip over the other's
 edge) are one region of `reid.object_parts`. Such a region lies across the frame's middle, and
-its two halves are coloured unlike each other (`reid.same_colouring` of their core pixels); it
-is then taken as two objects, its pixels in each half (`two_sides`). One object across the
-middle keeps its colouring in both halves. On r4 (1280x720, objects at 1.2 of their size)
-this finds 19 of the 30 frames of its two-object shots whose objects touch, and splits 4 of
-its 214 frames of one object (docs/agent.md, "Objects that touch").
+its two halves are coloured unlike each other (`reid.same_colouring` of their core pixels, the
+backdrop's hues aside as in `reid.without_backdrops`); it is then taken as two objects, its
+pixels in each half (`two_sides`). One object across the middle keeps its colouring in both
+halves. On r4 (1280x720, objects at 1.2 of their size) this finds 19 of the 30 frames of its
+two-object shots whose objects touch, and splits 4 of its 214 frames of one object
+(docs/agent.md, "Objects that touch").
 """
 
 from __future__ import annotations
@@ -24,12 +25,14 @@ from .crossing import CUT_SHARE
 from .episode import EPISODE_FPS, cut_pairs, pair_changes, shrink
 from .reid import (
     Look,
+    backdrop_hues,
     core_pixels,
     hue_histogram,
     look_of,
     object_parts,
     same_colouring,
     same_object,
+    without_backdrops,
 )
 from .visibility import region_times
 
@@ -87,7 +90,8 @@ def two_sides(
     """`reid.object_parts` with a lone region across the frame's middle taken as two objects,
     its pixels in each half, when each half holds at least a quarter as many of them as the
     other (the share that makes a region an object in `reid.object_parts`) and the halves are
-    coloured unlike each other (the larger first); anything else unchanged.
+    coloured unlike each other, the backdrop's hues aside (`reid.without_backdrops`; the larger
+    first); anything else unchanged.
 
     >>> f = np.zeros((40, 80, 3), np.uint8); f[...] = (60, 170, 60)
     >>> f[10:30, 20:40] = (200, 30, 30); f[10:30, 40:60] = (30, 30, 200)  # red | blue
@@ -95,6 +99,10 @@ def two_sides(
     2
     >>> f[10:30, 40:60] = (200, 30, 30)  # one red object across the middle
     >>> len(two_sides(f, *object_parts(f))[0])
+    1
+    >>> g = np.zeros((40, 80, 3), np.uint8); g[...] = (205, 45, 45); g[8:32, 16:64] = 128
+    >>> g[8:32, 52:64:2] = (200, 60, 60)  # one gray object, the red backdrop bled into its edge
+    >>> len(two_sides(g, *object_parts(g))[0])
     1
     """
     if len(parts) != 1:
@@ -108,7 +116,7 @@ def two_sides(
         own = mask & beyond if beyond is not None and (mask & beyond).any() else mask
         return hue_histogram(core_pixels(frame, own))
 
-    if same_colouring(*(colour(s) for s in sides)):
+    if same_colouring(*without_backdrops(*(colour(s) for s in sides), backdrop_hues(frame))):
         return parts, beyond
     return sides, beyond
 

@@ -230,8 +230,12 @@ def look_of(
                       interpolation=cv2.INTER_AREA)  # fmt: skip
     own = mask if beyond is None or not (mask & beyond).any() else mask & beyond
     colour = hue_histogram(core_pixels(frame, own))
-    backdrop = significant(hue_histogram(border_pixels(frame[None])))[:HUE_BINS] > 0
-    return Look(box, _hog(gray), _hog(gray[:, ::-1]), colour, backdrop)
+    return Look(box, _hog(gray), _hog(gray[:, ::-1]), colour, backdrop_hues(frame))
+
+
+def backdrop_hues(frame: np.ndarray) -> np.ndarray:
+    """`(HUE_BINS,)` bool: the hues the frame's outer ring shows (its significant bins)."""
+    return significant(hue_histogram(border_pixels(frame[None])))[:HUE_BINS] > 0
 
 
 def same_orientation(a: list[Look], b: list[Look]) -> bool:
