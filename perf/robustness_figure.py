@@ -51,10 +51,10 @@ def draw(runs: dict[str, list], out: Path) -> None:
         for i, name in enumerate(names):
             after, before = runs[name][0], runs[name][1]
             if before is not None:
-                ax.bar(i - 0.2, before[0][key], 0.4, color="#b8c7e0", label="before")
+                ax.bar(i - 0.2, before[0][key], 0.4, color="#b8c7e0")
             ok = after[0][key] >= target if higher else after[0][key] <= target
             ax.bar(i + (0.2 if before is not None else 0.0), after[0][key], 0.4,
-                   color="#2b5797" if ok else "#c0392b", label="after")  # fmt: skip
+                   color="#2b5797" if ok else "#c0392b")  # fmt: skip
         ax.axhline(target, color="black", linestyle="--", linewidth=1)
         ax.set_title(f"{title} ({'>=' if higher else '<='} {target:g})", fontsize=10)
         ax.set_xticks(range(len(names)), [n + "*" * bool(runs[n][0][1]) for n in names])

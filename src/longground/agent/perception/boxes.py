@@ -114,14 +114,14 @@ def object_crops(frames: np.ndarray) -> np.ndarray:
     frames = np.asarray(frames, np.uint8)
     out = np.zeros((len(frames), len(SIDES), CROP_SIDE, CROP_SIDE, 3), np.uint8)
     for i, frame in enumerate(frames):
-        out[i] = half_crops(frame)
+        out[i] = half_crops(frame, half_boxes(frame))
     return out
 
 
-def half_crops(frame: np.ndarray, fg: np.ndarray | None = None) -> np.ndarray:
-    """`(2, CROP_SIDE, CROP_SIDE, 3)`: one frame's `object_crops` (`fg`: its `foreground`,
-    computed when not given)."""
-    return np.stack([square_crop(frame, box) for box in or_halves(frame, half_boxes(frame, fg))])
+def half_crops(frame: np.ndarray, boxes: list) -> np.ndarray:
+    """`(2, CROP_SIDE, CROP_SIDE, 3)`: the squares of the two halves' `half_boxes`, each
+    half whole where its box is None."""
+    return np.stack([square_crop(frame, box) for box in _or_halves(frame, boxes)])
 
 
 def half_boxes(
@@ -134,7 +134,7 @@ def half_boxes(
     return [object_box(frame, x0, x1, fg) for x0, x1 in ((0, w // 2), (w // 2, w))]
 
 
-def or_halves(frame: np.ndarray, boxes: list) -> list[tuple[int, int, int, int]]:
+def _or_halves(frame: np.ndarray, boxes: list) -> list[tuple[int, int, int, int]]:
     """Each half's box, or the whole half where it has none."""
     h, w = frame.shape[:2]
     halves = ((0, h, 0, w // 2), (0, h, w // 2, w))

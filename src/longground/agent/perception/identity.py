@@ -26,8 +26,7 @@ from .episode import EPISODE_FPS, cut_pairs, pair_changes, shrink
 from .reid import (
     Look,
     backdrop_hues,
-    core_pixels,
-    hue_histogram,
+    core_colour,
     look_of,
     object_parts,
     same_colouring,
@@ -111,12 +110,8 @@ def two_sides(
     sides = sorted([parts[0] & ~cols, parts[0] & cols], key=lambda s: -int(s.sum()))
     if 4 * int(sides[1].sum()) < int(sides[0].sum()):
         return parts, beyond
-
-    def colour(mask: np.ndarray) -> np.ndarray:
-        own = mask & beyond if beyond is not None and (mask & beyond).any() else mask
-        return hue_histogram(core_pixels(frame, own))
-
-    if same_colouring(*without_backdrops(*(colour(s) for s in sides), backdrop_hues(frame))):
+    colours = (core_colour(frame, s, beyond) for s in sides)
+    if same_colouring(*without_backdrops(*colours, backdrop_hues(frame))):
         return parts, beyond
     return sides, beyond
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import require
-from .boxes import CROP_SIDE, SIDES, foreground, half_boxes, object_box, or_halves, square_crop
+from .boxes import CROP_SIDE, SIDES, foreground, half_boxes, half_crops, object_box
 
 VIEWS = (*SIDES, "whole object")
 #: The object features' key of `(N, len(VIEWS))` bool: the view shows a box the frame's outer
@@ -90,7 +90,7 @@ def object_views(frames: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     for i, frame in enumerate(frames):
         fg = foreground(frame)  # once per frame, for its three boxes
         boxes = [*half_boxes(frame, fg), whole_box(frame, fg)]
-        out[i, : len(SIDES)] = [square_crop(frame, b) for b in or_halves(frame, boxes[:-1])]
+        out[i, : len(SIDES)] = half_crops(frame, boxes[:-1])
         out[i, len(SIDES)] = _whole_view(frame, boxes[-1])
         found[i] = [b is not None for b in boxes]
     return out, found

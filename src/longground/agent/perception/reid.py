@@ -228,9 +228,15 @@ def look_of(
     crop = np.ascontiguousarray(frame[box[0] : box[1], box[2] : box[3]])
     gray = cv2.resize(cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY), (CROP_PX, CROP_PX),
                       interpolation=cv2.INTER_AREA)  # fmt: skip
-    own = mask if beyond is None or not (mask & beyond).any() else mask & beyond
-    colour = hue_histogram(core_pixels(frame, own))
+    colour = core_colour(frame, mask, beyond)
     return Look(box, _hog(gray), _hog(gray[:, ::-1]), colour, backdrop_hues(frame))
+
+
+def core_colour(frame: np.ndarray, mask: np.ndarray, beyond: np.ndarray | None) -> np.ndarray:
+    """The colour histogram of a region's core pixels (`core_pixels`), read only where the
+    pixels' own colour lies beyond the frame's cut (`beyond`) when any does."""
+    own = mask if beyond is None or not (mask & beyond).any() else mask & beyond
+    return hue_histogram(core_pixels(frame, own))
 
 
 def backdrop_hues(frame: np.ndarray) -> np.ndarray:

@@ -184,27 +184,25 @@ class Visibility:
         times: np.ndarray,
         regions: RegionFn | None = None,
         calibration: Calibration | None = None,
+        boxed_only: bool = False,
     ) -> np.ndarray:
         """`(K, F, R)` probability per region (R = 2 halves, or the regions `regions` gives)
         at each of `times` `(K, F)`, as `_region_p` before its best region; `(K, F, 1)`
-        zeros without regions."""
+        zeros without regions. `boxed_only`: 0 on object views that found no box
+        (`object_views.OBJECT_FOUND`, when the features say)."""
         regions = self.regions if regions is None else regions
         if regions is None or self.score is None or times.size == 0:
             return np.zeros((*times.shape, 1))
-        feats = {k: v for k, v in regions(times.reshape(-1)).items() if k != OBJECT_FOUND}
+        feats = dict(regions(times.reshape(-1)))
+        found = feats.pop(OBJECT_FOUND, None)
         n_regions = next(iter(feats.values())).shape[1]
         flat = {k: v.reshape(v.shape[0] * n_regions, *v.shape[2:]) for k, v in feats.items()}
         raw = np.asarray(self.score(flat, text), dtype=np.float64).reshape(-1, n_regions)
         calibration = calibration or self.calibration(text)
-        return calibration.probability(raw).reshape(*times.shape, n_regions)
-
-    def _found(self, times: np.ndarray) -> np.ndarray:
-        """`(K, F, V)` bool: which object views at `times` `(K, F)` found an object box (all,
-        for a source that does not say)."""
-        feats = self.objects(times.reshape(-1)) if times.size else {}
-        if OBJECT_FOUND not in feats:
-            return np.ones((*times.shape, 1), bool)
-        return feats[OBJECT_FOUND].reshape(*times.shape, -1)
+        p = calibration.probability(raw).reshape(*times.shape, n_regions)
+        if boxed_only and found is not None:
+            p = p * found.reshape(p.shape)
+        return p
 
     def _strict(self, text: str) -> Calibration:
         """The stricter of the text's calibration and the shared (absolute) one. An object box
@@ -231,8 +229,8 @@ class Visibility:
                 whole = self._whole(text, frames, 0.9 if seen_once else 0.5)
                 region = self._region_p(text, times)
                 if self.object_presence:  # a closer look, judged against the absolute threshold
-                    box = self._sides_p(text, times, self.objects, self.cal)
-                    region = np.maximum(region, (box * self._found(times)).max(axis=2))
+                    box = self._sides_p(text, times, self.objects, self.cal, boxed_only=True)
+                    region = np.maximum(region, box.max(axis=2))
                 pooled = region.max(axis=1) if seen_once else region.mean(axis=1)
                 return np.maximum(whole, pooled)
 
