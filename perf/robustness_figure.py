@@ -17,6 +17,7 @@ from pathlib import Path
 
 from robustness_table import unfound
 
+from longground.errors import UserError
 from longground.eval.evaluate import evaluate
 from longground.formats import load_predictions, load_samples
 
@@ -79,12 +80,25 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True, help="PNG to write (and a PDF)")
     parser.add_argument("runs", nargs="+", help="NAME=BENCH,AFTER[,BEFORE]")
     args = parser.parse_args()
-    runs = {}
+    if args.out.suffix.lower() != ".png":
+        parser.error(f"--out {args.out}: give a .png path (the PDF is written beside it)")
+    specs = {}
     for item in args.runs:
-        name, paths = item.split("=", 1)
-        bench, after, *before = paths.split(",")
-        runs[name] = [measures(bench, after), measures(bench, before[0]) if before else None]
-    draw(runs, args.out)
+        name, _, paths = item.partition("=")
+        files = paths.split(",")
+        if not name or len(files) not in (2, 3) or not all(files):
+            parser.error(f"{item!r}: expected NAME=BENCH,AFTER[,BEFORE]")
+        if {args.out, args.out.with_suffix(".pdf")} & {Path(f) for f in files}:
+            parser.error(f"--out {args.out} would overwrite an input of {name}")
+        specs[name] = files
+    try:
+        runs = {
+            name: [measures(bench, after), measures(bench, before[0]) if before else None]
+            for name, (bench, after, *before) in specs.items()
+        }
+        draw(runs, args.out)
+    except (UserError, OSError) as exc:
+        parser.exit(2, f"robustness_figure: error: {exc}\n")
     print(f"wrote {args.out} and {args.out.with_suffix('.pdf')}")
 
 
