@@ -21,12 +21,12 @@ SAID = {"hello": [[30.0, 33.0], [60.0, 62.0], [80.0, 82.5]], "goodbye": [[40.0, 
 
 
 class TalkingSource(FakeSource):
-    """The scripted video with a speech channel: "someone says WORD" is answered from SAID."""
+    """The scripted video with a speech channel: speech needles are answered from SAID."""
 
-    def channel_answer(self, phrase: str) -> ChannelAnswer | None:
-        if not phrase.startswith("someone says "):
+    def channel_answer(self, route) -> ChannelAnswer | None:
+        if route.channel != "speech":
             return None
-        word = phrase.removeprefix("someone says ")
+        word = route.needle
         spans = np.array(SAID.get(word, []), np.float64).reshape(-1, 2)
         return ChannelAnswer("speech", Moments(spans), {"route": {"needle": word}})
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from longground.agent.plan.planner import Relation, plan_query
-from longground.agent.plan.windows import extract_window, time_to_s
 from longground.agent.profiles import PROFILES, choose_profile, get_profile
 from longground.errors import UserError
+from longground.query.windows import extract_window, time_to_s
 
 H = 3600.0
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from longground.agent.plan.windows import extract_window, time_to_s
 from longground.answers import moments_from_json, parse_answer, text_ranges, time_value
 from longground.errors import UserError
+from longground.query.windows import extract_window, time_to_s
 from longground.timecode.grammar import amount_s, clock_s
 
 FAIL = None  # expected moments for a parse failure

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from longground.agent.plan.windows import extract_window, time_to_s
 from longground.answers import text_ranges, time_value
 from longground.errors import UserError
 from longground.formats.fields import seconds
 from longground.formats.records import Where
+from longground.query.windows import extract_window, time_to_s
 from longground.timecode import TimeError, parse_time
 
 ERR = "error"  # a located error (file and line, or the query); for answers: no time (None)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..moments import Moments
+from ..query import Route
 from .perception.intervals import occurrence, relate
 from .plan.planner import Plan
 from .source import ChannelAnswer
@@ -39,10 +40,10 @@ class SubEvent:
         return "visual" if self.answer is None else self.answer.channel
 
 
-def sub_events(plan: Plan, answer: Callable[[str], ChannelAnswer | None]) -> list[SubEvent]:
-    """The plan's texts (target first), each with the channel answer of its phrase."""
+def sub_events(plan: Plan, answer: Callable[[Route], ChannelAnswer | None]) -> list[SubEvent]:
+    """The plan's texts (target first), each with the channel answer of its route."""
     return [
-        SubEvent("target" if i == 0 else "condition", text, plan.phrase(i), answer(plan.phrase(i)))
+        SubEvent("target" if i == 0 else "condition", text, plan.phrase(i), answer(plan.route(i)))
         for i, text in enumerate(plan.texts)
     ]
 

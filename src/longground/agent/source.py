@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..moments import Moments
+from ..query import Route
 
 # Timeline feature for the segment embeddings z of the edge weights (CoMET Eq. 15), present
 # when a separate segment encoder is configured; otherwise z comes from "embedding".
@@ -99,10 +100,10 @@ class VideoSource(ABC):
     def frames_at(self, times_s: np.ndarray) -> np.ndarray:
         """Frames `(N, H, W, 3)` uint8 shown at `times_s`."""
 
-    def channel_answer(self, phrase: str) -> ChannelAnswer | None:
-        """The moments of the evidence channel `phrase` asks about ("someone says X", "the
-        slide reads X", "a person", "the score changes"), or None when it is for the image
-        encoder. The default source has no channels."""
+    def channel_answer(self, route: Route) -> ChannelAnswer | None:
+        """The moments of the evidence channel `route` names (a sub-event's channel and
+        needle: "someone says X", "the slide reads X", "a person", "the score changes"), or
+        None when it names the image encoder. The default source has no channels."""
         return None
 
     def region_features(self, times_s: np.ndarray) -> dict[str, np.ndarray]:

@@ -1,14 +1,10 @@
 """Evidence channels beside the frame features: what is said (speech), what is written on
 screen (text) and whether people are there (people), extracted once per video and cached.
-
->>> from longground.channels import route_query
->>> route_query("someone mentions the budget").channel
-'speech'
+Which channel a query asks about is decided by its analysis (`longground.query`).
 """
 
 from .evidence import Evidence, People, Readings, Transcript
 from .extract import CHANNELS, installed, parse_channels
-from .route import Route, route_query
 from .store import ChannelNote, ChannelStore, ChannelWarning
 
 __all__ = [
@@ -19,9 +15,7 @@ __all__ = [
     "Evidence",
     "People",
     "Readings",
-    "Route",
     "Transcript",
     "installed",
     "parse_channels",
-    "route_query",
 ]

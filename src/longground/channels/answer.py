@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..moments import Moments
+from ..query import Route
 from .changes import score_changes
 from .evidence import Evidence
 from .match import people_moments, speech_moments, spoken_needle, text_moments
-from .route import Route
 
 Reader = Callable[[Evidence, Route], tuple[Moments, dict]]
 

@@ -17,12 +17,12 @@ from ..agent.graph.cache import GraphCache
 from ..agent.perception.object_views import OBJECT_FOUND, object_views
 from ..agent.perception.regions import halves
 from ..agent.pipeline import CometAgent
-from ..agent.plan.planner import Relation, plan_query
 from ..agent.settings import AgentSettings
 from ..agent.source import ChannelAnswer, VideoSource
 from ..cache.kinds import agent_dir, agent_video_key
 from ..encoders.label_bridge import HALF_LOGITS
 from ..errors import UserError
+from ..query import Route, analyse
 from .base import Grounding, IndexedGrounder, MethodConfig, register_method
 from .presets import Preset, register_preset
 
@@ -157,17 +157,17 @@ class FileSource(VideoSource):
             self.video, np.asarray(times_s, dtype=np.float64), short_side=FRAME_SIDE
         ).frames
 
-    def channel_answer(self, phrase: str) -> ChannelAnswer | None:
-        """The channel `phrase` is routed to (`channels.route`), answered on this video's
-        evidence; None for the image encoder or without a config."""
+    def channel_answer(self, route: Route) -> ChannelAnswer | None:
+        """The channel `route` names, answered on this video's evidence; None for the image
+        encoder or without a config."""
         if self.config is None:
             return None
         from .channels import channel_answer, route_record
 
-        found = channel_answer(self.video, phrase, self.config)
+        found = channel_answer(self.video, route, self.config)
         if found is None:
             return None
-        route, names, moments, details = found
+        names, moments, details = found
         record = {"route": route_record(route, names), "matched": details}
         return ChannelAnswer(route.channel, moments, record)
 
@@ -398,31 +398,18 @@ class AgentMethod(IndexedGrounder):
         return self._sources[video]
 
     def ground(self, video: Path, query: str) -> Grounding:
-        if not query.strip():
-            raise UserError("the query is empty")
         from .channels import routed_grounding, with_route
 
-        if not self._compound(video, query):
-            routed = routed_grounding(video, query, self.config)
-            if routed is not None:
-                routed.trace["method"] = "agent"
-                return routed
+        analysis = analyse(query)
+        routed = routed_grounding(video, analysis, self.config)
+        if routed is not None:
+            routed.trace["method"] = "agent"
+            return routed
         grounding = self._ground_frames(video, query)
         combined = grounding.trace.get("combined")
         if combined is not None:
             grounding.trace["route"] = combined_route(combined, self.config)
-        return with_route(grounding, query, self.config)
-
-    def _compound(self, video: Path, query: str) -> bool:
-        """Whether the rule planner finds more than one event in `query`, a time window or
-        "the first / last time": then its sub-events are routed one by one (the agent's
-        `combine`), not the whole query to the first channel its wording matches."""
-        plan = plan_query(query, self.source(video).duration_s)
-        return (
-            bool(plan.conditions)
-            or plan.relation is not Relation.NONE
-            or (plan.occurrence is not None or plan.skip_first)
-        )
+        return with_route(grounding, analysis, self.config)
 
     def _ground_frames(self, video: Path, query: str) -> Grounding:
         moments, trace = self.agent.run(self.source(video), query)

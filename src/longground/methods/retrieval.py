@@ -22,6 +22,7 @@ import numpy as np
 
 from ..errors import UserError
 from ..moments import Moments
+from ..query import analyse
 from ..topk import EWB_WINDOWS, EWB_WINDOWS_NAME, EWB_WINDOWS_SOURCE
 from . import curves
 from .base import Grounding, IndexedGrounder, MethodConfig, parse_params, register_method
@@ -147,10 +148,11 @@ class RetrievalMethod(IndexedGrounder):
     def ground(self, video: Path, query: str) -> Grounding:
         from .channels import routed_grounding, with_route
 
-        routed = routed_grounding(video, query, self.config)
+        analysis = analyse(query)
+        routed = routed_grounding(video, analysis, self.config)
         if routed is not None:
             return routed
-        return with_route(self._ground_frames(video, query), query, self.config)
+        return with_route(self._ground_frames(video, query), analysis, self.config)
 
     def _ground_frames(self, video: Path, query: str) -> Grounding:
         times_s, scores, duration_s, fps = self.scored(video, query)

@@ -1,7 +1,7 @@
 """The one grammar of times in longground: units, numbers, clock times and amounts.
 
 Benchmark files (`parse_time`), model answers (`longground.answers.times`) and the agent's
-query windows (`longground.agent.plan.windows`) all build their patterns from the pieces here
+query windows (`longground.query.windows`) all build their patterns from the pieces here
 and read a matched token with the readers here, so `75:30` is 4530 s everywhere. What only one
 reader allows is added by that reader: percentages of the video and hedges ("about") only in
 answers, a bare number only in answers and files (a query's "after 3" is no time).

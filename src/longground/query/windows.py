@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ...errors import UserError
-from ...timecode.grammar import TIME, read_point
+from ..errors import UserError
+from ..timecode.grammar import TIME, read_point
 
 _MARK = r"(?:\s*(?:-\s*)?mark)?"
 _THE = r"(?:the\s+)?"
@@ -112,8 +112,27 @@ def extract_window(query: str, duration_s: float) -> tuple[tuple[float, float] |
     >>> extract_window("a rocket after a cat", 1200)
     (None, 'a rocket after a cat')
     """
+    window, rest, _ = _cut_windows(query, duration_s)
+    return window, rest
+
+
+def window_words(query: str) -> tuple[str, str]:
+    """`(the window phrases, the rest)`: the words of `query` that name a time window (empty
+    when none), which `extract_window` reads again once the video's length is known.
+
+    Raises:
+        UserError: the window names an impossible clock time ("after 1:75:00").
+
+    >>> window_words("a rocket in the last 5 minutes")
+    ('in the last 5 minutes', 'a rocket')
+    """
+    _, rest, phrases = _cut_windows(query, 1e9)
+    return " ".join(phrases), rest
+
+
+def _cut_windows(query: str, duration_s: float) -> tuple[tuple[float, float] | None, str, list]:
     window: tuple[float, float] | None = None
-    rest = query
+    rest, phrases = query, []
     for pattern, build in _RULES:
         match = pattern.search(rest)
         if not match:
@@ -127,11 +146,12 @@ def extract_window(query: str, duration_s: float) -> tuple[tuple[float, float] |
         window = (start_s, end_s)
         tail = _LEFTOVER.match(rest, match.end())
         cut_end = tail.end() if tail else match.end()
+        phrases.append(rest[match.start() : cut_end].strip())
         rest = rest[: match.start()] + " " + rest[cut_end:]
     if window is not None:
         start_s = min(max(window[0], 0.0), duration_s)
         window = (float(start_s), float(min(max(window[1], start_s), duration_s)))
-    return window, _tidy(rest)
+    return window, _tidy(rest), phrases
 
 
 def _tidy(text: str) -> str:

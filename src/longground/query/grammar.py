@@ -46,8 +46,18 @@ _LEAD_INS = (
     r"in\s+the\s+part\s+of\s+the\s+video",
     r"(?:find|show(?:\s+me)?|locate|list|return|give(?:\s+me)?|identify|detect|mark|highlight|"
     r"ground|count|tell\s+me|get|track)",
+    r"(?:i\s+(?:want|need|would\s+like|wanna)\s+to\s+(?:see|find|know|watch)|i'?m\s+looking\s+for|"
+    r"i\s+am\s+looking\s+for|look(?:ing)?\s+for|search(?:ing)?\s+for|jump\s+to|take\s+me\s+to|"
+    r"skip\s+to|go\s+to|spot|point\s+out|pull\s+up|bring\s+up|cue\s+up)",
     r"how\s+many\s+times",
+    r"how\s+many",
+    r"(?:the\s+)?number\s+of",
     r"how\s+often",
+    r"at\s+what\s+(?:times?|points?|moments?|timestamps?)",
+    r"what\s+times?",
+    r"(?:in\s+)?which\s+(?:parts?|moments?|scenes?|shots?|segments?|clips?)(?:\s+of\s+the\s+video)?",
+    r"where\s+in\s+the\s+(?:video|clip|footage)",
+    r"(?:is|are)\s+there",
     rf"(?:all|every|each)\s+(?:of\s+)?(?:the\s+)?{_UNITS}(?:\s+(?:showing|with|when|where|"
     r"in\s+which|that|of))?",
     rf"(?:the\s+)?{_UNITS}\s+(?:showing|with|when|where|in\s+which|of|that)",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from longground.channels import route_query
+from longground.query import route as route_query
 
 CASES = [
     ("someone says budget", "speech", "budget"),
@@ -16,7 +16,7 @@ CASES = [
     ("the score is 2 - 1", "text", "2-1"),
     ("the scoreboard shows 3-1", "text", "3-1"),
     ("a person", "people", "person"),
-    ("someone", "people", "someone"),
+    ("someone", "people", "person"),
     ("a face on screen", "people", "face"),
     ("nobody", "people", ""),
     ("every time the score changes", "text", "score"),

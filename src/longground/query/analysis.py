@@ -1,0 +1,229 @@
+"""One analysis of a query, computed once and read by every method, the router and the trace.
+
+`analyse(query)` returns a `QueryAnalysis`: the events the query names (the target
+first, then its conditions), each with the channel it is answered from (`channel.Route`), the
+relation between them, the time window, which occurrence is asked for, and whether the query
+asks for a count. The agent's plan (`agent.plan.planner.plan_query`) is built on it; retrieval
+reads its channel and window; the trace shows it whole (`to_record`).
+
+>>> a = analyse("Where does the rocket appear?")
+>>> a.target.text, a.target.route.channel, a.window_s(600)
+('the rocket', 'visual', None)
+>>> a = analyse("when does the Hiring Plan slide appear after 2:40")
+>>> a.target.route.channel, a.target.route.needle, a.window_s(600)
+('text', 'hiring plan', (160.0, 600.0))
+>>> a = analyse("people walk across the street then talk in front of a store")
+>>> a.target.text, a.conditions[0].text, a.relation.value
+('people talk in front of a store', 'people walk across the street', 'right after')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..errors import UserError
+from . import grammar as g
+from .channel import Route, route
+from .structure import Relation, main_sentence, occurrence, split_relation, strip_lead_ins
+from .windows import extract_window, window_words
+from .words import tag
+
+#: Longest query read, in characters: a query is a sentence or two, and anything longer is a
+#: pasted file or a mistake that would make every channel's matching slow.
+MAX_QUERY_CHARS = 1000
+_COUNT = re.compile(r"^\s*(?:how\s+many|count\b|number\s+of\b)", re.I)
+_TRAILING = re.compile(
+    r"(?:\s+(?:appears?|appeared|appearing|(?:(?:is|are|gets?)\s+)?(?:shown|seen|visible|"
+    r"displayed|present)|(?:is|are)\s+there|shows?\s+up|showing\s+up|comes?\s+(?:into\s+view|up)|pops?\s+up|"
+    r"(?:is|are)\s+on[\s-]screen|on[\s-]screen|in\s+(?:the|this)\s+(?:video|clip|footage)|"
+    r"happens?|occurs?|is\s+there|are\s+there|again|at\s+all|ever))+$",
+    re.I,
+)
+_LEADING = re.compile(r"^(?:(?:is|are|was|were|does|do|did)\s+)+", re.I)
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event of the query.
+
+    Attributes:
+        role: "target" (what the answer covers) or "condition".
+        phrase: the event's words as the query put them (relation and window cut away).
+        text: the event itself: the phrase without asking words and presence fillers ("the
+            HALF TIME caption", "a person's face", "people talk in front of a store").
+        route: the channel that answers it and the words looked for there.
+    """
+
+    role: str
+    phrase: str
+    text: str
+    route: Route
+
+    def to_record(self) -> dict:
+        return {"role": self.role, "phrase": self.phrase, "text": self.text,
+                **self.route.to_dict()}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class QueryAnalysis:
+    """What a query asks for.
+
+    Attributes:
+        query: the query as given.
+        events: the target, then the conditions.
+        relation: how the conditions constrain the target (`Relation.NONE` without them;
+            `Relation.BETWEEN` for a window alone).
+        window: the words that name a time window ("from 2:40 to 5:20"), or "" (read into
+            seconds by `window_s` once the video's length is known).
+        occurrence: "the first / last time X": 1-based (-1: the last), or None.
+        skip_first: returns only ("comes back", "seen again").
+        count: the query asks how many ("how many times", "count").
+        body: the words that state the events (asking words, window and occurrence cut).
+    """
+
+    query: str
+    events: tuple[Event, ...]
+    relation: Relation
+    window: str
+    occurrence: int | None
+    skip_first: bool
+    count: bool
+    body: str = ""
+
+    @property
+    def target(self) -> Event:
+        return self.events[0]
+
+    @property
+    def conditions(self) -> tuple[Event, ...]:
+        return self.events[1:]
+
+    def window_s(self, duration_s: float) -> tuple[float, float] | None:
+        """`(start_s, end_s)` of the window on a video of `duration_s` seconds (clipped to
+        it; empty when it lies outside), or None when the query names none."""
+        return extract_window(self.window, duration_s)[0] if self.window else None
+
+    @property
+    def channels(self) -> tuple[str, ...]:
+        """Every channel the events are answered from, in event order, once each."""
+        return tuple(dict.fromkeys(e.route.channel for e in self.events))
+
+    @property
+    def compound(self) -> bool:
+        """More than one event, a window or an occurrence: answered event by event."""
+        return (
+            len(self.events) > 1
+            or self.relation is not Relation.NONE
+            or self.occurrence is not None
+            or self.skip_first
+        )
+
+    def to_record(self) -> dict:
+        return {"query": self.query, "events": [e.to_record() for e in self.events],
+                "relation": self.relation.value,
+                "window": self.window,
+                "occurrence": self.occurrence, "skip_first": self.skip_first,
+                "count": self.count}  # fmt: skip
+
+
+def check_query(query: str) -> str:
+    """`query` with its spaces collapsed, or a one-line error for an empty, over-long or
+    unreadable one.
+
+    >>> check_query("  a   cat ")
+    'a cat'
+    """
+    if not isinstance(query, str) or not query.strip():
+        raise UserError("the query is empty")
+    if len(query) > MAX_QUERY_CHARS:
+        raise UserError(
+            f"the query is {len(query):,} characters long; at most {MAX_QUERY_CHARS:,} are read "
+            f"(it starts {query[:40]!r})"
+        )
+    if "\x00" in query or any(0xD800 <= ord(c) <= 0xDFFF for c in query):
+        raise UserError(f"the query {query[:40]!r} is not valid text (a NUL or a lone surrogate)")
+    return " ".join(query.replace("’", "'").replace("‘", "'").split())
+
+
+def analyse(query: str) -> QueryAnalysis:
+    """The analysis of `query` (see the module text); it does not depend on the video.
+
+    Raises:
+        UserError: the query is empty, too long, not text, or names an impossible time.
+    """
+    return _analyse(check_query(query), query)
+
+
+@lru_cache(maxsize=512)
+def _analyse(text: str, query: str) -> QueryAnalysis:
+    window, text = window_words(text)
+    count = bool(_COUNT.match(text))
+    skip_first = bool(g.AGAIN.search(text) or g.AFTER_FIRST.search(text))
+    body = main_sentence(g.FIRST_INCLUDED.sub("", g.AFTER_FIRST.sub("", text)))
+    body = strip_lead_ins(g.AGAIN.sub(" ", body))
+    nth, body = occurrence(body)
+    target, conditions, relation = split_relation(body)
+    phrases = carry_subject([target.strip(" ,.?!"), *(c.strip(" ,.?!") for c in conditions)])
+    events = [_event("target", phrases[0])]
+    events += [
+        _event("condition", p)
+        for p in phrases[1:]
+        if event_text(p) and not g.GENERIC.match(event_text(p))
+    ]
+    if len(events) == 1 and relation is not Relation.BETWEEN:
+        relation = Relation.NONE
+    if relation is Relation.NONE and window:
+        relation = Relation.BETWEEN
+    return QueryAnalysis(query, tuple(events), relation, window, nth, skip_first, count, body)
+
+
+def _event(role: str, phrase: str) -> Event:
+    text = event_text(phrase) or phrase
+    return Event(role, phrase, text, route(text))
+
+
+def event_text(phrase: str) -> str:
+    """The event without the words that only ask or say it is there.
+
+    >>> event_text("does the HALF TIME caption appear"), event_text("a face is on screen")
+    ('the HALF TIME caption', 'a face')
+    """
+    text = strip_lead_ins(phrase.strip(" ,.?!"))
+    previous = None
+    while previous != text:
+        previous = text
+        text = _TRAILING.sub("", _LEADING.sub("", text)).strip(" ,.?!")
+    return text
+
+
+def carry_subject(phrases: list[str]) -> list[str]:
+    """Phrases that begin with a verb take the subject of the phrase before them in the
+    sentence ("people walk across the street, then talk" -> "people talk").
+
+    Args:
+        phrases: the target's phrase, then the conditions' (as `split_relation` gives them;
+            for "X then Y" the condition X comes first in the sentence).
+
+    >>> carry_subject(["talk in front of a store", "people walk across the street"])
+    ['people talk in front of a store', 'people walk across the street']
+    """
+    subjects = [_subject(p) for p in phrases]
+    out = []
+    for i, phrase in enumerate(phrases):
+        tokens = tag(phrase)
+        starts_with_verb = bool(tokens) and tokens[0].is_verb and tokens[0].tag != "MD"
+        donor = next((s for j, s in enumerate(subjects) if j != i and s), None)
+        out.append(f"{donor} {phrase}" if starts_with_verb and donor else phrase)
+    return out
+
+
+def _subject(phrase: str) -> str | None:
+    """The words before the first verb, when they hold a noun ("people", "the old man")."""
+    tokens = tag(phrase)
+    for i, token in enumerate(tokens):
+        if token.is_verb:
+            head = tokens[:i]
+            return " ".join(t.text for t in head) if any(t.is_noun for t in head) else None
+    return None

@@ -1,0 +1,325 @@
+"""Which evidence channel one sub-event asks about, and the words to look for there.
+
+Two steps, so that a wording the rules have not seen is still decided by what it means:
+
+1. A *needle*: the words the sub-event asks to read or hear, found by cue phrases ("titled
+   X", "the X slide", "the caption X", "says X", "the word X", quoted text, a score "2 - 1").
+2. The *channel*, decided on the sub-event's frame (its words with the needle replaced by
+   "X") by its nearest prototype sentences per channel in the sentence model's space
+   (`PROTOTYPES`), with the margin over the runner-up kept for the trace. Where the margin is
+   under `MIN_MARGIN` (or the sentence model is not installed) the cue's own channel stands.
+
+A sub-event with no needle asks about the picture: the people channel when it is a person or
+a face with nothing more than presence (`words.PRESENCE_VERBS`), the image encoder otherwise
+(`Route.person` then says its subject is a person, so the finder may fall back to presence).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .words import FACE_NOUNS, PERSON_NOUNS, PRESENCE_VERBS, Token, head_noun, tag
+
+CHANNELS = ("visual", "speech", "text", "people")
+#: Smallest lead of the best channel's prototype over the runner-up's (cosine) for the
+#: sentence model to overrule the cue that found the needle.
+MIN_MARGIN = 0.05
+#: A head noun not in `PERSON_NOUNS` names a person when it is at least this close to
+#: "a person" and closer to it than to every non-person prototype by `MIN_MARGIN`.
+PERSON_SIMILARITY = 0.55
+
+PROTOTYPES: dict[str, tuple[str, ...]] = {
+    "text": (
+        "the slide titled X", "the X slide", "the caption X", "X is written on the screen",
+        "the title X appears", "a sign that reads X", "the scoreboard shows X",
+        "the on-screen text says X", "the headline X", "the banner reads X", "X is displayed",
+        "the word X is shown on screen",
+    ),
+    "speech": (
+        "someone says X", "the speaker mentions X", "the word X is spoken", "X is said out loud",
+        "the narrator talks about X", "we hear X", "the commentator says X",
+        "when do they talk about X", "someone asks about X",
+    ),
+}  # fmt: skip
+#: Nouns about the picture, not in it: "talking to the camera", "on screen".
+PICTURE_NOUNS = frozenset(
+    "camera cameras screen frame shot video picture clip footage background foreground view "
+    "scene time moment".split()
+)
+PERSON_PROTOTYPES = ("a person", "a man", "a woman", "people", "a face")
+OTHER_PROTOTYPES = ("an animal", "an object", "a vehicle", "a place", "a building", "food")
+
+_Q = "\"“”‘’`'"
+_SCREEN_STRONG = (r"slides?|captions?|subtitles?|titles?|title\s+cards?|headlines?|banners?|"
+                  r"signs?|scoreboards?|chyrons?|tickers?|lower\s+thirds?|on[- ]screen\s+text|"
+                  r"texts?|headings?|placards?|labels?")  # fmt: skip
+_SCREEN_WEAK = r"screens?|boards?|whiteboards?|posters?|cards?|displays?|monitors?"
+_NAMING_STRONG = (r"titled|entitled|called|named|headed|labell?ed|reading|that\s+reads|"
+                  r"which\s+reads|reads|read|saying|that\s+says|which\s+says|says|say|"
+                  r"with\s+the\s+(?:title|text|words?|caption|heading|name)|about")  # fmt: skip
+_NAMING_WEAK = r"shows?|showing|that\s+shows|displays?|displaying|with"
+_SPEAK = (r"says?|said|saying|mentions?|mentioned|mentioning|talks?\s+about|talked\s+about|"
+          r"talking\s+about|speaks?\s+about|spoke\s+about|speaking\s+about|discuss(?:es|ed|ing)?|"
+          r"utters?|uttered|pronounces?|pronounced|announces?|announced|shouts?|shouted|"
+          r"calls?\s+out|asks?\s+about|asked\s+about|refers?\s+to|brings?\s+up|hears?|"
+          r"heard")  # fmt: skip
+_SAID = r"said|spoken|heard|mentioned|uttered|pronounced|announced|shouted"
+_SCORE = r"\d+\s*[-:–]\s*\d+"
+_GENERIC_NEEDLE = re.compile(
+    r"^(?:(?:the|a|an|this|that)\s+)?(?:first|second|third|next|last|final|opening|closing|"
+    r"title|same|other|new|previous|following|current|main|whole|entire|big|large|small|"
+    r"one|any|some|it|something|anything|word|words|text)$",
+    re.I,
+)
+_CUES: list[tuple[str, str, re.Pattern]] = [
+    ("text-score-change", "text", re.compile(
+        r"\b(?P<x>score(?:board)?)\s+(?:changes?|changed|changing|updates?|updated|goes\s+up|"
+        r"went\s+up)\b(?!\s+to\b)", re.I)),
+    ("text-score", "text", re.compile(
+        rf"\bscore(?:board)?\b(?:\s+\w+){{0,3}}?\s*[:,]?\s*(?P<x>{_SCORE})|(?P<y>{_SCORE})\s+"
+        r"(?:\w+\s+){0,3}?score(?:board)?\b", re.I)),
+    ("text-named", "text", re.compile(
+        rf"\b(?:{_SCREEN_STRONG})\b(?:\s+\w+){{0,2}}?\s+(?P<v>{_NAMING_STRONG}|{_NAMING_WEAK})\b"
+        r"\s*[:,]?\s*(?P<x>.+)", re.I)),
+    ("text-named-weak", "text", re.compile(
+        rf"\b(?:{_SCREEN_WEAK})\b(?:\s+\w+){{0,2}}?\s+(?:{_NAMING_STRONG}|{_NAMING_WEAK})\b\s*[:,]?"
+        r"\s*(?P<x>.+)", re.I)),
+    ("text-word-shown", "text", re.compile(
+        r"\b(?:the\s+)?(?:word|words|phrase|name)\s+(?P<x>.+?)\s+(?:(?:is|are|gets?)\s+)?"
+        r"(?:shown|displayed|written|printed|on\s+(?:the\s+)?screen)\b", re.I)),
+    ("speech-word-said", "speech", re.compile(
+        rf"\b(?:word|words|phrase|name)\s+(?P<x>.+?)\s+(?:is|are|gets?|was|were)\s+(?:{_SAID})",
+        re.I)),
+    ("text-the-x-slide", "text", re.compile(
+        rf"\b(?:the|a|an)\s+(?P<x>[^,]+?)\s+(?:{_SCREEN_STRONG})\b", re.I)),
+    ("text-the-caption-x", "text", re.compile(
+        r"\b(?:the\s+)?(?:title|caption|headline|banner|subtitle|heading|sign|text|"
+        rf"on[- ]screen\s+text)\s*[:,]?\s+"
+        rf"(?P<x>[{_Q}].+|[A-Z0-9][^a-z]*\S|[A-Z]\w*(?:\s+[A-Z]\w*)*)"
+        r"\s*(?:$|\s+(?:appears?|is|are|shows?|comes?|pops?))")),
+    ("text-written", "text", re.compile(
+        r"(?P<x>.+?)\s+(?:is|are|gets?|get)\s+(?:written|displayed|printed|typed|shown\s+on\s+"
+        r"(?:the\s+)?screen)\b|\b(?:written|displayed|printed)\s+(?:on\s+(?:the\s+)?screen\s+)?"
+        r"(?:words?\s+)?(?P<y>.+)", re.I)),
+    ("text-on-screen", "text", re.compile(
+        r"(?P<x>[\"“‘'`][^\"”’'`]+[\"”’'`]|\b[A-Z0-9][A-Z0-9'&.-]+(?:\s+[A-Z0-9][A-Z0-9'&.-]+)*\b)"
+        r"\s+(?:(?:appears?|is\s+shown|shows\s+up|pops\s+up|comes\s+up|is)\s+)?on\s+(?:the\s+)?"
+        r"screen\b")),
+    ("speech-said", "speech", re.compile(
+        rf"^(?:(?:when\s+)?(?:is|was|are|were)\s+)?(?P<x>.+?)\s+(?:(?:is|are|gets?|was|were)\s+)?"
+        rf"(?:ever\s+)?(?:{_SAID})\b", re.I)),
+    ("speech-says", "speech", re.compile(
+        rf"\b(?:{_SPEAK})\b\s*[:,]?\s*(?:the\s+(?:word|words|phrase|name)\s+)?(?P<x>.+)", re.I)),
+    ("speech-the-word", "speech", re.compile(
+        r"\b(?:the\s+)?(?:word|phrase)\s+(?P<x>\S.*)", re.I)),
+    ("text-quoted", "text", re.compile(rf"(?P<x>[{_Q}][^{_Q}]+[{_Q}])")),
+]  # fmt: skip
+_NOBODY = re.compile(
+    r"^(?:when\s+(?:is|are)\s+)?(?:there\s+(?:is|are)\s+)?(?:nobody|no\s+one|no-one|no\s+person|"
+    r"no\s+people|no\s+faces?|no\s+humans?|an?\s+empty\s+(?:frame|screen|shot))\b"
+    r"(?:\s+(?:is\s+|are\s+)?(?:on\s+(?:the\s+)?screen|visible|present|there|shown|in\s+"
+    r"(?:the\s+)?(?:frame|shot|picture|video)))?$",
+    re.I,
+)
+_TITLE_LIKE = re.compile(rf"^[{_Q}].*[{_Q}]$|\d|^[A-Z][A-Za-z0-9'&.-]*(?:\s+\S+)*$")
+
+
+@dataclass(frozen=True)
+class Route:
+    """The channel one sub-event is answered from.
+
+    Attributes:
+        channel: "visual" (the image encoder), "speech", "text" or "people".
+        needle: the words to read or hear (text, speech); "face" or "person" (people); the
+            phrase itself (visual).
+        rule: the cue or test that decided.
+        absent: "nobody": the moments where no one is there.
+        change: "the score changes": the moments where what is read becomes something else.
+        margin: the sentence model's lead of the chosen channel over the runner-up, or None
+            when it was not asked (no needle, or the model is not installed).
+        person: the subject is a person or a face (a visual sub-event about a person's action
+            may fall back to the people channel's presence).
+
+    >>> route("when does the caption say GOAL").needle, route("a red car").channel
+    ('goal', 'visual')
+    """
+
+    channel: str
+    needle: str
+    rule: str
+    absent: bool = False
+    change: bool = False
+    margin: float | None = None
+    person: bool = False
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def route(phrase: str) -> Route:
+    """The channel `phrase` (one sub-event, as the query words it) asks about.
+
+    >>> [route(q).channel for q in ("the Agenda slide", "someone says budget", "a face")]
+    ['text', 'speech', 'people']
+    >>> route("the score is 2 - 1").needle, route("nobody").absent
+    ('2-1', True)
+    """
+    text = " ".join(phrase.replace("’", "'").split()).rstrip("?.! ")
+    if _NOBODY.match(text):
+        return Route("people", "", "people-absent", absent=True)
+    found = _needle(text)
+    if found is not None:
+        rule, cue_channel, needle, frame = found
+        channel, margin = _semantic_channel(frame)
+        if channel is None or margin < MIN_MARGIN:
+            channel = cue_channel
+        elif channel != cue_channel:
+            rule = f"{rule}>{channel}-prototypes"
+        return Route(channel, needle, rule, change=rule.startswith("text-score-change"),
+                     margin=margin)  # fmt: skip
+    return _picture_route(text)
+
+
+def _needle(text: str) -> tuple[str, str, str, str] | None:
+    """`(rule, channel, needle, frame)` of the first cue that finds a needle, or None."""
+    for rule, channel, pattern in _CUES:
+        for match in pattern.finditer(text):
+            span = "x" if match.group("x") is not None else "y"
+            raw = match.group(span)
+            needle = clean_needle(raw)
+            if rule == "text-score-change":
+                return rule, channel, needle, text
+            verb = match.groupdict().get("v") or ""
+            weak = re.fullmatch(_NAMING_WEAK, verb, re.I) is not None
+            if not needle or _GENERIC_NEEDLE.match(needle) or not _plausible(rule, raw, weak):
+                continue
+            start, end = match.span(span)
+            frame = f"{text[:start]} X {text[end:]}".strip()
+            return rule, channel, needle, " ".join(frame.split())
+    return None
+
+
+def _plausible(rule: str, raw: str, weak: bool) -> bool:
+    """Whether a cue's needle reads as words to look for rather than as things in the
+    picture: after a weak verb ("a screen showing different swimsuits"), in quotes alone or
+    after a weak screen noun, only a title-like needle (quoted, capitalised, digits) counts;
+    "the X slide" takes a short X that is no person ("the presenter's slide")."""
+    title_like = bool(_TITLE_LIKE.match(raw.strip(" ,.?!")))
+    if weak or rule in ("text-named-weak", "text-quoted"):
+        return title_like
+    words = clean_needle(raw).split()
+    if rule == "text-the-x-slide":
+        return len(words) <= 5 and not any(w in PERSON_NOUNS for w in words)
+    if rule == "speech-said":
+        return title_like or len(words) <= 3
+    return True
+
+
+def clean_needle(raw: str) -> str:
+    """The needle without quotes, end punctuation, filler words at its ends, lower-cased,
+    with the spaces around a score's dash removed.
+
+    >>> clean_needle('"Quarterly Results" on screen?'), clean_needle("2 - 1")
+    ('quarterly results', '2-1')
+    """
+    text = raw.strip().strip(_Q + "?.!,").strip()
+    text = re.sub(r"\s*([-:–])\s*(?=\d)", r"\1", text).replace("–", "-")
+    text = re.sub(r"^(?:the\s+(?:word|words|phrase|name|title|caption)\s+)", "", text, flags=re.I)
+    text = re.sub(
+        r"\s+(?:(?:is|are)\s+)?(?:on\s+(?:the\s+)?screen|appears?|is\s+shown|shown|"
+        r"(?:is|are|gets?)\s+(?:said|spoken|mentioned|heard)|comes?\s+up|pops?\s+up|"
+        r"out\s+loud|aloud|in\s+the\s+video|again|ever)$",
+        "",
+        text,
+        flags=re.I,
+    )
+    return " ".join(text.strip(_Q + " ?.!,").lower().split())
+
+
+def _picture_route(text: str) -> Route:
+    """People or the image encoder for a sub-event without a needle (see the module text)."""
+    tokens = tag(text)
+    head = head_noun(tokens)
+    if head is None:
+        return Route("visual", text, "default")
+    noun = tokens[head].lower
+    person = noun in PERSON_NOUNS or _person_like(noun)
+    if not person:
+        return Route("visual", text, "default")
+    needle = "face" if noun in FACE_NOUNS else "person"
+    if _only_presence(tokens, head):
+        return Route("people", needle, "people-presence", person=True)
+    return Route("visual", text, "person-action", person=True)
+
+
+def _only_presence(tokens: tuple[Token, ...], head: int) -> bool:
+    """No verb beyond presence and posture after the subject (the people channel checks
+    those), and no thing the image encoder could check ("talking on a phone"); a verb before
+    the subject ("when is", "does ... appear") asks, it does not act."""
+    after = tokens[head + 1 :]
+    if any(t.is_verb and t.lower not in PRESENCE_VERBS for t in after):
+        return False
+    return not any(t.is_noun and object_noun(t.lower) for t in after)
+
+
+def object_noun(noun: str) -> bool:
+    """A noun naming something the image encoder knows (an ImageNet class by a WordNet word),
+    other than the picture itself ("camera", "screen") or a person.
+
+    >>> object_noun("phone"), object_noun("campus"), object_noun("camera")
+    (True, False, False)
+    """
+    if noun in PERSON_NOUNS or noun in PICTURE_NOUNS:
+        return False
+    from ..encoders.class_words import named_classes
+
+    return bool(named_classes(noun))
+
+
+@lru_cache(maxsize=1)
+def _encoder():
+    """The sentence model, or None when it is not installed (cues decide alone)."""
+    try:
+        from ..encoders.minilm import MiniLM
+
+        return MiniLM()
+    except Exception:  # noqa: BLE001 - any missing piece of the model means "no model"
+        return None
+
+
+@lru_cache(maxsize=1)
+def _prototype_vectors() -> dict[str, np.ndarray] | None:
+    model = _encoder()
+    if model is None:
+        return None
+    names = [*PROTOTYPES, "person", "other"]
+    texts = [*PROTOTYPES.values(), PERSON_PROTOTYPES, OTHER_PROTOTYPES]
+    return {name: model.encode(list(group)) for name, group in zip(names, texts)}
+
+
+@lru_cache(maxsize=1024)
+def _semantic_channel(frame: str) -> tuple[str | None, float]:
+    """The channel whose prototypes lie nearest to `frame`, and its lead over the other."""
+    vectors = _prototype_vectors()
+    if vectors is None:
+        return None, 0.0
+    v = _encoder().encode([frame])[0]
+    scores = {name: float((vectors[name] @ v).max()) for name in PROTOTYPES}
+    ranked = sorted(scores, key=scores.get, reverse=True)
+    return ranked[0], round(scores[ranked[0]] - scores[ranked[1]], 4)
+
+
+@lru_cache(maxsize=1024)
+def _person_like(noun: str) -> bool:
+    """A noun outside `PERSON_NOUNS` that the sentence model places with people."""
+    vectors = _prototype_vectors()
+    if vectors is None:
+        return False
+    v = _encoder().encode([noun])[0]
+    person = float((vectors["person"] @ v).max())
+    other = float((vectors["other"] @ v).max())
+    return person >= PERSON_SIMILARITY and person >= other + MIN_MARGIN

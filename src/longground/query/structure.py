@@ -1,0 +1,165 @@
+"""The structure of a query's words: its sentence, its sub-events and how they relate.
+
+The grammar, in short (word lists in grammar.py, the whole of it in docs/find.md):
+
+    query    := sentence+            instruction sentences ("List every interval.") are dropped
+    sentence := [window] [lead-in] body [window]
+    body     := target [relation condition]
+              | relation condition "," target
+              | [both] target "and" condition together-marker
+              | ... "cuts from" condition "to" target
+              | condition ("," | "and") "then" target
+    relation := right after | after | right before | before | while | without
+              | caused by | causes               (each with several phrasings)
+    target   := [the ORDINAL] noun-phrase [motion] | noun-phrase "that appeared" ORDINAL
+
+These functions are pure string work; `analysis.analyse` puts them together.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from . import grammar as g
+
+
+class Relation(StrEnum):
+    """How the condition events constrain the target event."""
+
+    NONE = "none"
+    RIGHT_AFTER = "right after"
+    AFTER = "after"
+    RIGHT_BEFORE = "right before"
+    BEFORE = "before"
+    WHILE = "while"
+    WITHOUT = "without"
+    BETWEEN = "between times"
+    CAUSED_BY = "caused by"
+    CAUSES = "causes"
+
+
+def main_sentence(text: str) -> str:
+    """The sentence that states the event, with "the one" resolved from a context sentence.
+
+    >>> main_sentence("There may be more than one cat in this video. When is the one shown?")
+    'When is the cat shown'
+    """
+    sentences = [s.strip() for s in re.split(r"(?<=[.?!:])\s+", text) if s.strip(" .?!:")]
+    noun, kept = None, []
+    for sentence in sentences:
+        bare = sentence.strip(" .?!:")
+        found = g.COREFERENCE.match(bare)
+        if found:
+            noun = found[1]
+        elif not g.INSTRUCTION.match(bare):
+            kept.append(bare)
+    body = kept[0] if kept else text.strip(" .?!")
+    if noun:
+        body = re.sub(r"\bthe\s+one\b", f"the {noun}", body, flags=re.I)
+    return body
+
+
+def strip_lead_ins(text: str) -> str:
+    """`text` without the words that only ask ("find", "when does", "every time", ...).
+
+    >>> strip_lead_ins("can you show me every time the cat appears")
+    'the cat appears'
+    """
+    previous = None
+    while previous != text:
+        previous = text
+        text = g.LEAD_IN.sub("", text.strip(" ,"), count=1)
+    return text
+
+
+def split_relation(body: str) -> tuple[str, tuple[str, ...], Relation]:
+    """(target, conditions, relation) from the event part of a query.
+
+    >>> split_relation("a cat right after a rocket")
+    ('a cat', ('a rocket',), <Relation.RIGHT_AFTER: 'right after'>)
+    """
+    cut = g.CUT_FROM.search(body)
+    if cut:
+        return cut[2], (cut[1],), Relation.RIGHT_AFTER
+    found = [
+        (m.start(1), -(m.end(1) - m.start(1)), rel, m)
+        for rel, pattern in g.MARKER_RES
+        for m in pattern.finditer(body)
+    ]
+    if found:
+        _, _, rel, m = min(found, key=lambda f: (f[0], f[1]))
+        left, right = body[: m.start(1)].strip(" ,"), body[m.end(1) :].strip(" ,")
+        if not left:  # "After X, Y": the condition comes first
+            if "," not in right:  # "when X while Y": the first marker was a lead-in
+                return split_relation(right) if right != body else (right, (), Relation.NONE)
+            cond, target = right.split(",", 1)
+            return strip_lead_ins(target.strip()), (cond.strip(),), Relation(rel)
+        return left, (right,), Relation(rel)
+    then = g.THEN.match(body)
+    if then:
+        return then[2], (then[1],), Relation.RIGHT_AFTER
+    if g.TOGETHER.search(body) or re.match(r"^both\s", body, re.I):
+        parts = re.split(r"\s+and\s+", g.TOGETHER.sub(" ", body), maxsplit=1)
+        if len(parts) == 2:
+            return parts[0], (parts[1],), Relation.WHILE
+    return body, (), Relation.NONE
+
+
+def occurrence(text: str) -> tuple[int | None, str]:
+    """(1, "X") for "the first time X", (-1, "X") for "the last time X".
+
+    >>> occurrence("the last time a cat appears")
+    (-1, 'a cat appears')
+    """
+    m = g.OCCURRENCE.search(text)
+    if m is None:
+        return None, text
+    rest = (text[: m.start()] + " " + text[m.end() :]).strip()
+    return g.ORDINALS[m[1].lower()], strip_lead_ins(rest)
+
+
+def motion(text: str) -> tuple[str | None, str]:
+    """The motion kind the text asks for (`agent.perception.motion.MOTION_KINDS`) and the text
+    without its motion words.
+
+    >>> motion("a slow zoom in on a horse")[0], motion("the cat leaving the frame")[0]
+    ('zoom_in', 'leaving')
+    """
+    if g.STILL.search(text):
+        return "still", g.STILL.sub(" ", text)
+    if g.MOVING.search(text):
+        kind = next((k for k, words in g.MOTION_KIND_WORDS if words.search(text)), "moving")
+        return kind, g.MOVING.sub(" ", text)
+    return None, text
+
+
+def ordinal(text: str) -> tuple[int | None, str]:
+    """(2, "cat") for "the second cat" or "the cat that appeared second".
+
+    >>> ordinal("the cat that appeared second")
+    (2, 'cat')
+    """
+    m = g.ORDINAL_SUFFIX.search(text)
+    if m:
+        return g.ORDINALS[m[2].lower()], m[1]
+    m = g.ORDINAL_PREFIX.search(text)
+    if m:
+        return g.ORDINALS[m[1].lower()], m[2]
+    return None, text
+
+
+def clean(text: str) -> str:
+    """The noun phrase left once presence fillers and dangling words are removed.
+
+    >>> clean("the cat is shown on screen")
+    'the cat'
+    """
+    previous = None
+    while previous != text:
+        previous = text
+        text = g.FILLERS.sub(" ", text)
+        text = g.LEADING_WORDS.sub("", text)
+        text = g.TRAILING_WORDS.sub("", text)
+        text = re.sub(r"\s{2,}", " ", text).strip(" ,;:.-?!")
+    return text

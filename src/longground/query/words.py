@@ -1,0 +1,101 @@
+"""Parts of speech and the word classes the channel decision reads.
+
+Tags come from the Pattern tagger that ships inside TextBlob's wheel (a lexicon and contextual
+rules, MIT licence, no data download): it tells a verb from a noun ("walk" in "people walk
+across the street", "showing" in "computer screen showing swimsuits"), which the query analysis
+needs to find an event's subject and to tell presence ("a man on screen") from an action ("a
+man opens a door"). Without TextBlob a small closed-class fallback tags the words it knows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+#: Nouns that name a person, a group of people or a face (singular and plural forms).
+PERSON_NOUNS = frozenset(
+    """person people persons someone somebody anyone anybody human humans man men woman women
+    boy boys girl girls child children kid kids guy guys lady ladies gentleman gentlemen baby
+    babies toddler adult adults teenager teenagers individual individuals crowd audience
+    pedestrian pedestrians passer-by passersby player players presenter presenters speaker
+    speakers host hosts anchor anchors commentator commentators narrator reporter reporters
+    interviewer interviewee lecturer lecturers teacher teachers instructor student students
+    actor actors actress singer singers dancer dancers athlete athletes referee coach driver
+    drivers cyclist cyclists rider riders officer officers worker workers customer customers
+    passenger passengers couple family friend friends he she they him her them face faces
+    headshot selfie webcam""".split()
+)
+FACE_NOUNS = frozenset({"face", "faces", "headshot", "selfie", "webcam"})
+#: Verbs (lemmas) that say only that a person is there, or how they hold themselves: the
+#: people channel can check these; any other verb is an action it cannot.
+PRESENCE_VERBS = frozenset(
+    """be is are was were been being am appear appears appeared appearing show shows shown
+    showing see seen seeing visible stand stands standing stood sit sits sitting sat smile
+    smiles smiling look looks looking pose poses posing wait waits waiting stay stays staying
+    remain remains remaining wear wears wearing talk talks talking speak speaks speaking walk
+    walks walking come comes coming get gets""".split()
+)
+_FALLBACK_TAGS = {
+    **dict.fromkeys("a an the this that these those every each some any".split(), "DT"),
+    **dict.fromkeys("in on at of from with by across into over under near behind".split(), "IN"),
+    **dict.fromkeys("he she they it him her them we you i".split(), "PRP"),
+    **dict.fromkeys("is are was were be am".split(), "VBZ"),
+    "'s": "POS",
+}
+_TOKEN = re.compile(r"'s\b|[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?:'(?!s\b)[A-Za-z]+)?|[^\sA-Za-z0-9]")
+
+
+@dataclass(frozen=True)
+class Token:
+    """A word and its Penn Treebank tag."""
+
+    text: str
+    tag: str
+
+    @property
+    def lower(self) -> str:
+        return self.text.lower()
+
+    @property
+    def is_noun(self) -> bool:
+        return self.tag.startswith("NN") or self.tag == "PRP"
+
+    @property
+    def is_verb(self) -> bool:
+        return self.tag.startswith("VB") or self.tag == "MD"
+
+
+@lru_cache(maxsize=4096)
+def tag(text: str) -> tuple[Token, ...]:
+    """The words of `text` with their parts of speech.
+
+    >>> [(t.text, t.tag) for t in tag("people walk across the street")]
+    [('people', 'NNS'), ('walk', 'VB'), ('across', 'IN'), ('the', 'DT'), ('street', 'NN')]
+    """
+    words = _TOKEN.findall(text.replace("\u2019", "'"))
+    try:
+        from textblob.en import tag as pattern_tag
+    except ImportError:  # the `nlp` extra is missing: closed classes only
+        return tuple(Token(w, _FALLBACK_TAGS.get(w.lower(), "NN")) for w in words)
+    return tuple(Token(w, t) for w, t in pattern_tag(" ".join(words), tokenize=False))
+
+
+def head_noun(tokens: tuple[Token, ...]) -> int | None:
+    """The index of the head of the first noun phrase: the last noun of the first run of
+    nouns, or the noun after a possessive ("a person's face" -> face).
+
+    >>> toks = tag("a person's face on screen")
+    >>> toks[head_noun(toks)].text
+    'face'
+    """
+    head = next((i for i, token in enumerate(tokens) if token.is_noun), None)
+    if head is None:
+        return None
+    for i in range(head + 1, len(tokens)):
+        token, possessed = tokens[i], tokens[i - 1].tag == "POS"
+        if token.is_noun:
+            head = i
+        elif token.tag != "POS" and not (possessed and token.tag.startswith("JJ")):
+            break
+    return head
