@@ -1,7 +1,8 @@
 """What the channels extract from one video, as small frozen value types that round-trip
 through JSON (the cache entry is one JSON file per video).
 
-- `Transcript`: voice-activity segments `(K, 2)` s and words with `(W,)` start/end times.
+- `Transcript`: voice-activity segments `(K, 2)` s, words with `(W,)` start/end times, and
+  the phones heard in each segment (a phone recogniser's second listen, `speech.phones_of`).
 - `Readings`: on-screen text, one reading per OCR'd frame and line, held on screen from
   `start_s` until the picture next changed.
 - `People`: per sampled frame, face and person counts, with boxes.
@@ -18,8 +19,9 @@ from ..moments import Moments
 
 @dataclass(frozen=True)
 class Transcript:
-    """Speech: `segments` (Moments, seconds) and words `text[i]` spoken over
-    `[start_s[i], end_s[i])`.
+    """Speech: `segments` (Moments, seconds), words `text[i]` spoken over
+    `[start_s[i], end_s[i])`, and `phones[k]`, the phones recognised in segment k on their own
+    (space-separated; empty when not listened for).
 
     >>> t = Transcript.from_words([(1.0, 1.4, "hello"), (1.5, 2.0, "world")], Moments.empty())
     >>> len(t), t.text_between(0.0, 1.45)
@@ -30,19 +32,25 @@ class Transcript:
     start_s: np.ndarray
     end_s: np.ndarray
     text: tuple[str, ...]
+    phones: tuple[str, ...] = ()
 
     def __post_init__(self):
         if not len(self.start_s) == len(self.end_s) == len(self.text):
             raise ValueError("word times and words differ in length")
+        if self.phones and len(self.phones) != len(self.segments):
+            raise ValueError("one phone string per segment expected")
 
     @classmethod
-    def from_words(cls, words: list[tuple[float, float, str]], segments: Moments) -> Transcript:
+    def from_words(
+        cls, words: list[tuple[float, float, str]], segments: Moments, phones: tuple = ()
+    ) -> Transcript:
         words = sorted(words)
         return cls(
             segments,
             np.array([w[0] for w in words], np.float64),
             np.array([w[1] for w in words], np.float64),
             tuple(w[2] for w in words),
+            tuple(phones),
         )
 
     def __len__(self) -> int:
@@ -68,12 +76,14 @@ class Transcript:
             "words": [
                 [float(a), float(b), t] for a, b, t in zip(self.start_s, self.end_s, self.text)
             ],
+            "phones": list(self.phones),
         }
 
     @classmethod
     def from_dict(cls, data: dict) -> Transcript:
         spans = np.array(data["segments"], np.float64).reshape(-1, 2)
-        return cls.from_words([tuple(w) for w in data["words"]], Moments(spans))
+        words = [tuple(w) for w in data["words"]]
+        return cls.from_words(words, Moments(spans), tuple(data.get("phones", ())))
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ from .evidence import CHANNEL_TYPES, Evidence
 from .extract import extract_audio_channel, extract_visual_channels
 
 #: Bump when what a channel extracts changes; old entries are then not read.
-VERSION = 3  # 2: text and people look only at frames whose picture changed; 3: `speech.SEARCH`
+VERSION = 4  # 2: text and people look only at frames whose picture changed; 3: `speech.SEARCH`;
+#  4: the phones of each speech segment
 KEYWORD_VERSION = 1  # the same, for the keyword-spotting scores of one needle
 _PACKAGES = {"speech": ("pocketsphinx", "silero-vad"), "text": ("rapidocr-onnxruntime",),
              "people": ("opencv-python",)}  # fmt: skip

@@ -32,17 +32,58 @@ LOGP_FLOOR = -20.0
 
 
 @lru_cache(maxsize=1)
-def _word_classes() -> dict[str, tuple[int, ...]]:
-    """Lemma -> the classes it names (own lemmas and hypernym lemmas), general ones dropped."""
+def _all_word_classes() -> dict[str, frozenset[int]]:
+    """Lemma -> every class it names (own lemmas and hypernym lemmas)."""
     found: dict[str, set[int]] = {}
     for index, (lemmas, parents) in enumerate(zip(imagenet_lemmas(), imagenet_hypernyms())):
         for lemma in {*(w.lower() for w in lemmas), *parents}:
             found.setdefault(lemma, set()).add(index)
+    return {lemma: frozenset(classes) for lemma, classes in found.items()}
+
+
+@lru_cache(maxsize=1)
+def _word_classes() -> dict[str, tuple[int, ...]]:
+    """Lemma -> the classes it names, general ones dropped."""
     return {
         lemma: tuple(sorted(classes))
-        for lemma, classes in found.items()
+        for lemma, classes in _all_word_classes().items()
         if len(classes) <= MAX_CLASSES and lemma not in IGNORED
     }
+
+
+def vocabulary() -> tuple[str, ...]:
+    """Every word or two-word phrase that names classes (sorted).
+
+    >>> "motorcycle" in vocabulary(), "kitty" in vocabulary()
+    (True, False)
+    """
+    return tuple(sorted(_word_classes()))
+
+
+@lru_cache(maxsize=256)
+def neighbour_classes(classes: tuple[int, ...]) -> tuple[int, ...]:
+    """The classes a query's `classes` are most easily confused with: the others under their
+    nearest WordNet hypernym that also covers other classes ("car" -> the other motor
+    vehicles: trucks, mopeds, go-karts; "cat" -> the other felines), at most `MAX_CLASSES`.
+
+    >>> from longground.encoders.imagenet_labels import imagenet_lemmas
+    >>> names = {imagenet_lemmas()[i][0] for i in neighbour_classes(named_classes("a car"))}
+    >>> "moped" in names, "cab" in names
+    (True, False)
+    """
+    wanted = frozenset(classes)
+    if not wanted:
+        return ()
+    table = _all_word_classes()
+    best: frozenset[int] | None = None
+    for index in wanted:
+        for lemma in imagenet_hypernyms()[index]:
+            group = table.get(lemma, frozenset())
+            if wanted < group and len(group) - len(wanted) <= MAX_CLASSES:
+                if best is None or len(group) < len(best):
+                    best = group
+                break
+    return tuple(sorted(best - wanted)) if best else ()
 
 
 @lru_cache(maxsize=256)
@@ -76,6 +117,18 @@ def _singular(word: str, table: dict) -> str:
     if word not in table and word.endswith("s") and word[:-1] in table:
         return word[:-1]
     return word
+
+
+def class_mass(logp: np.ndarray, classes: tuple[int, ...]) -> np.ndarray:
+    """`(...)` the probability the classifier puts on `classes` together (0 when empty).
+
+    >>> round(float(class_mass(class_logp(np.array([[0.2, 0.3, 0.5]])), (0, 2))[0]), 4)
+    0.7
+    """
+    if not classes:
+        return np.zeros(np.shape(logp)[:-1], np.float32)
+    picked = np.asarray(logp, dtype=np.float64)[..., list(classes)]
+    return np.exp(picked).sum(axis=-1).astype(np.float32)
 
 
 def class_logp(probs: np.ndarray) -> np.ndarray:

@@ -21,7 +21,13 @@ import numpy as np
 
 from ..device import Device
 from .base import ImageTextEncoder, register_encoder
-from .class_words import class_logp, class_score, named_classes
+from .class_words import (
+    class_logp,
+    class_mass,
+    class_score,
+    named_classes,
+    neighbour_classes,
+)
 from .contrastive import check_query
 from .imagenet_labels import N_CLASSES, class_prompts
 from .preprocess import check_frames, l2_normalize
@@ -35,6 +41,10 @@ APPEARANCE_DIM = 1280
 # absent queries' maxima (2.35) and below the weakest real peak through the index (2.46) on the
 # sample media (docs/encoders.md).
 NO_MATCH_SCORE = 2.4
+# Probability on a query's confusable neighbour classes (`class_words.neighbour_classes`)
+# from which a neighbour counts as clearly seen: a motorcycle photo puts 0.5 or more on the
+# moped and scooter classes, a blurred street 0.04 on uniforms and sunglasses.
+NEIGHBOUR_SEEN = 0.25
 # The feature holding the class logits of the left and right halves of each frame's centre
 # crop (one pass: the last feature map pooled per half, see `efficientnet_lite.WithHalves`).
 HALF_LOGITS = "half_logits"
@@ -239,8 +249,11 @@ class LabelBridgeEncoder(ImageTextEncoder):
         """Standardised probability-weighted cosine per frame (see module docstring): `(N,)`.
 
         Reads `features["label_mix"]`, and `features["class_logp"]` when the query names
-        ImageNet classes by a WordNet word (`class_words`): the larger of the two scores.
-        Frames are not re-encoded.
+        ImageNet classes by a WordNet word (`class_words`): the larger of the two scores,
+        except on frames where the named classes' confusable neighbours
+        (`class_words.neighbour_classes`) hold more probability than they do, which keep the
+        class score alone (near misses: "a car" where only a motorcycle is). Frames are not
+        re-encoded.
         """
         from longground.errors import UserError
 
@@ -252,7 +265,18 @@ class LabelBridgeEncoder(ImageTextEncoder):
         named = named_classes(text)
         if not named or "class_logp" not in features:
             return bridged
-        return np.maximum(bridged, class_score(features["class_logp"], named))
+        logp = features["class_logp"]
+        own = class_score(logp, named)
+        neighbours = neighbour_classes(named)
+        if not neighbours:
+            return np.maximum(bridged, own)
+        # Where a confusable neighbour is clearly seen (`NEIGHBOUR_SEEN`) and holds more of the
+        # frame's probability than the named classes ("a car" on a motorcycle), only the
+        # named classes' own mass may speak: the bridge's sentence similarity cannot tell
+        # neighbours apart.
+        other = class_mass(logp, neighbours)
+        confused = (other >= NEIGHBOUR_SEEN) & (other > class_mass(logp, named))
+        return np.where(confused, own, np.maximum(bridged, own)).astype(np.float32)
 
 
 @register_encoder("label-bridge")

@@ -28,7 +28,8 @@ from . import grammar as g
 from .channel import Route, route
 from .structure import Relation, main_sentence, occurrence, split_relation, strip_lead_ins
 from .windows import extract_window, window_words
-from .words import tag
+from .vocabulary import canonical_noun
+from .words import head_noun, tag
 
 #: Longest query read, in characters: a query is a sentence or two, and anything longer is a
 #: pasted file or a mistake that would make every channel's matching slow.
@@ -54,15 +55,22 @@ class Event:
         text: the event itself: the phrase without asking words and presence fillers ("the
             HALF TIME caption", "a person's face", "people talk in front of a store").
         route: the channel that answers it and the words looked for there.
+        subject: the head noun of its first noun phrase ("the HALF TIME caption" ->
+            "caption", "a person's face" -> "face"), or "".
+        known_as: for the image encoder, the vocabulary word of the subject when the
+            subject is another name for it ("kitty" -> "cat"), else None.
     """
 
     role: str
     phrase: str
     text: str
     route: Route
+    subject: str = ""
+    known_as: str | None = None
 
     def to_record(self) -> dict:
         return {"role": self.role, "phrase": self.phrase, "text": self.text,
+                "subject": self.subject, "known_as": self.known_as,
                 **self.route.to_dict()}  # fmt: skip
 
 
@@ -181,7 +189,16 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
 
 def _event(role: str, phrase: str) -> Event:
     text = event_text(phrase) or phrase
-    return Event(role, phrase, text, route(text))
+    choice = route(text)
+    tokens = tag(text)
+    head = head_noun(tokens)
+    subject = tokens[head].text if head is not None else ""
+    known_as = None
+    if choice.channel == "visual" and subject:
+        word = canonical_noun(subject)
+        plural = subject.lower() in (f"{word}s", f"{word}es")
+        known_as = word if word and word != subject.lower() and not plural else None
+    return Event(role, phrase, text, choice, subject, known_as)
 
 
 def event_text(phrase: str) -> str:

@@ -9,9 +9,10 @@ the target's motion, ordinal, backdrop and direction from them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field, replace
 
-from ...query import QueryAnalysis, Relation, Route, analyse, route
+from ...query import Event, QueryAnalysis, Relation, Route, analyse, route
 from ...query import grammar as g
 from ...query import structure as st
 from ...query.words import tag
@@ -131,6 +132,7 @@ def plan_from(analysis: QueryAnalysis, duration_s: float) -> Plan:
     heading = g.DIRECTION.search(target)
     direction = heading[2].lower() if heading and heading[1] != heading[2] else None
     motion, target = _motion(st.clean(target))
+    target = _known_as(target, analysis.target)
     body = analysis.body
     target = st.clean(target) or st.clean(body) or body
     cleaned = [(st.clean(_motion(st.clean(e.phrase))[1]), e) for e in analysis.conditions]
@@ -164,6 +166,14 @@ def plan_from(analysis: QueryAnalysis, duration_s: float) -> Plan:
         routes=(analysis.target.route, *(e.route for _, e in kept)),
         episode="passing" if passing else "effect" if causal else None,
     )
+
+
+def _known_as(text: str, event: Event) -> str:
+    """`text` with the event's subject replaced by the encoder's word for it ("a kitty" ->
+    "a cat"), when it has one."""
+    if event.known_as is None or not event.subject:
+        return text
+    return re.sub(rf"\b{re.escape(event.subject)}\b", event.known_as, text, count=1)
 
 
 def _motion(text: str) -> tuple[str | None, str]:

@@ -1,0 +1,76 @@
+"""Everyday nouns mapped to the words the image encoder knows.
+
+The offline encoder names what it sees with ImageNet's WordNet words (`encoders.class_words`):
+"motorcycle", "cat", "coffee mug". People say "motorbike", "kitty", "mug", "puppy", "tv".
+A noun the vocabulary lacks is replaced by its nearest vocabulary word in the sentence
+model's space when that word is close enough (`SYNONYM_SIMILARITY`) and clearly closer than
+the runner-up (`SYNONYM_MARGIN`); otherwise it is kept as it is (the encoder then compares
+the whole phrase by meaning).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+
+import numpy as np
+
+#: Cosine at which a noun counts as another name for a vocabulary word: "kitty" -> "cat" 0.84,
+#: "puppy" -> "dog" 0.80, "tv" -> "television" 0.96; "pony" -> "horse" 0.67 and "lorry" ->
+#: "articulated lorry" 0.69 stay as they are (measured with all-MiniLM-L6-v2).
+SYNONYM_SIMILARITY = 0.78
+
+
+def canonical_noun(noun: str) -> str | None:
+    """The vocabulary word for `noun` (itself, its singular, or its nearest synonym), or None
+    when it has none.
+
+    >>> canonical_noun("cars"), canonical_noun("kitty"), canonical_noun("campus")
+    ('car', 'cat', None)
+    """
+    from ..encoders.class_words import named_classes, vocabulary
+
+    word = noun.lower().strip()
+    if not word:
+        return None
+    words = set(vocabulary())
+    if word in words:
+        return word
+    if word.endswith("s") and word[:-1] in words:
+        return word[:-1]
+    if word.endswith("es") and word[:-2] in words:
+        return word[:-2]
+    found = _nearest(word)
+    return found if found and named_classes(found) else None
+
+
+@lru_cache(maxsize=2048)
+def _nearest(word: str) -> str | None:
+    table = _table()
+    if table is None:
+        return None
+    words, vectors, model = table
+    v = model.encode([word])[0]
+    sims = vectors @ v
+    best = int(np.argmax(sims))
+    return words[best] if float(sims[best]) >= SYNONYM_SIMILARITY else None
+
+
+@lru_cache(maxsize=1)
+def _table():
+    """`(words, (V, 384) unit vectors, model)` of the vocabulary, or None without the model."""
+    try:
+        from ..encoders.class_words import vocabulary
+        from ..encoders.disk_cache import cached_array
+        from ..encoders.minilm import MiniLM
+
+        model = MiniLM()
+    except Exception:  # noqa: BLE001 - any missing piece of the model means "no synonyms"
+        return None
+    words = vocabulary()
+    key = "\n".join([model.fingerprint, *words])
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+    vectors = cached_array(
+        f"vocabulary-{digest}", (len(words), 384), lambda: model.encode(list(words), 256)
+    )
+    return words, vectors, model
