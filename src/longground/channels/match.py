@@ -92,8 +92,8 @@ def speech_moments(
 ) -> tuple[Moments, dict]:
     """The voice-activity segments where the needle is said, and the trace's details.
 
-    A segment holds the needle when the transcript has it word for word (a plural too), or when the keyword
-    spotter hears it (`spotted`, mean log-likelihood ratio at least `KEYWORD_MATCH`) and a
+    A segment holds the needle when the transcript has it word for word (a plural too), or
+    when the keyword spotter hears it (`spotted`, mean log-likelihood ratio at least `KEYWORD_MATCH`) and a
     second, independent listen agrees: the needle's phones match the phone recogniser's
     phones of the segment (`Transcript.phones`), or the transcript's words as phones, better
     than everyday null words match them (`NULL_WORDS`; at least `PHONE_Z` / `WORD_Z` of their
@@ -142,9 +142,9 @@ def speech_moments(
 
 def _heard(i, texts, exact, kws, heard_z, words_z) -> dict:
     """One segment's evidence, for the trace."""
-    return {"segment": i, "words": texts[i][:120], "exact": bool(exact[i]),
-            "spotted": None if not np.isfinite(kws[i]) else round(float(kws[i]), 5),
-            "phones_z": round(float(heard_z[i]), 2), "words_z": round(float(words_z[i]), 2)}  # fmt: skip
+    spotted = round(float(kws[i]), 5) if np.isfinite(kws[i]) else None
+    return {"segment": i, "words": texts[i][:120], "exact": bool(exact[i]), "spotted": spotted,
+            "phones_z": round(float(heard_z[i]), 2), "words_z": round(float(words_z[i]), 2)}
 
 
 def _standout(

@@ -27,8 +27,8 @@ from ..errors import UserError
 from . import grammar as g
 from .channel import Route, route
 from .structure import Relation, main_sentence, occurrence, split_relation, strip_lead_ins
-from .windows import extract_window, window_words
 from .vocabulary import canonical_noun
+from .windows import extract_window, window_words
 from .words import head_noun, tag
 
 #: Longest query read, in characters: a query is a sentence or two, and anything longer is a
