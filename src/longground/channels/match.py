@@ -94,13 +94,13 @@ def speech_moments(
 
     A segment holds the needle when the transcript has it word for word (a plural too), or
     when the keyword spotter hears it (`spotted`, mean log-likelihood ratio at least
-    `KEYWORD_MATCH`) and a second, independent listen agrees: the needle's phones match the phone recogniser's
-    phones of the segment (`Transcript.phones`), or the transcript's words as phones, better
-    than everyday null words match them (`NULL_WORDS`; at least `PHONE_Z` / `WORD_Z` of their
-    standard deviations above their mean), or, for a needle of several words, the sentence
-    model reads the segment as saying it (`SEMANTIC_MATCH`). The spotter alone fires on
-    words that fit any speech well; the null words are how much a word that was not said
-    still matches.
+    `KEYWORD_MATCH`) and a second, independent listen agrees: the needle's phones match the
+    phone recogniser's phones of the segment (`Transcript.phones`), or the transcript's
+    words as phones, better than everyday null words match them (`NULL_WORDS`; at least
+    `PHONE_Z` / `WORD_Z` of their standard deviations above their mean), or, for a needle of
+    several words, the sentence model reads the segment as saying it (`SEMANTIC_MATCH`).
+    The spotter alone fires on words that fit any speech well; the null words are how much
+    a word that was not said still matches.
 
     Args:
         transcript: the speech channel.
