@@ -115,7 +115,7 @@ class SmallSecondObject(FakeSource):
 
 def test_a_small_second_object_is_found_together_on_its_object_box():
     query = "a cat and a cup on screen together"
-    agent = CometAgent(AgentSettings(roles="offline"), 1.0, GraphCache(None))
+    agent = CometAgent(AgentSettings(roles="offline", scene="composited"), 1.0, GraphCache(None))
     source = SmallSecondObject()
     moments, trace = agent.run(source, query)
     assert matched(moments.spans, cat_shots(with_="cup"))
@@ -124,7 +124,7 @@ def test_a_small_second_object_is_found_together_on_its_object_box():
     class HalvesOnly(SmallSecondObject):
         has_objects = False
 
-    agent = CometAgent(AgentSettings(roles="offline"), 1.0, GraphCache(None))
+    agent = CometAgent(AgentSettings(roles="offline", scene="composited"), 1.0, GraphCache(None))
     moments, _ = agent.run(HalvesOnly(), query)
     assert len(moments) == 0
 
@@ -138,10 +138,12 @@ def test_the_target_beside_another_object_is_found_on_its_object_box():
     # boxes (object_presence) the filter keeps that shot and the verifier accepts it; without,
     # it is missed.
     for object_presence, shots in ((True, [0, 1]), (False, [0])):
-        settings = AgentSettings(roles="offline", object_presence=object_presence)
+        settings = AgentSettings(
+            roles="offline", scene="composited", object_presence=object_presence
+        )
         agent = CometAgent(settings, 1.0, GraphCache(None))
         moments, _ = agent.run(SmallSecondObject(), "every time a cup appears")
         assert matched(moments.spans, _cup_shots()[shots]), (object_presence, moments.spans)
-    agent = CometAgent(AgentSettings(roles="offline"), 1.0, GraphCache(None))
+    agent = CometAgent(AgentSettings(roles="offline", scene="composited"), 1.0, GraphCache(None))
     moments, _ = agent.run(SmallSecondObject(), "a giraffe")
     assert len(moments) == 0  # no box reads as a thing the video never shows

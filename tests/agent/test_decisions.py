@@ -33,6 +33,8 @@ def rocket_shots() -> np.ndarray:
 
 
 def run(query: str, source=None, **settings):
+    """The agent in the composited scene (decisions relative to the video are its rules)."""
+    settings = {"scene": "composited", **settings}
     agent = CometAgent(AgentSettings(roles="offline", **settings), 1.0, GraphCache(None))
     moments, trace = agent.run(source or FaintRocket(), query)
     return moments, trace.to_dict()

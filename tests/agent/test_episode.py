@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from longground.agent.graph.cache import GraphCache
 from longground.agent.perception.episode import (
     EPISODE_FPS,
     LOOK_S,
@@ -15,8 +16,14 @@ from longground.agent.perception.episode import (
     shot_episodes,
     shrink,
 )
+from longground.agent.pipeline import CometAgent
+from longground.agent.settings import AgentSettings
 from longground.moments import tiou_matrix
 from tests.agent.test_pipeline import FakeSource, run, shot_spans
+
+#: Episodes are read on the scripted video as composited footage (the ball and the object
+#: are each seen on their half).
+COMPOSITED = CometAgent(AgentSettings(roles="offline", scene="composited"), 1.0, GraphCache(None))
 
 
 def shot_episode(frames_at, shot_s: tuple[float, float], step_s: float) -> Episode | None:
@@ -170,7 +177,7 @@ def test_a_cause_and_its_effect_is_bounded_by_its_motion_in_one_shot():
     """The cat also moves in shot 6, just before the cup's shot: the cup in the next shot is
     another scene, and the answer is the motion inside shot 7, not the whole shot."""
     source = FallingSource()
-    moments, trace = run("When does the cat knock over the cup?", source=source)
+    moments, trace = run("When does the cat knock over the cup?", COMPOSITED, source)
     assert trace["plan"]["episode"] == "effect"
     assert moments.count == 1
     assert tiou_matrix(moments.spans, source.truth())[0, 0] >= 0.7
@@ -180,7 +187,7 @@ def test_a_cause_and_its_effect_is_bounded_by_its_motion_in_one_shot():
 @pytest.mark.parametrize("falls", [True, False])
 def test_a_passing_by_is_the_shot_where_nothing_falls(falls):
     source = FallingSource(falls=falls)
-    moments, trace = run("When does the cat roll past the cup?", source=source)
+    moments, trace = run("When does the cat roll past the cup?", COMPOSITED, source)
     assert trace["plan"]["episode"] == "passing"
     if falls:
         assert moments.count == 0

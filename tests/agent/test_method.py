@@ -61,8 +61,9 @@ def scene_spans(match):
     return [(float(a), float(b)) for a, b, s in zip(starts, ends, SCENES, strict=True) if match(s)]
 
 
-def agent(tmp_path):
-    config = MethodConfig(params={"roles": "offline"}, cache_dir=tmp_path / "cache")
+def agent(tmp_path, **params):
+    params = {"roles": "offline", **params}
+    config = MethodConfig(params=params, cache_dir=tmp_path / "cache")
     return AgentMethod(config, encoder=ColourEncoder())
 
 
@@ -85,12 +86,12 @@ def test_finds_scenes_and_reuses_the_graph(clip, tmp_path):
 
 
 def test_halves_find_two_colours_together(clip, tmp_path):
-    grounding = agent(tmp_path).ground(clip, "red and blue at the same time")
+    grounding = agent(tmp_path, scene="composited").ground(clip, "red and blue at the same time")
     both = scene_spans(lambda s: {s[1], s[2]} == {"red", "blue"})
     assert close(grounding.moments.to_list(), both)
     assert grounding.trace["counters"]["graph.object_frames"] > 0  # the halves' object boxes
     assert list((tmp_path / "cache").rglob("*.objects.npz"))
-    assert agent(tmp_path).ground(clip, "a purple scene").moments.count == 0
+    assert agent(tmp_path, scene="composited").ground(clip, "a purple scene").moments.count == 0
 
 
 def test_registered_and_single_mode(clip, tmp_path):

@@ -66,9 +66,11 @@ def test_boxes_keep_the_absolute_threshold_whatever_the_text_own():
     assert absent.nodes("cup", events, "events", seen_once=True)[0] > 0.9
 
 
-def test_object_presence_is_on_by_default_and_can_be_turned_off():
-    assert AgentSettings().object_presence
-    assert not AgentSettings.from_params({"object_presence": "false"}).object_presence
+def test_object_presence_is_on_in_the_composited_scene_and_can_be_turned_off():
+    assert not AgentSettings().object_presence  # the general scene assumes no backdrop
+    assert AgentSettings(scene="composited").object_presence
+    params = {"scene": "composited", "object_presence": "false"}
+    assert not AgentSettings.from_params(params).object_presence
 
 
 def test_only_views_that_found_a_box_are_a_closer_look():

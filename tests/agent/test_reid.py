@@ -98,10 +98,14 @@ def test_ordinal_query_groups_instances_by_object_looks_not_frame_embeddings(cat
     events = make_nodes(np.array([[0.0, 40.0]]), times, emb, 2.0, 1)
     scores = {plan.target: np.zeros(len(times))}
     ev = Evidence(plan, times, emb, emb, scores, events, frames_at=frames_at)
-    aggregator = OfflineAggregator(ScorerSettings.from_agent(AgentSettings(), threshold=0.2))
+    aggregator = OfflineAggregator(
+        ScorerSettings.from_agent(AgentSettings(scene="composited"), threshold=0.2)
+    )
     answer = aggregator.aggregate(ev, entries)
     assert answer.moments.to_list() == [[10.0, 12.0], [30.0, 32.0]]
-    blind = ScorerSettings.from_agent(AgentSettings(object_looks=False), threshold=0.2)
+    blind = ScorerSettings.from_agent(
+        AgentSettings(scene="composited", object_looks=False), threshold=0.2
+    )
     assert len(OfflineAggregator(blind).aggregate(ev, entries).moments) == 0
     matrix = same_identity_matrix(instance_looks(ev, np.array(spans), plan.target))
     assert matrix.tolist() == [[a % 2 == b % 2 for b in range(4)] for a in range(4)]

@@ -36,8 +36,10 @@ def rendered(tmp_path_factory):
 
 
 def agent_with(cache_dir, **params):
+    """The agent in the composited scene: the generator pastes photos on backdrops."""
+    params = {"roles": "offline", "scene": "composited", **params}
     return build_method(
-        "agent", MethodConfig(params={"roles": "offline", **params}, cache_dir=cache_dir)
+        "agent", MethodConfig(params=params, cache_dir=cache_dir)
     )
 
 

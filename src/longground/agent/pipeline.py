@@ -56,9 +56,12 @@ class Roles:
     aggregator: AggregatorRole
 
 
-def make_roles(settings: AgentSettings, threshold: float, client=None) -> Roles:
-    """Build the role backends the settings ask for (LLM ones need `client`)."""
-    scorer = ScorerSettings.from_agent(settings, threshold)
+def make_roles(
+    settings: AgentSettings, threshold: float, client=None, width: float | None = None
+) -> Roles:
+    """Build the role backends the settings ask for (LLM ones need `client`); `width`: the
+    source's score units per unit of log-odds, if it knows them."""
+    scorer = ScorerSettings.from_agent(settings, threshold, width)
     extra = {
         "filter": {"frames_per_event": settings.filter_frames, "batch": settings.filter_batch},
         "verifier": {"n_frames": settings.verifier_frames},
@@ -114,7 +117,7 @@ class CometAgent:
 
     def __init__(self, settings: AgentSettings, index_fps: float, cache: GraphCache, client=None):
         self.settings, self.index_fps, self.cache, self.client = settings, index_fps, cache, client
-        self._roles: dict[float, Roles] = {}
+        self._roles: dict[tuple[float, float | None], Roles] = {}
         self._regions: dict[tuple[str, str], RegionIndex] = {}  # (kind, video key)
         self._nulls: dict[tuple, dict[str, float]] = {}  # null standouts per video and events
         self._trace = Trace()  # the query in progress (region features report their cost here)
@@ -127,10 +130,10 @@ class CometAgent:
         return FALLBACK_THRESHOLD if threshold is None else threshold
 
     def roles(self, source: VideoSource) -> Roles:
-        threshold = self.absolute_threshold(source)
-        if threshold not in self._roles:
-            self._roles[threshold] = make_roles(self.settings, threshold, self.client)
-        return self._roles[threshold]
+        key = (self.absolute_threshold(source), source.default_width)
+        if key not in self._roles:
+            self._roles[key] = make_roles(self.settings, *key[:1], self.client, key[1])
+        return self._roles[key]
 
     def profile(self, name: str) -> Profile:
         chosen = name if self.settings.profile == "auto" else self.settings.profile
@@ -268,7 +271,7 @@ class CometAgent:
     def _width(self, source: VideoSource) -> float:
         """Width of the presence logistic (the same for every text)."""
         return ScorerSettings.from_agent(
-            self.settings, self.absolute_threshold(source)
+            self.settings, self.absolute_threshold(source), source.default_width
         ).calibration.width
 
     def _decide(self, source: VideoSource, fps: float, texts, trace: Trace, spans_s=None) -> dict:

@@ -14,6 +14,13 @@ from ..params import check_known, parse_values
 from .profiles import Profile
 
 ORDERS = ("coverage", "uniform")
+#: What the footage is like: "general" (camera footage, screen recordings, anything; the
+#: default) or "composited" (photos pasted on plain or textured backdrops: studio and
+#: composited footage, and the project's own generator). The composited scene turns on the
+#: perception that assumes a backdrop: frame halves, object boxes against the frame's outer
+#: ring, object looks, thresholds relative to the video (`SCENE_SWITCHES`).
+SCENES = ("general", "composited")
+SCENE_SWITCHES = ("regions", "object_presence", "object_looks", "relative")
 REGION_SOURCES = ("index", "encoder")
 PROFILE_FIELDS = tuple(f.name for f in fields(Profile) if f.name != "name")
 #: Per-second motion thresholds (`perception.motion`): magnitudes, so never negative.
@@ -29,6 +36,9 @@ class AgentSettings:
             offline), "offline" or "llm".
         planner, filter, verifier, aggregator: per-role backend overriding `roles`.
         profile: "auto" (the planner's choice) or a profile name.
+        scene: "general" or "composited" (`SCENES`): sets the `SCENE_SWITCHES` left
+            unset, and in the general scene texts are scored by the encoder's presence
+            model (calibrated log-odds, `ImageTextEncoder.presence`).
         hops: K, both the reach of indirect edges and the hops of a perception context.
         full_rate_events: segment events on every indexed sample when the index is denser
             than the profile's rho_E (False: subsample to rho_E).
@@ -58,16 +68,18 @@ class AgentSettings:
         neighbour_p: how clearly the neighbouring shot of "a shot of X right after / before
             a shot of Y" must show Y (`roles.offline.ScorerSettings`), chosen on the tuning
             rendering.
-        object_looks: let the offline roles read the objects' own pixels (`perception.reid`):
-            ordinal plans group instances by the objects' looks rather than by `same_identity`
-            on frame embeddings, and colourless plans check the object has no colour.
+        object_looks (composited scene): let the offline roles read the objects' own pixels
+            (`perception.reid`): ordinal plans group instances by the objects' looks rather
+            than by `same_identity` on frame embeddings, and colourless plans check the
+            object has no colour.
         pan_min, zoom_min, approach_min: per-second thresholds of the camera's pan and zoom
             and of an object's move into or out of the frame (`perception.motion`), chosen
             on the tuning rendering; track_min: per-second move of what differs from the
             backdrop that gives a "left to right" / "right to left" direction; sweep_min:
             how far (fraction of the frame width) that difference's centre sweeps in a
             crossing ("moving across the screen").
-        regions: let the offline roles look at frame halves (see `regions.py`).
+        regions (composited scene): let the offline roles look at frame halves
+            (`regions.py`).
         region_source: where the halves' features come from: "index" (the encoder's
             whole-frame pass, when it gives them: label-bridge) or "encoder" (each half
             cropped and encoded again); see docs/agent.md, "The first look".
@@ -83,12 +95,13 @@ class AgentSettings:
             deduplication, and every verified entry is its own answer, unaggregated).
         iterative: iterative verification (False: "w/o Iterative Verification": one pass,
             each candidate verified once on its own, with no context expansion).
-        relative: decide "visible" per text relative to its own score distribution over the
-            video (`perception.relative`); False: the absolute threshold only.
+        relative (composited scene): decide "visible" per text relative to its own score
+            distribution over the video (`perception.relative`); False: the absolute
+            threshold only.
         k_mad, max_drop, min_spread: the relative rule's parameters (`RelativeRule`).
-        object_presence: the filter and the verifier also look for a text on the object
-            boxes of the frame halves (views that found one), against the absolute threshold
-            (`visibility.Visibility`).
+        object_presence (composited scene): the filter and the verifier also look for a text
+            on the object boxes of the frame halves (views that found one), against the
+            absolute threshold (`visibility.Visibility`).
         null_gate: lower a text's threshold only when its best event stands out further
             than every null text's does on the video (`perception.null`).
         fallback_k: a plain presence query whose answer is empty answers the event nodes
@@ -110,6 +123,7 @@ class AgentSettings:
     verifier: str | None = None
     aggregator: str | None = None
     profile: str = "auto"
+    scene: str = "general"
     hops: int = 2
     full_rate_events: bool = True
     max_iterations: int = 0
@@ -130,7 +144,7 @@ class AgentSettings:
     accept_p: float = 0.5
     extend_p: float = 0.25
     neighbour_p: float = 0.935
-    regions: bool = True
+    regions: bool | None = None
     region_source: str = "encoder"
     moving_min: float = 0.01
     pan_min: float = 0.001
@@ -141,7 +155,7 @@ class AgentSettings:
     continuity: float = 0.6
     merge_gap_s: float = 1.0
     same_identity: float = 0.9
-    object_looks: bool = True
+    object_looks: bool | None = None
     verifier_frames: int = 12
     filter_frames: int = 2
     filter_batch: int = 8
@@ -151,12 +165,12 @@ class AgentSettings:
     flat_segment_s: float = 10.0
     memory_bank: bool = True
     iterative: bool = True
-    relative: bool = True
+    relative: bool | None = None
     k_mad: float = 4.0
     max_drop: float = 1.0
     min_spread: float = 0.1
     null_gate: bool = True
-    object_presence: bool = True
+    object_presence: bool | None = None
     fallback_k: float = 0.0
     scale_budget: bool = True
     confidence_z: float = 0.05
@@ -166,6 +180,13 @@ class AgentSettings:
     overrides: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        if self.scene not in SCENES:
+            raise UserError(
+                f"agent: parameter scene={self.scene!r}; choose one of: " + ", ".join(SCENES)
+            )
+        for name in SCENE_SWITCHES:
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, self.scene == "composited")
         if self.order not in ORDERS:
             raise UserError(
                 f"agent: parameter order={self.order!r}; choose one of: " + ", ".join(ORDERS)

@@ -51,6 +51,8 @@ class VideoSource(ABC):
         duration_s: the video's length in seconds.
         key: identifies the video and encoder for caches (changes when either does).
         default_threshold: the encoder's raw score meaning "visible", if it has one.
+        default_width: score units per unit of log-odds around that threshold, if the
+            source knows them (a source scoring in calibrated log-odds: 1.0).
         has_regions: whether `region_features` is available.
         regions_in_index: whether `region_features` only reads the feature index (cheap:
             then the agent keeps no cache file of them).
@@ -60,6 +62,7 @@ class VideoSource(ABC):
     duration_s: float
     key: str
     default_threshold: float | None = None
+    default_width: float | None = None
     has_regions: bool = False
     regions_in_index: bool = False
     has_objects: bool = False

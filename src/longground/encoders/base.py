@@ -49,12 +49,26 @@ class ImageTextEncoder(ABC):
         emb = self.encode_images(frames)
         return {"embedding": emb, "appearance": emb}
 
+    #: Score units per unit of log-odds in the default `presence`: how far above the
+    #: threshold a score must be to be "clearly" there.
+    presence_scale: float = 0.05
+
     def score(self, features: dict[str, np.ndarray], text: str) -> np.ndarray:
         """Relevance of each indexed frame to `text`: `(N,)` float32, higher is better.
 
         The default is the cosine between the frame embedding and the text embedding.
         """
         return features["embedding"] @ self.encode_texts([text])[0]
+
+    def presence(self, features: dict[str, np.ndarray], text: str) -> np.ndarray:
+        """Log-odds that each frame shows `text`: `(N,)` float32, 0 at even odds.
+
+        An encoder with a fitted presence model overrides this (label-bridge). The default
+        reads the score against `default_threshold`, `presence_scale` score units per unit
+        of log-odds: uncalibrated, so a user's own CLIP weights should be given
+        `-p presence_threshold=` where the default does not fit (docs/encoders.md).
+        """
+        return (self.score(features, text) - self.default_threshold) / self.presence_scale
 
 
 EncoderFactory = Callable[[str], ImageTextEncoder]

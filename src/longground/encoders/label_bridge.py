@@ -16,6 +16,7 @@ frames for one query is unchanged, but one absolute threshold (`NO_MATCH_SCORE`)
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -239,6 +240,22 @@ class LabelBridgeEncoder(ImageTextEncoder):
         rows = {"label_mix": mix, "class_logp": class_logp(probs), "embedding": l2_normalize(mix)}
         return {k: v.reshape(n, regions, *v.shape[1:]) for k, v in rows.items()}
 
+    def presence(self, features: dict[str, np.ndarray], text: str) -> np.ndarray:
+        """Log-odds that each frame shows `text` (`PRESENCE` on the bridge's readings): the
+        named classes' probability for a text that names ImageNet classes, the bridged score
+        otherwise. `(...)` like the features' leading dimensions.
+        """
+        check_query(text)
+        named = named_classes(text)
+        if named and "class_logp" in features:
+            logp = features["class_logp"]
+            mass = class_mass(logp, named)
+            others = class_mass(logp, neighbour_classes(named))
+            return PRESENCE.log_odds(mass, others, None, named=True)
+        query = self.encode_texts([text])[0]
+        bridged = standardized_score(features["label_mix"], query, self.class_embeddings)
+        return PRESENCE.log_odds(None, None, bridged, named=False)
+
     def encode_images(self, frames: np.ndarray) -> np.ndarray:
         return self.image_features(frames)["embedding"]
 
@@ -277,6 +294,37 @@ class LabelBridgeEncoder(ImageTextEncoder):
         other = class_mass(logp, neighbours)
         confused = (other >= NEIGHBOUR_SEEN) & (other > class_mass(logp, named))
         return np.where(confused, own, np.maximum(bridged, own)).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class PresenceModel:
+    """A logistic model of "this frame shows the text" on the bridge's readings.
+
+    For a text naming classes: `named_log_mass * ln(p) + named_bias`, p the probability the
+    classifier puts on the named classes, lowered by `confusion` where a confusable
+    neighbour (`class_words.neighbour_classes`) is clearly seen and more probable. For any
+    other text: `bridged_slope * (bridged score - bridged_centre)`.
+    """
+
+    named_log_mass: float
+    named_bias: float
+    confusion: float
+    bridged_slope: float
+    bridged_centre: float
+
+    def log_odds(self, mass, neighbours, bridged, named: bool) -> np.ndarray:
+        """`(...)` float32 log-odds from the readings (same shapes)."""
+        if not named:
+            return (self.bridged_slope * (bridged - self.bridged_centre)).astype(np.float32)
+        odds = self.named_log_mass * np.log(np.maximum(mass, 1e-6)) + self.named_bias
+        confused = (neighbours >= NEIGHBOUR_SEEN) & (neighbours > mass)
+        return (odds - self.confusion * confused).astype(np.float32)
+
+
+#: Fitted by `perf/fit_presence.py` (see docs/encoders.md, "Presence"): placeholder until fit.
+PRESENCE = PresenceModel(
+    named_log_mass=1.5, named_bias=3.5, confusion=2.0, bridged_slope=2.0, bridged_centre=2.6
+)
 
 
 @register_encoder("label-bridge")

@@ -73,10 +73,13 @@ class FileSource(VideoSource):
     def __init__(
         self, video: Path, encoder, store, extractors: dict | None = None,
         config: MethodConfig | None = None, region_source: str = "encoder",
+        presence: bool = False,
     ):  # fmt: skip
         """`config` gives the evidence channels (`--channels`, cache, rate) sub-events may
         be routed to; without it the source has none. `region_source` says where the
-        halves' features come from (`agent.settings.REGION_SOURCES`, see `region_features`)."""
+        halves' features come from (`agent.settings.REGION_SOURCES`, see `region_features`).
+        `presence`: score texts by the encoder's presence model, in calibrated log-odds
+        (the general scene), instead of its raw score."""
         from ..cache import video_fingerprint
         from ..video import probe
 
@@ -93,7 +96,11 @@ class FileSource(VideoSource):
         if self.regions_in_index:
             ids.append("regions=index")  # the halves' features differ from encoded crops'
         self.key = agent_video_key(video_fingerprint(self.video), "+".join(ids))
-        self.default_threshold = getattr(encoder, "default_threshold", None)
+        self.presence = presence
+        if presence:
+            self.default_threshold, self.default_width = 0.0, 1.0
+        else:
+            self.default_threshold = getattr(encoder, "default_threshold", None)
         self._timelines: dict[float, tuple[np.ndarray, dict[str, np.ndarray]]] = {}
 
     def timeline(self, fps: float) -> tuple[np.ndarray, dict[str, np.ndarray]]:
@@ -113,7 +120,8 @@ class FileSource(VideoSource):
         return float(self.store.get_or_build(self.video, self.encoder, fps).fps)
 
     def score(self, features: dict[str, np.ndarray], text: str) -> np.ndarray:
-        return np.asarray(self.encoder.score(features, text), dtype=np.float64)
+        scorer = self.encoder.presence if self.presence else self.encoder.score
+        return np.asarray(scorer(features, text), dtype=np.float64)
 
     def frames(
         self, start_s: float, end_s: float, fps: float, short_side: int
@@ -162,8 +170,9 @@ class FileSource(VideoSource):
         encoder or without a config."""
         if self.config is None:
             return None
-        from .channels import channel_answer, route_record
+        from .channels import channel_answer, presence_for_action, route_record
 
+        route = presence_for_action(route)
         found = channel_answer(self.video, route, self.config)
         if found is None:
             return None
@@ -393,7 +402,7 @@ class AgentMethod(IndexedGrounder):
         if video not in self._sources:
             self._sources[video] = FileSource(
                 video, self.encoder, self.store, self._extractors, self.config,
-                self.settings.region_source,
+                self.settings.region_source, presence=self.settings.scene == "general",
             )  # fmt: skip
         return self._sources[video]
 

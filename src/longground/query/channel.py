@@ -10,8 +10,11 @@ Two steps, so that a wording the rules have not seen is still decided by what it
    under `MIN_MARGIN` (or the sentence model is not installed) the cue's own channel stands.
 
 A sub-event with no needle asks about the picture: the people channel when it is a person or
-a face with nothing more than presence (`words.PRESENCE_VERBS`), the image encoder otherwise
-(`Route.person` then says its subject is a person, so the finder may fall back to presence).
+a face with nothing more than presence (`words.PRESENCE_VERBS`), the image encoder otherwise.
+`Route.person` then says its subject is a person: rule "person-object" when the event names
+a thing the encoder knows ("a man talking on a phone"), "person-action" when it names only
+an action no model here can check ("a woman crying"), which a method may answer by where a
+person is.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .words import FACE_NOUNS, PERSON_NOUNS, PRESENCE_VERBS, Token, head_noun, tag
+from .words import FACE_NOUNS, PERSON_NOUNS, PRESENCE_VERBS, head_noun, tag
 
 CHANNELS = ("visual", "speech", "text", "people")
 #: Smallest lead of the best channel's prototype over the runner-up's (cosine) for the
@@ -251,19 +254,13 @@ def _picture_route(text: str) -> Route:
     if not person:
         return Route("visual", text, "default")
     needle = "face" if noun in FACE_NOUNS else "person"
-    if _only_presence(tokens, head):
+    after = tokens[head + 1 :]
+    objects = any(t.is_noun and object_noun(t.lower) for t in after)
+    if objects:  # "a man talking on a phone": the encoder can check the phone
+        return Route("visual", text, "person-object", person=True)
+    if all(t.lower in PRESENCE_VERBS for t in after if t.is_verb):
         return Route("people", needle, "people-presence", person=True)
     return Route("visual", text, "person-action", person=True)
-
-
-def _only_presence(tokens: tuple[Token, ...], head: int) -> bool:
-    """No verb beyond presence and posture after the subject (the people channel checks
-    those), and no thing the image encoder could check ("talking on a phone"); a verb before
-    the subject ("when is", "does ... appear") asks, it does not act."""
-    after = tokens[head + 1 :]
-    if any(t.is_verb and t.lower not in PRESENCE_VERBS for t in after):
-        return False
-    return not any(t.is_noun and object_noun(t.lower) for t in after)
 
 
 def object_noun(noun: str) -> bool:

@@ -99,16 +99,18 @@ class ScorerSettings:
     neighbour_p: float = 0.935
 
     @classmethod
-    def from_agent(cls, settings: AgentSettings, threshold: float) -> ScorerSettings:
+    def from_agent(
+        cls, settings: AgentSettings, threshold: float, width: float | None = None
+    ) -> ScorerSettings:
         """The offline roles' settings: every field `AgentSettings` also has is taken from it,
         and the calibration is centred on `threshold` (width: `settings.presence_width`, else
-        a tenth of the threshold's magnitude).
+        the source's `width`, else a tenth of the threshold's magnitude).
 
         >>> s = ScorerSettings.from_agent(AgentSettings(accept_p=0.6), threshold=0.2)
         >>> s.accept_p, s.filter_p, round(s.calibration.width, 3), s.lookback
         (0.6, 0.25, 0.02, 4)
         """
-        width = settings.presence_width
+        width = settings.presence_width if settings.presence_width is not None else width
         if width is None:
             width = max(0.1 * abs(threshold), 1e-3)
         shared = {f.name for f in fields(cls)} & {f.name for f in fields(settings)}
