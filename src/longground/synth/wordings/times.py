@@ -46,7 +46,7 @@ def window_phrases(w: Window) -> list[str]:
     if w.start_s == 0:
         span = _amount(w.end_s, w.unit_s)
         out += [f"in the first {span}", f"during the first {span}", f"before {b}"]
-    if w.to_end:
+    if w.to_end and w.start_s > 0:
         out += [f"after {a}", f"from {a} on", f"after {_amount(w.start_s, w.unit_s, True)}"]
         if (w.end_s - w.start_s) % w.unit_s == 0:
             out.append(f"in the last {_amount(w.end_s - w.start_s, w.unit_s)}")
