@@ -21,7 +21,10 @@ ATTRIBUTE_ORDER = (
 # Beyond CoMET: which evidence channel a query asks about (docs/channels.md); benchmark files
 # may carry them, CoMET's attribute sampler and the annotation page do not.
 CHANNEL_ATTRIBUTES = ("speech", "text", "person")
-ATTRIBUTES = frozenset(ATTRIBUTE_ORDER + CHANNEL_ATTRIBUTES)
+# Beyond CoMET: groups of generated queries scored apart ("near-miss": an absent object named
+# beside a confusable one on screen, synth/queries/near_miss.py).
+GROUP_ATTRIBUTES = ("near-miss",)
+ATTRIBUTES = frozenset(ATTRIBUTE_ORDER + CHANNEL_ATTRIBUTES + GROUP_ATTRIBUTES)
 
 
 def unknown_attribute(names: set[str] | frozenset[str]) -> str | None:

@@ -27,7 +27,7 @@ from longground.annotate.app import ATTRIBUTE_ORDER, create_app  # noqa: E402
 from longground.annotate.exchange import import_benchmark  # noqa: E402
 from longground.cli.main import main  # noqa: E402
 from longground.formats import load_samples, write_samples  # noqa: E402
-from longground.samples import ATTRIBUTES, CHANNEL_ATTRIBUTES  # noqa: E402
+from longground.samples import ATTRIBUTES, CHANNEL_ATTRIBUTES, GROUP_ATTRIBUTES  # noqa: E402
 from longground.video.writer import VideoWriter  # noqa: E402
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -117,7 +117,7 @@ def client(world):
 
 
 def test_attribute_order_covers_the_eight_attributes():
-    assert frozenset(ATTRIBUTE_ORDER) == ATTRIBUTES - set(CHANNEL_ATTRIBUTES)
+    assert frozenset(ATTRIBUTE_ORDER) == ATTRIBUTES - set(CHANNEL_ATTRIBUTES + GROUP_ATTRIBUTES)
     assert len(ATTRIBUTE_ORDER) == 8
 
 

@@ -290,7 +290,7 @@ BAD_BENCHMARKS = [
      "gt.jsonl:3: qid q1: duplicated qid (first on line 1)"),
     ("gt.jsonl", _jsonl({**GOOD, "attributes": ["causal", "funny"]}), None,
      "gt.jsonl:1: qid q1: unknown attribute 'funny' (known: bounded, causal, dynamic, "
-     "identity, negative, person, sequential, speech, static, synchronous, text)"),
+     "identity, near-miss, negative, person, sequential, speech, static, synchronous, text)"),
     ("gt.jsonl", _jsonl({**GOOD, "attributes": ["negative"]}), None,
      "gt.jsonl:1: qid q1: attribute 'negative' given to a query with intervals"),
     ("gt.jsonl", _jsonl({**GOOD, "intervals": [[1, 2, 3]]}), None,

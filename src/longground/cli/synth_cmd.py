@@ -73,16 +73,23 @@ def synth(
         False, "--av", help="The audio-visual benchmark: speech, slides, captions, scoreboard, "
         "faces (queries on speech, text, person; 15-minute videos by default).",
     ),
+    wordings: int = typer.Option(
+        1, "--wordings", help="Write each query in K wordings, 1 to 5: the original, then "
+        "K-1 others in everyday words (qid QID_wN, field `wording`; 1 = the original only).",
+    ),
 ) -> None:
     """Generate a synthetic long-video benchmark with exact ground truth for every query type."""
     from fractions import Fraction
 
     from ..synth import JSONL_NAME, generate, plan, rendering_preset, summarize
+    from ..synth.generate import worded
     from ..synth.rendering import parse_size
+    from ..synth.wordings import check_wordings
 
     lengths = parse_minutes(minutes)
+    check_wordings(wordings)
     if av:
-        return _synth_av(out, videos, lengths, seed, overwrite)
+        return _synth_av(out, videos, lengths, seed, overwrite, wordings)
     if fps is not None and not 1 <= fps <= 60:
         raise UserError(f"--fps {fps:g} is out of range: use 1 to 60")
     rate = None if fps is None else Fraction(fps).limit_denominator(1001)
@@ -90,7 +97,8 @@ def synth(
         tiny, parse_size(size) if size else None, rate, object_scale, composition
     )
     if dry_run:
-        samples = [s for v in plan(videos, lengths, seed, tiny, preset) for s in v.samples]
+        planned = enumerate(plan(videos, lengths, seed, tiny, preset))
+        samples = [s for i, v in planned for g in worded(v, seed, i, wordings) for s in g]
         typer.echo(summarize(samples))
         return
     if out is None:
@@ -99,14 +107,16 @@ def synth(
     if not overwrite and _holds_benchmark(out):
         raise UserError(f"--out {out}: already holds a benchmark; pass --overwrite to replace it")
     samples = generate(
-        out, videos, lengths, seed, tiny, progress=sys.stderr.isatty(), preset=preset
+        out, videos, lengths, seed, tiny, sys.stderr.isatty(), preset, wordings=wordings
     )
     typer.echo(f"wrote {videos} videos and {len(samples)} queries to {out / JSONL_NAME}")
     if stats:
         typer.echo(summarize(samples))
 
 
-def _synth_av(out: Path | None, videos: int, lengths, seed: int, overwrite: bool) -> None:
+def _synth_av(
+    out: Path | None, videos: int, lengths, seed: int, overwrite: bool, wordings: int
+) -> None:
     """`synth --av`: the audio-visual benchmark (see `synth.audiovisual`)."""
     from ..synth import JSONL_NAME
     from ..synth.av_generate import generate_av
@@ -117,6 +127,6 @@ def _synth_av(out: Path | None, videos: int, lengths, seed: int, overwrite: bool
     check_output_folder(out, "--out")
     if not overwrite and _holds_benchmark(out):
         raise UserError(f"--out {out}: already holds a benchmark; pass --overwrite to replace it")
-    samples = generate_av(out, videos, lengths, seed, JSONL_NAME, VIDEO_DIR)
+    samples = generate_av(out, videos, lengths, seed, JSONL_NAME, VIDEO_DIR, wordings)
     where = out / JSONL_NAME
     typer.echo(f"wrote {videos} audio-visual videos and {len(samples)} queries to {where}")

@@ -16,6 +16,7 @@ import numpy as np
 from ..errors import UserError
 from ..moments import Moments
 from ..samples import Sample
+from .meaning import Caption, Meaning, Person, Said, Score, Slide
 
 KEYWORDS = ("budget", "weather", "elephant", "hospital", "chocolate", "volcano", "library",
             "umbrella", "tomato", "airport", "dinosaur", "bicycle", "piano", "computer",
@@ -147,29 +148,36 @@ def av_samples(plan: AvPlan, video: str, spoken_s: dict[int, tuple[float, float]
                prefix: str) -> list[Sample]:  # fmt: skip
     """The queries of one rendered video with exact ground truth; `spoken_s[i]` is the span of
     utterance `i` as synthesised."""
-    out: list[Sample] = []
+    return [sample for sample, _ in av_queries(plan, video, spoken_s, prefix)]
 
-    def add(name: str, query: str, spans: list, attributes: tuple[str, ...]):
+
+def av_queries(plan: AvPlan, video: str, spoken_s: dict[int, tuple[float, float]],
+               prefix: str) -> list[tuple[Sample, Meaning]]:  # fmt: skip
+    """`av_samples`, each with what it asks (`synth.meaning`), for rewording."""
+    out: list[tuple[Sample, Meaning]] = []
+
+    def add(name: str, query: str, spans: list, attributes: tuple[str, ...], meaning: Meaning):
         gt = Moments(np.array(spans, np.float64).reshape(-1, 2)).merge(0.0)
         attrs = set(attributes) | ({"negative"} if len(gt) == 0 else set())
-        out.append(Sample(f"{prefix}_{name}", video, plan.duration_s, query, gt,
-                          frozenset(attrs), "synthetic-av"))  # fmt: skip
+        out.append((Sample(f"{prefix}_{name}", video, plan.duration_s, query, gt,
+                           frozenset(attrs), "synthetic-av"), meaning))  # fmt: skip
 
     said = sorted({u.keyword for u in plan.utterances})
     for word in said + list(plan.unspoken):
         spans = [spoken_s[i] for i, u in enumerate(plan.utterances) if u.keyword == word]
-        add(f"say_{word}", f"someone says {word}", spans, ("speech",))
+        add(f"say_{word}", f"someone says {word}", spans, ("speech",), Said(word))
     titles = sorted({s.label for s in plan.scenes if s.kind == "slide"})
     unseen = [t for t in TITLES if t not in titles][:1]
     for title in titles[:3] + unseen:
         spans = [
             (s.start_s, s.end_s) for s in plan.scenes if s.kind == "slide" and s.label == title
         ]
-        add(f"slide_{title.split()[0].lower()}", f"the slide reads {title}", spans, ("text",))
+        name, query = f"slide_{title.split()[0].lower()}", f"the slide reads {title}"
+        add(name, query, spans, ("text",), Slide(title))
     _overlay_queries(plan, add)
     faces = [(s.start_s, s.end_s) for s in plan.scenes if s.kind == "face"]
-    add("person", "a person", faces, ("person",))
-    add("face", "a face", faces, ("person",))
+    add("person", "a person", faces, ("person",), Person())
+    add("face", "a face", faces, ("person",), Person(face=True))
     return out
 
 
@@ -178,8 +186,9 @@ def _overlay_queries(plan: AvPlan, add) -> None:
     for word in captions[:2] + [c for c in CAPTIONS if c not in captions][:1]:
         spans = [(o.start_s, o.end_s) for o in plan.overlays if o.text == word]
         add(f"caption_{word.split()[0].lower()}", f"the caption says {word}", spans,
-            ("text",))  # fmt: skip
+            ("text",), Caption(word))  # fmt: skip
     scores = [o.text.split()[1] for o in plan.overlays if o.kind == "scoreboard"]
     for score in sorted(set(scores), key=scores.index)[1:3] + ["7-5"]:
         spans = [(o.start_s, o.end_s) for o in plan.overlays if o.text == f"HOME {score} AWAY"]
-        add(f"score_{score}", f"the score is {score}", spans, ("text",))
+        home, away = (int(n) for n in score.split("-"))
+        add(f"score_{score}", f"the score is {score}", spans, ("text",), Score(home, away))

@@ -2,7 +2,9 @@
 and write the benchmark JSONL.
 
 Video `i` depends only on `(seed, i)` and its length, so asking for more videos keeps the
-first ones unchanged.
+first ones unchanged. Its near-miss negatives come from their own generator and follow its
+other queries; each query's other wordings come from one more generator per query, so asking
+for more wordings keeps the first ones.
 """
 
 from __future__ import annotations
@@ -16,14 +18,15 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import UserError
-from ..formats.canonical import sample_record
 from ..formats.lines import write_jsonl
 from ..samples import Sample
 from .queries import ATTRIBUTE_ORDER, Query, select_queries
+from .queries.near_miss import near_misses
 from .rendering import check_composition, check_scale
 from .script import VideoScript
 from .storyboard import plan_script
 from .truth import Truth
+from .wordings import check_wordings, records, reworded
 from .writer import shot_list, write_video
 
 JSONL_NAME = "benchmark.jsonl"
@@ -98,8 +101,11 @@ def check_length(minutes: float) -> None:
         )
 
 
-def plan_video(index: int, minutes: float, seed: int, preset: Preset, video: str) -> PlannedVideo:
-    """Script and samples of video `index`; `video` is what the samples' `video` holds."""
+def plan_video(
+    index: int, minutes: float, seed: int, preset: Preset, video: str, near_miss: bool = True
+) -> PlannedVideo:
+    """Script and samples of video `index`; `video` is what the samples' `video` holds;
+    `near_miss`: add the near-miss negatives (`queries.near_miss`) after the other queries."""
     check_length(minutes)
     name = f"synth_{index:03d}"
     script = plan_script(
@@ -116,6 +122,9 @@ def plan_video(index: int, minutes: float, seed: int, preset: Preset, video: str
     queries = select_queries(
         truth, np.random.default_rng([seed, index, 1]), queries_per_attribute(minutes)
     )
+    if near_miss:
+        asked = {q.key for q in queries}
+        queries += near_misses(truth, np.random.default_rng([seed, index, 3]), asked)
     samples = [
         Sample(
             f"{name}_q{j:03d}",
@@ -129,6 +138,21 @@ def plan_video(index: int, minutes: float, seed: int, preset: Preset, video: str
         for j, q in enumerate(queries)
     ]
     return PlannedVideo(script, samples, queries)
+
+
+def worded(planned: PlannedVideo, seed: int, index: int, wordings: int) -> list[list[Sample]]:
+    """Each sample of video `index` in `wordings` wordings, the original first
+    (`wordings.reworded`); query `j`'s are drawn from `default_rng([seed, index, 2, j])`.
+
+    >>> video = plan(1, 1.0, seed=0, tiny=True)[0]
+    >>> [s.qid for s in worded(video, 0, 0, 3)[0]]
+    ['synth_000_q000', 'synth_000_q000_w1', 'synth_000_q000_w2']
+    """
+    check_wordings(wordings)
+    return [
+        reworded(sample, query.meaning, wordings, np.random.default_rng([seed, index, 2, j]))
+        for j, (sample, query) in enumerate(zip(planned.samples, planned.queries, strict=True))
+    ]
 
 
 def rendering_preset(
@@ -166,10 +190,12 @@ def plan(
     seed: int,
     tiny: bool = False,
     preset: Preset | None = None,
+    near_miss: bool = True,
 ) -> list[PlannedVideo]:
     """Plan a benchmark without rendering it (fast: for statistics and tests).
 
-    `preset` (from `rendering_preset`) replaces the default or tiny one.
+    `preset` (from `rendering_preset`) replaces the default or tiny one; `near_miss: False`
+    leaves out the near-miss negatives.
 
     >>> planned = plan(1, 1.0, seed=0, tiny=True)
     >>> planned[0].script.duration_s, planned[0].samples[0].qid
@@ -184,7 +210,8 @@ def plan(
     for length in lengths:  # all of them before planning any
         check_length(length)
     return [
-        plan_video(i, minutes_for(i, lengths), seed, preset, video_path(i)) for i in range(n_videos)
+        plan_video(i, minutes_for(i, lengths), seed, preset, video_path(i), near_miss)
+        for i in range(n_videos)
     ]
 
 
@@ -206,6 +233,8 @@ def generate(
     tiny: bool = False,
     progress: bool = False,
     preset: Preset | None = None,
+    wordings: int = 1,
+    near_miss: bool = True,
 ) -> list[Sample]:
     """Write a synthetic benchmark: `videos/synth_NNN.mp4`, a shot list next to each, and
     `benchmark.jsonl` in `out_dir`.
@@ -220,26 +249,31 @@ def generate(
         progress: show a progress bar per video.
         preset: replaces the default or tiny preset (frame size, frame rate, object scale,
             composition; see `rendering_preset`).
+        wordings: each query in this many wordings (1 to `wordings.MAX_WORDINGS`), one line
+            each with a `wording` field (0: the original) when more than 1 (`worded`).
+        near_miss: add the near-miss negatives (`queries.near_miss`).
 
     Returns:
-        The samples, with `video` an absolute path (the JSONL holds it relative to `out_dir`).
+        The samples (every wording), with `video` an absolute path (the JSONL holds it
+        relative to `out_dir`).
 
     >>> import tempfile
     >>> samples = generate(tempfile.mkdtemp(), 1, 0.5, seed=0, tiny=True)
     >>> samples[0].duration_s, Path(samples[0].video).exists()
     (30.0, True)
     """
-    planned_videos = plan(n_videos, minutes, seed, tiny, preset)  # checks the options first
+    planned_videos = plan(n_videos, minutes, seed, tiny, preset, near_miss)  # checks options
+    check_wordings(wordings)
     out = Path(out_dir)
     (out / VIDEO_DIR).mkdir(parents=True, exist_ok=True)
     preset = preset or PRESETS["tiny" if tiny else "default"]
-    records, samples = [], []
-    for planned in planned_videos:
+    lines, samples = [], []
+    for index, planned in enumerate(planned_videos):
         path = render(planned, out, preset, progress)
-        for sample in planned.samples:
-            records.append(sample_record(sample, attribute_order=ATTRIBUTE_ORDER))
-            samples.append(replace(sample, video=str(path.resolve())))
-        write_jsonl(out / JSONL_NAME, records)  # after every video, so finished work is kept
+        groups = worded(planned, seed, index, wordings)
+        lines += records(groups, ATTRIBUTE_ORDER)
+        samples += [replace(s, video=str(path.resolve())) for group in groups for s in group]
+        write_jsonl(out / JSONL_NAME, lines)  # after every video, so finished work is kept
     return samples
 
 

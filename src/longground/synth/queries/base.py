@@ -14,6 +14,7 @@ import numpy as np
 
 from ...samples import ATTRIBUTES
 from ..catalog import CATEGORIES
+from ..meaning import Meaning
 from ..truth import Track, Truth
 
 
@@ -27,12 +28,14 @@ class Candidate:
         attributes: CoMET attributes of the condition ("negative" is added on selection when
             the mask is empty).
         key: identifies the condition, so one video never asks the same thing twice.
+        meaning: what the query asks, in parts (`synth.wordings` words it again from them).
     """
 
     text: str
     mask: np.ndarray
     attributes: tuple[str, ...]
     key: str
+    meaning: Meaning
 
     def __post_init__(self) -> None:
         unknown = set(self.attributes) - ATTRIBUTES

@@ -8,11 +8,13 @@ cut there; windows are drawn so that this rarely happens.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
 from ...timecode import format_time
 from ..catalog import COLORS, OBJECT_CATEGORIES, PHOTO_CATEGORIES
+from ..meaning import Shown, Window
 from ..truth import Truth
 from .base import (
     Candidate,
@@ -80,18 +82,20 @@ def window_text(rng, truth: Truth, a: int, b: int, noun_phrase: str) -> tuple[st
 
 
 def _bases(truth: Truth, rng: np.random.Generator):
-    """(key, noun phrase, mask, attributes) conditions to put inside a window."""
+    """(key, noun phrase, mask, attributes, meaning) conditions to put inside a window."""
     for category in OBJECT_CATEGORIES:
-        yield category, name(rng, category), truth.mask(of_category(category)), ()
+        mask = truth.mask(of_category(category))
+        yield category, name(rng, category), mask, (), Shown(category)
     for category in PHOTO_CATEGORIES:
         color = pick(rng, list(COLORS))
         phrase = pick(rng, COLOR_PHRASES).format(x=name(rng, category), c=with_article(color))
-        yield f"{category}:{color}", phrase, on_color(truth, category, color), ("static",)
+        mask = on_color(truth, category, color)
+        yield f"{category}:{color}", phrase, mask, ("static",), Shown(category, backdrop=color)
         mask = truth.mask(
             lambda tr, c=category: tr.category == c and tr.appearance.motion == "cross"
         )
         phrase = f"{name(rng, category)} moving across the screen"
-        yield f"{category}:cross", phrase, mask, ("dynamic",)
+        yield f"{category}:cross", phrase, mask, ("dynamic",), Shown(category, motion="cross")
 
 
 @register("bounded")
@@ -99,11 +103,14 @@ def bounded_queries(truth: Truth, rng: np.random.Generator) -> list[Candidate]:
     """Object appearances, coloured backdrops and crossings, each inside a drawn window."""
     out = []
     shown = set(present_categories(truth))
-    for key, phrase, mask, extra in _bases(truth, rng):
+    duration_s = truth.script.duration_s
+    for key, phrase, mask, extra, meaning in _bases(truth, rng):
         if key in OBJECT_CATEGORIES and key not in shown:
             continue  # an absent object is a plain negative, asked elsewhere
         a, b = draw_window(rng, truth, mask)
         text, start_s, end_s = window_text(rng, truth, a, b, phrase)
         windowed = mask & truth.window_mask(start_s, end_s)
-        out.append(Candidate(text, windowed, ("bounded",) + extra, f"{key}@{a}-{b}"))
+        window = Window(start_s, end_s, _unit_s(duration_s), to_end=end_s >= duration_s)
+        attributes, key = ("bounded",) + extra, f"{key}@{a}-{b}"
+        out.append(Candidate(text, windowed, attributes, key, replace(meaning, window=window)))
     return out

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..catalog import CATEGORIES, PHOTO_CATEGORIES
+from ..meaning import Knocked
 from ..truth import Truth
 from .base import Candidate, capitalize, name, pick, register
 
@@ -38,11 +39,13 @@ def causal_queries(truth: Truth, rng: np.random.Generator) -> list[Candidate]:
     for target in PHOTO_CATEGORIES:
         t = name(rng, target)
         mask = truth.causal_mask("hit", target)
-        out.append(Candidate(pick(rng, HIT).format(t=t), mask, ("causal",), f"hit:{target}"))
+        text = pick(rng, HIT).format(t=t)
+        out.append(Candidate(text, mask, ("causal",), f"hit:{target}", Knocked(True, target)))
         again = f"the {CATEGORIES[target].noun}"
         text = capitalize(pick(rng, MISS).format(t=t, t_again=again))
         mask = truth.causal_mask("miss", target)
-        out.append(Candidate(text, mask, ("causal",), f"miss:{target}"))
-    out.append(Candidate(pick(rng, ANY_HIT), truth.causal_mask("hit"), ("causal",), "hit:any"))
-    out.append(Candidate(pick(rng, ANY_MISS), truth.causal_mask("miss"), ("causal",), "miss:any"))
+        out.append(Candidate(text, mask, ("causal",), f"miss:{target}", Knocked(False, target)))
+    hit, miss = truth.causal_mask("hit"), truth.causal_mask("miss")
+    out.append(Candidate(pick(rng, ANY_HIT), hit, ("causal",), "hit:any", Knocked(True)))
+    out.append(Candidate(pick(rng, ANY_MISS), miss, ("causal",), "miss:any", Knocked(False)))
     return out

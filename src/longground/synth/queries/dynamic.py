@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..catalog import PHOTO_CATEGORIES
+from ..meaning import Shown
 from ..truth import Truth
 from .base import Candidate, find_text, name, pick, register
 
@@ -67,14 +68,17 @@ def dynamic_queries(truth: Truth, rng: np.random.Generator) -> list[Candidate]:
         for key, phrases, keep, moving in MOTIONS:
             mask = truth.mask(lambda tr, k=keep, c=category: tr.category == c and k(tr), moving)
             text = find_text(rng, pick(rng, phrases).format(x=name(rng, category)))
-            out.append(Candidate(text, mask, ("dynamic",), f"{category}:{key}"))
+            meaning = Shown(category, motion=key)
+            out.append(Candidate(text, mask, ("dynamic",), f"{category}:{key}", meaning))
         for kind, phrases in CAMERA_MOVES:
             mask = truth.mask(
                 lambda tr, c=category, k=kind: tr.category == c and truth.shot(tr.shot).kind == k
             )
             text = find_text(rng, pick(rng, phrases).format(x=name(rng, category)))
-            out.append(Candidate(text, mask, ("dynamic",), f"{category}:{kind}"))
+            meaning = Shown(category, motion=kind)
+            out.append(Candidate(text, mask, ("dynamic",), f"{category}:{kind}", meaning))
         mask = truth.mask(lambda tr, c=category: tr.category == c) & still_frames
         text = find_text(rng, pick(rng, STILL_PHRASES).format(x=name(rng, category)))
-        out.append(Candidate(text, mask, ("dynamic",), f"{category}:still"))
+        meaning = Shown(category, motion="still")
+        out.append(Candidate(text, mask, ("dynamic",), f"{category}:still", meaning))
     return out

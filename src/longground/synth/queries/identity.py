@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..catalog import CATEGORIES, ORDINALS, PHOTO_CATEGORIES
+from ..meaning import Ordinal
 from ..script import Instance
 from ..truth import Truth
 from .base import Candidate, pick, register
@@ -67,8 +68,9 @@ def identity_queries(truth: Truth, rng: np.random.Generator) -> list[Candidate]:
             else:
                 mask = np.zeros(truth.n_frames, bool)
             text = pick(rng, EVERY).format(noun=noun, ord=ordinal)
-            out.append(Candidate(text, mask, ("identity",), f"{category}:{ordinal}"))
+            meaning = Ordinal(category, ordinal, returns=False)
+            out.append(Candidate(text, mask, ("identity",), f"{category}:{ordinal}", meaning))
             text = pick(rng, RETURNS).format(noun=noun, ord=ordinal)
-            key = f"{category}:{ordinal}:returns"
-            out.append(Candidate(text, without_first_run(mask), ("identity",), key))
+            key, meaning = f"{category}:{ordinal}:returns", Ordinal(category, ordinal, returns=True)
+            out.append(Candidate(text, without_first_run(mask), ("identity",), key, meaning))
     return out

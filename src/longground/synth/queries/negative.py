@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..catalog import NEVER_SHOWN, OBJECT_CATEGORIES
+from ..meaning import Named, Shown
 from ..truth import Truth
 from .base import Candidate, find_text, name, present_categories, register
 
@@ -19,9 +20,12 @@ def absent_objects(truth: Truth, rng: np.random.Generator) -> list[Candidate]:
     shown = set(present_categories(truth))
     empty = np.zeros(truth.n_frames, bool)
     out = [
-        Candidate(find_text(rng, name(rng, c)), empty, (), f"absent:{c}")
+        Candidate(find_text(rng, name(rng, c)), empty, (), f"absent:{c}", Shown(c))
         for c in OBJECT_CATEGORIES
         if c not in shown
     ]
-    out += [Candidate(find_text(rng, thing), empty, (), f"never:{thing}") for thing in NEVER_SHOWN]
+    out += [
+        Candidate(find_text(rng, thing), empty, (), f"never:{thing}", Named(thing.split(" ", 1)[1]))
+        for thing in NEVER_SHOWN  # "a dog": the noun after its article
+    ]
     return out

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ...moments import Moments
+from ..meaning import Meaning
 from ..truth import Truth
 from .base import QUERY_BUILDERS, Candidate
 
@@ -35,12 +36,14 @@ class Query:
         attributes: CoMET attributes in `ATTRIBUTE_ORDER`.
         key: which condition it states, as "builder/condition" (e.g. "static/cat:green"),
             for checking and debugging.
+        meaning: what it asks, in parts (`synth.meaning`).
     """
 
     text: str
     gt: Moments
     attributes: tuple[str, ...]
     key: str
+    meaning: Meaning
 
 
 def _ordered(attributes) -> tuple[str, ...]:
@@ -93,5 +96,5 @@ def select_queries(truth: Truth, rng: np.random.Generator, per_attribute: int) -
     for i in order:
         c = chosen[i]
         attributes = c.attributes if c.positive else c.attributes + ("negative",)
-        queries.append(Query(c.text, truth.spans(c.mask), _ordered(attributes), c.key))
+        queries.append(Query(c.text, truth.spans(c.mask), _ordered(attributes), c.key, c.meaning))
     return queries

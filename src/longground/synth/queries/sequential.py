@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..catalog import CATEGORIES, OBJECT_CATEGORIES
+from ..meaning import Cut
 from ..truth import Truth
 from .base import Candidate, capitalize, name, of_category, pick, present_categories, register
 
@@ -49,9 +50,11 @@ def sequential_queries(truth: Truth, rng: np.random.Generator) -> list[Candidate
             x, y = name(rng, then), name(rng, first)
             again = f"the {CATEGORIES[then].noun}"
             text = pick(rng, AFTER).format(x=x, y=y, x_again=again)
-            mask = after_mask(truth, first, then)
-            out.append(Candidate(capitalize(text), mask, ("sequential",), f"{first}>{then}"))
+            mask, meaning = after_mask(truth, first, then), Cut(then, first, after=True)
+            key = f"{first}>{then}"
+            out.append(Candidate(capitalize(text), mask, ("sequential",), key, meaning))
             text = pick(rng, BEFORE).format(x=x, y=y)
-            mask = before_mask(truth, first, then)
-            out.append(Candidate(capitalize(text), mask, ("sequential",), f"{first}<{then}"))
+            mask, meaning = before_mask(truth, first, then), Cut(first, then, after=False)
+            key = f"{first}<{then}"
+            out.append(Candidate(capitalize(text), mask, ("sequential",), key, meaning))
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..catalog import CATEGORIES, COLORS, PHOTO_CATEGORIES, instance_phrase
+from ..meaning import Shown
 from ..truth import Truth
 from .base import Candidate, find_text, name, pick, register, with_article
 
@@ -38,13 +39,11 @@ def static_queries(truth: Truth, rng: np.random.Generator) -> list[Candidate]:
             text = find_text(
                 rng, pick(rng, COLOR_PHRASES).format(x=name(rng, category), c=with_article(color))
             )
-            out.append(
-                Candidate(
-                    text, on_color(truth, category, color), ("static",), f"{category}:{color}"
-                )
-            )
+            mask, meaning = on_color(truth, category, color), Shown(category, backdrop=color)
+            out.append(Candidate(text, mask, ("static",), f"{category}:{color}", meaning))
         text = find_text(rng, pick(rng, BRICK_PHRASES).format(x=name(rng, category)))
-        out.append(Candidate(text, on_brick(truth, category), ("static",), f"{category}:brick"))
+        mask, meaning = on_brick(truth, category), Shown(category, backdrop="brick")
+        out.append(Candidate(text, mask, ("static",), f"{category}:brick", meaning))
         for variant in CATEGORIES[category].variants:
             phrase = instance_phrase(category, variant)
             if phrase is None:
@@ -52,7 +51,6 @@ def static_queries(truth: Truth, rng: np.random.Generator) -> list[Candidate]:
             mask = truth.mask(
                 lambda tr, c=category, v=variant: tr.category == c and tr.instance.variant == v
             )
-            out.append(
-                Candidate(find_text(rng, phrase), mask, ("static",), f"{category}:{variant}")
-            )
+            text, meaning = find_text(rng, phrase), Shown(category, look=variant)
+            out.append(Candidate(text, mask, ("static",), f"{category}:{variant}", meaning))
     return out

@@ -7,6 +7,7 @@ import itertools
 import numpy as np
 
 from ..catalog import PHOTO_CATEGORIES
+from ..meaning import Together
 from ..truth import Truth
 from .base import Candidate, name, of_category, pick, register
 
@@ -26,5 +27,6 @@ def synchronous_queries(truth: Truth, rng: np.random.Generator) -> list[Candidat
         a, b = (a, b) if rng.random() < 0.5 else (b, a)
         mask = truth.mask(of_category(a)) & truth.mask(of_category(b))
         text = pick(rng, TEMPLATES).format(x=name(rng, a), y=name(rng, b))
-        out.append(Candidate(text, mask, ("synchronous",), "+".join(sorted((a, b)))))
+        key = "+".join(sorted((a, b)))
+        out.append(Candidate(text, mask, ("synchronous",), key, Together(a, b)))
     return out
