@@ -46,7 +46,7 @@ class Track:
     label: str = ""
 
     def __post_init__(self) -> None:
-        boxes = _checked_boxes(self.boxes)
+        boxes = checked_boxes(self.boxes)
         times = np.asarray(self.times_s, dtype=np.float64).reshape(-1)
         if times.shape[0] != boxes.shape[0]:
             raise ValueError(f"{times.shape[0]} times for {boxes.shape[0]} boxes")
@@ -145,7 +145,7 @@ class Track:
         )
 
 
-def _checked_boxes(boxes) -> np.ndarray:
+def checked_boxes(boxes) -> np.ndarray:
     """`boxes` as `(N, 4)` float64, or a `ValueError` naming the first bad one."""
     boxes = np.asarray(boxes, dtype=np.float64)
     if boxes.size == 0:
