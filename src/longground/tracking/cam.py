@@ -13,11 +13,11 @@ frame goes in (shorter side `side_px`, no centre crop), and
   a box, scored by its peak probability.
 
 Nothing here knows the backdrop: a cell counts by what the classifier reads in it. The
-constants were read off one generated 3-minute video (perf/localise_quality.py prints the
-numbers): peak cell probability on frames with the object 0.96-1.0 (motorcycle, cat; the
-rocket's median 0.43), without it at most 0.009 (0.44 once for the cat); a shorter side of
-224 px and a cut at a quarter of the peak gave the best box IoU of 224/320 px and
-0.2/0.35/0.5.
+constants were read off one generated 3-minute video (docs/tracks.md has the numbers): peak
+cell probability on frames with the object 0.96-1.0 (motorcycle, cat; the rocket's median
+0.43), without it at most 0.009 (0.44 once for the cat). Inside an object the cells read
+close to 1, so half the peak is where the object's cells end; 224 px (7 cells) costs half
+of 320 px (10 cells) for a box 0.63 instead of 0.74 IoU on the cat photo of the tests.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from ..errors import require
 from .detections import Detections
 
 SIDE_PX = 224  # the frame's shorter side as the network sees it (7 cells)
-FRACTION = 0.25  # a cell is in the object where its probability is at least this of the peak
+FRACTION = 0.5  # a cell is in the object where its probability is at least this of the peak
 UPSAMPLE = 8  # map cells are split this many times each way before cutting
 PRESENT_P = 0.1  # the peak cell probability of a frame that shows the target
 BATCH = 4
@@ -60,7 +60,9 @@ def region_boxes(prob: np.ndarray, fraction: float = FRACTION) -> tuple[np.ndarr
     labels, n = ndimage.label(prob >= fraction * peak)
     spans = ndimage.find_objects(labels)
     h, w = prob.shape
-    boxes = np.array([[s[1].start / w, s[0].start / h, s[1].stop / w, s[0].stop / h] for s in spans])
+    boxes = np.array(
+        [[s[1].start / w, s[0].start / h, s[1].stop / w, s[0].stop / h] for s in spans]
+    )
     scores = np.asarray(ndimage.maximum(prob, labels, np.arange(1, n + 1)), dtype=np.float64)
     order = np.argsort(-scores, kind="stable")
     return boxes.reshape(-1, 4)[order], scores[order]
@@ -126,6 +128,7 @@ class CamLocaliser:
                 continue
             fine = maps[k].repeat(UPSAMPLE, axis=0).repeat(UPSAMPLE, axis=1)
             boxes, scores = region_boxes(_smooth(fine, UPSAMPLE), self.fraction)
+            scores = np.clip(scores, 0.0, 1.0)  # the smoothing may round a hair above 1
             parts.append(Detections(boxes, scores, np.zeros(len(scores), np.int64)))
         return Detections.joined(parts)
 

@@ -84,5 +84,7 @@ def tracks_of(rows: dict[int, list], label: str) -> list[Track]:
     for tid in sorted(rows, key=lambda t: (rows[t][0][0], t)):
         times, boxes, scores = (np.array(v, dtype=np.float64) for v in zip(*rows[tid]))
         keep = np.r_[True, np.diff(times) > 0]
-        tracks.append(Track(boxes[keep].reshape(-1, 4), times[keep], scores[keep], len(tracks), label))
+        tracks.append(
+            Track(boxes[keep].reshape(-1, 4), times[keep], scores[keep], len(tracks), label)
+        )
     return tracks
