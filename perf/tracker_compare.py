@@ -53,24 +53,13 @@ def follow_norfair(detections: Detections, times_s: np.ndarray, label: str = "")
     return tracks_of(rows, label)
 
 
-def read_frames(path: str, rate: float, limit_s: float = np.inf) -> tuple[np.ndarray, np.ndarray]:
-    """Every `1/rate` s of a video's first `limit_s` seconds as `(N, H, W, 3)` RGB, with
-    times."""
-    import cv2
+def read_frames(path: str, rate: float, limit_s: float | None = None):
+    """Every `1/rate` s of a video's first `limit_s` seconds at its own size: `(N, H, W, 3)`
+    RGB frames and their times."""
+    from longground.video import sample_frames
 
-    cap = cv2.VideoCapture(path)
-    fps = cap.get(cv2.CAP_PROP_FPS)
-    step = max(1, round(fps / rate))
-    frames, times, k = [], [], 0
-    while True:
-        ok, frame = cap.read()
-        if not ok or k / fps >= limit_s:
-            break
-        if k % step == 0:
-            frames.append(cv2.cvtColor(frame, cv2.COLOR_BGR2RGB))
-            times.append(k / fps)
-        k += 1
-    return np.array(frames), np.array(times)
+    batches = list(sample_frames(path, rate, end_s=limit_s, short_side=None))
+    return np.concatenate([b.frames for b in batches]), np.concatenate([b.times_s for b in batches])
 
 
 def truth_at(tracks, times_s: np.ndarray) -> tuple[list, list]:
