@@ -40,8 +40,9 @@ def eval_command(
         str,
         typer.Option(
             "--protocol",
-            help="comet (CoMET-Bench), single (first interval) or qvhighlights "
-            "(Moment-DETR's moment mAP/R1 and highlight mAP/HIT@1).",
+            help="comet (CoMET-Bench), single (first interval), qvhighlights "
+            "(Moment-DETR's moment mAP/R1 and highlight mAP/HIT@1) or stvg (spatio-temporal "
+            "grounding: m_tIoU, m_vIoU, vIoU@0.3/0.5 over boxes, docs/evaluation.md).",
         ),
     ] = "comet",
     theta: Annotated[float, typer.Option("--theta", help="tIoU threshold for R@ and F1@.")] = 0.5,

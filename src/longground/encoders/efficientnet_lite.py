@@ -122,6 +122,13 @@ class EfficientNetLite0(nn.Module):
         pooled = self.feature_map(x).mean(dim=(2, 3))
         return self._fc(pooled), pooled
 
+    def location_logits(self, x: torch.Tensor) -> torch.Tensor:
+        """Class logits of every cell of the last feature map, `(N, 1000, S/32, S/32)`: the
+        final layer applied per cell (class activation maps; their mean over the cells is
+        `forward`'s logits). Any input size works: the network is fully convolutional."""
+        fmap = self.feature_map(x)
+        return torch.einsum("nchw,kc->nkhw", fmap, self._fc.weight) + self._fc.bias[:, None, None]
+
 
 def half_weights(width: int) -> np.ndarray:
     """`(2, width)` pooling weights of the left and right halves of a feature map's columns:

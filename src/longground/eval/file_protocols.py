@@ -1,6 +1,7 @@
 """Protocols that read their own files: their scores need fields only their format has
 (QVHighlights' window scores and clip saliency), so they do not go through `Sample` and
-`Prediction`. `longground eval --protocol NAME` asks this registry before the `Protocol` one.
+`Prediction`. Spatio-temporal grounding (`stvg`) reads boxes the same way.
+`longground eval --protocol NAME` asks this registry before the `Protocol` one.
 """
 
 from __future__ import annotations
@@ -68,4 +69,27 @@ class QVHighlightsFiles(FileProtocol):
         return scores.rows()
 
 
+class StvgFiles(FileProtocol):
+    """Spatio-temporal grounding (HC-STVG, VidSTG): m_tIoU, m_vIoU, vIoU@0.3 and vIoU@0.5."""
+
+    name = "stvg"
+
+    def score_files(self, gt: Path, pred: Path) -> Any:
+        from .stvg import load_and_score
+
+        return load_and_score(gt, pred)
+
+    def to_json(self, scores: Any) -> dict:
+        return scores.metrics()
+
+    def table(self, scores: Any) -> str:
+        from .stvg import format_stvg
+
+        return format_stvg(scores)
+
+    def rows(self, scores: Any) -> list[dict]:
+        return scores.rows()
+
+
 FILE_PROTOCOLS[QVHighlightsFiles.name] = QVHighlightsFiles()
+FILE_PROTOCOLS[StvgFiles.name] = StvgFiles()

@@ -255,3 +255,55 @@ def qvhighlights(gt_records: list[dict], pred_records: list[dict]) -> dict:
             "HL-Hit1": _mean([float(hit) for _, hit in rows]),
         }
     return out
+
+
+def _box_iou(a: list[float], b: list[float]) -> float:
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h
+    return w * h / union if union > 0 else 0.0
+
+
+def _in_frames(k: int, start_s: float, end_s: float, fps: float) -> bool:
+    """Frame `k` plays inside `[start_s, end_s)` (to a millionth of a frame)."""
+    return start_s * fps - 1e-6 <= k < end_s * fps - 1e-6
+
+
+def stvg(truth: list, preds: list) -> dict:
+    """tIoU and vIoU of each query, and their summary, one frame at a time (HC-STVG's
+    definition; `eval.stvg` has the formulas). `truth` and `preds` are `formats.stvg.Tube`s.
+
+    >>> from longground.formats.stvg import Tube
+    >>> from longground.track import Track
+    >>> gt = Tube("q", (0.0, 1.0), Track([[0, 0, 0.5, 0.5]] * 5, [0, 0.2, 0.4, 0.6, 0.8]), 5.0)
+    >>> p = Tube("q", (0.4, 1.4), Track([[0, 0, 0.5, 0.5]] * 5, [0.4, 0.6, 0.8, 1.0, 1.2]))
+    >>> out = stvg([gt], [p])
+    >>> round(out["viou"][0], 4), round(out["tiou"][0], 4)   # 3 frames of 7 (0.0 to 1.2 s)
+    (0.4286, 0.4286)
+    """
+    first: dict = {}
+    for p in preds:
+        first.setdefault(p.qid, p)
+    tious, vious = [], []
+    for g in truth:
+        p = first.get(g.qid)
+        if p is None:
+            tious.append(0.0)
+            vious.append(0.0)
+            continue
+        tious.append(tiou(g.span, p.span))
+        gt_boxes = {round(t * g.fps): b for t, b in zip(g.track.times_s, g.track.boxes.tolist())}
+        pred_boxes = {round(t * g.fps): b for t, b in zip(p.track.times_s, p.track.boxes.tolist())}
+        lo, hi = min(g.span[0], p.span[0]), max(g.span[1], p.span[1])
+        frames = range(math.floor(lo * g.fps) - 2, math.ceil(hi * g.fps) + 2)
+        union = [k for k in frames if _in_frames(k, lo, hi, g.fps)]
+        total = 0.0
+        for k in union:
+            inside = _in_frames(k, max(g.span[0], p.span[0]), min(g.span[1], p.span[1]), g.fps)
+            if inside and k in gt_boxes and k in pred_boxes:
+                total += _box_iou(gt_boxes[k], pred_boxes[k])
+        vious.append(total / len(union) if union else 0.0)
+    summary = {"m_tIoU": _mean(tious), "m_vIoU": _mean(vious)}
+    for r in (0.3, 0.5):
+        summary[f"vIoU@{r:g}"] = _mean([float(v > r) for v in vious])
+    return {"tiou": tious, "viou": vious, "summary": summary}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..errors import UserError
 from . import comet, single  # noqa: F401  (importing registers them)
+from .file_protocols import FILE_PROTOCOLS
 from .protocol import PROTOCOLS, Protocol
 
 
@@ -28,8 +29,11 @@ def get_protocol(name: str, **settings) -> Protocol:
             "longground.eval.qvhighlights.evaluate_qvhighlights or `longground eval --protocol "
             "qvhighlights`"
         )
+    if name in FILE_PROTOCOLS:
+        raise UserError(f"the {name} protocol scores its own files: use `longground eval "
+                        f"--protocol {name}`")  # fmt: skip
     if name not in PROTOCOLS:
-        known = ", ".join(sorted([*PROTOCOLS, "qvhighlights"]))
+        known = ", ".join(sorted([*PROTOCOLS, *FILE_PROTOCOLS]))
         raise UserError(f"unknown protocol {name!r}; choose from {known}")
     settings = {key: value for key, value in settings.items() if value is not None}
     return PROTOCOLS[name].configured(**settings) if settings else PROTOCOLS[name]

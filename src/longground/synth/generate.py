@@ -20,6 +20,7 @@ import numpy as np
 from ..errors import UserError
 from ..formats.lines import write_jsonl
 from ..samples import Sample
+from .boxes import write_boxes
 from .queries import ATTRIBUTE_ORDER, Query, select_queries
 from .queries.near_miss import near_misses
 from .rendering import check_composition, check_scale
@@ -236,8 +237,9 @@ def generate(
     wordings: int = 1,
     near_miss: bool = True,
 ) -> list[Sample]:
-    """Write a synthetic benchmark: `videos/synth_NNN.mp4`, a shot list next to each, and
-    `benchmark.jsonl` in `out_dir`.
+    """Write a synthetic benchmark: `videos/synth_NNN.mp4`, a shot list next to each, the
+    box of every object in every frame in `boxes/synth_NNN.jsonl`, and `benchmark.jsonl` in
+    `out_dir`.
 
     Args:
         out_dir: output folder (created if needed).
@@ -287,10 +289,12 @@ def video_path(index: int) -> str:
 
 
 def render(planned: PlannedVideo, out: Path, preset: Preset, progress: bool = False) -> Path:
-    """Encode a planned video and write its shot list next to it; returns the MP4's path."""
+    """Encode a planned video, write its shot list next to it and its objects' boxes in
+    `boxes/`; returns the MP4's path."""
     path = out / VIDEO_DIR / f"{planned.script.name}.mp4"
     write_video(
         planned.script, path, preset.width, preset.height, preset.crf, preset.x264_preset, progress
     )
     path.with_suffix(".shots.tsv").write_text(shot_list(planned.script), encoding="utf-8")
+    write_boxes(planned.script, out, preset.width, preset.height)
     return path

