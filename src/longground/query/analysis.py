@@ -42,6 +42,8 @@ _TRAILING = re.compile(
     r"happens?|occurs?|is\s+there|are\s+there|again|at\s+all|ever))+$",
     re.I,
 )
+#: "is seen", "are shown" inside an event only say it is there ("a person is seen walking").
+_SEEN = re.compile(r"\b(?:is|are|was|were|gets?|being)\s+(?:seen|shown)\b(?=\s+\w)", re.I)
 _LEADING = re.compile(r"^(?:(?:is|are|was|were|does|do|did)\s+)+", re.I)
 
 
@@ -206,8 +208,11 @@ def event_text(phrase: str) -> str:
 
     >>> event_text("does the HALF TIME caption appear"), event_text("a face is on screen")
     ('the HALF TIME caption', 'a face')
+    >>> event_text("A person is seen walking into frame")
+    'A person walking into frame'
     """
-    text = strip_lead_ins(phrase.strip(" ,.?!"))
+    text = _SEEN.sub(" ", strip_lead_ins(phrase.strip(" ,.?!")))
+    text = " ".join(text.split())
     previous = None
     while previous != text:
         previous = text

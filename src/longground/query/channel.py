@@ -75,7 +75,8 @@ _SCORE = r"\d+\s*[-:–]\s*\d+"
 _GENERIC_NEEDLE = re.compile(
     r"^(?:(?:the|a|an|this|that)\s+)?(?:first|second|third|next|last|final|opening|closing|"
     r"title|same|other|new|previous|following|current|main|whole|entire|big|large|small|"
-    r"one|any|some|it|something|anything|word|words|text)$",
+    r"one|any|some|it|something|anything|word|words|text|them|this|that|these|those|him|her|"
+    r"me|us|you|so|too|here|there|now)$",
     re.I,
 )
 _CUES: list[tuple[str, str, re.Pattern]] = [
@@ -98,7 +99,8 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         rf"\b(?:word|words|phrase|name)\s+(?P<x>.+?)\s+(?:is|are|gets?|was|were)\s+(?:{_SAID})",
         re.I)),
     ("text-the-x-slide", "text", re.compile(
-        rf"\b(?:the|a|an)\s+(?P<x>[^,]+?)\s+(?:{_SCREEN_STRONG})\b", re.I)),
+        rf"\b(?:the|a|an)\s+(?P<x>(?:(?!\b(?:the|a|an|and)\b)[^,])+?)\s+(?:{_SCREEN_STRONG})\b",
+        re.I)),
     ("text-the-caption-x", "text", re.compile(
         r"\b(?:the\s+)?(?:title|caption|headline|banner|subtitle|heading|sign|text|"
         rf"on[- ]screen\s+text)\s*[:,]?\s+"
@@ -115,8 +117,13 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
     ("speech-said", "speech", re.compile(
         rf"^(?:(?:when\s+)?(?:is|was|are|were)\s+)?(?P<x>.+?)\s+(?:(?:is|are|gets?|was|were)\s+)?"
         rf"(?:ever\s+)?(?:{_SAID})\b", re.I)),
+    ("speech-talks-about", "speech", re.compile(
+        r"\b(?:talks?|talking|talked|speaks?|speaking|spoke|reports?|reporting|reported|tells?|"
+        r"telling|told|chats?|chatting|chatted|explains?|explaining|explained|complains?|"
+        r"complaining)\b(?:\s+\S+){0,8}?\s+about\s+(?P<x>.+)", re.I)),
     ("speech-says", "speech", re.compile(
-        rf"\b(?:{_SPEAK})\b\s*[:,]?\s*(?:the\s+(?:word|words|phrase|name)\s+)?(?P<x>.+)", re.I)),
+        rf"\b(?:{_SPEAK}|describ(?:es|ed|ing|e))\b\s*[:,]?\s*"
+        r"(?:the\s+(?:word|words|phrase|name)\s+)?(?P<x>.+)", re.I)),
     ("speech-the-word", "speech", re.compile(
         r"\b(?:the\s+)?(?:word|phrase)\s+(?P<x>\S.*)", re.I)),
     ("text-quoted", "text", re.compile(rf"(?P<x>[{_Q}][^{_Q}]+[{_Q}])")),
@@ -254,13 +261,51 @@ def _picture_route(text: str) -> Route:
     if not person:
         return Route("visual", text, "default")
     needle = "face" if noun in FACE_NOUNS else "person"
-    after = tokens[head + 1 :]
-    objects = any(t.is_noun and object_noun(t.lower) for t in after)
-    if objects:  # "a man talking on a phone": the encoder can check the phone
+    objects = any(object_noun(t.lower) for t in _acted_on(tokens, head + 1))
+    if objects:  # "a man holding a phone": the encoder can check the phone
         return Route("visual", text, "person-object", person=True)
-    if all(t.lower in PRESENCE_VERBS for t in after if t.is_verb):
+    if not _actions(tokens, head + 1):
         return Route("people", needle, "people-presence", person=True)
     return Route("visual", text, "person-action", person=True)
+
+
+def _acted_on(tokens: tuple, start: int) -> list:
+    """The nouns from `tokens[start]` on that a person acts on, not where they are or what
+    they wear: a noun after a preposition is a place ("sitting on a couch", "standing by a
+    horse"), one after "wear" is clothing, up to the next verb.
+
+    >>> [t.text for t in _acted_on(tag("a man holding a cup on a table"), 2)]
+    ['cup']
+    """
+    out, aside = [], False
+    for i in range(start, len(tokens)):
+        token = tokens[i]
+        if token.tag in ("IN", "TO"):
+            aside = True
+        elif token.is_verb and not _modifier(tokens, i):
+            aside = token.lower.startswith("wear") or token.lower == "dressed"
+        elif token.is_noun and not aside:
+            out.append(token)
+    return out
+
+
+def _actions(tokens: tuple, start: int) -> list:
+    """The verbs from `tokens[start]` on that are actions, not presence, posture or a
+    participle used as an adjective."""
+    return [t for i, t in enumerate(tokens) if i >= start and t.is_verb
+            and t.lower not in PRESENCE_VERBS and not _modifier(tokens, i)]  # fmt: skip
+
+
+def _modifier(tokens: tuple, i: int) -> bool:
+    """Whether verb `tokens[i]` is a participle used as an adjective: "-ing" between a
+    determiner or adjective and a noun ("a swimming pool"), or "-ed" right after a noun ("a
+    building filled with statues")."""
+    token = tokens[i]
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    prev = tokens[i - 1] if i else None
+    if token.tag == "VBG" and nxt is not None and nxt.tag.startswith("NN"):
+        return prev is None or prev.tag in ("DT", "JJ", "PRP$", "CD")
+    return token.tag == "VBN" and prev is not None and prev.tag.startswith("NN")
 
 
 def object_noun(noun: str) -> bool:

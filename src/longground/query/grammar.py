@@ -62,12 +62,15 @@ _LEAD_INS = (
     r"in\s+which|that|of))?",
     rf"(?:the\s+)?{_UNITS}\s+(?:showing|with|when|where|in\s+which|of|that)",
     r"every\s+time",
+    r"the\s+moments?(?:\s+(?:when|that))?(?!\s+(?:after|before)\b)",
     r"each\s+time",
     r"whenever",
     r"when\s+(?:does|do|is|are)\s+(?:the\s+video|we|you)\s+(?:show|see)",
     r"(?:do|does|did|can)\s+(?:we|you|i)\s+see",
     r"(?:the\s+video\s+)?shows?",
-    r"we\s+see",
+    r"we\s+(?:then\s+|again\s+|now\s+)?see",
+    r"the\s+(?:video|clip)\s+(?:ends|begins|starts|opens|closes|continues)\s+with",
+    r"(?:more\s+)?shots?\s+(?:are\s+|is\s+)?shown\s+of",
     r"when(?:ever)?\s+(?:does|do|did|is|are|was|were)",
     r"where\s+(?:does|do|is|are)",
     r"(?:does|do|did|is|are|was|were)",
@@ -93,7 +96,11 @@ MARKERS: list[tuple[str, str]] = [
     (
         "causes",
         r"(?:that|which)\s+(?:causes?|makes?|leads?\s+to|results?\s+in)|causing|leading\s+to"
-        r"|resulting\s+in|knock(?:s|ed)?(?:\s+(?:over|down))?|hits?",
+        # a knock needs "over" or "down" ("the waves knock him off his surfboard" is one
+        # event), a hit the fall that follows ("a man hits the ball" is one event)
+        r"|resulting\s+in|knock(?:s|ed|ing)?\s+(?:over|down)"
+        r"|knock(?:s|ed|ing)?(?=(?:\s+\S+){1,3}?\s+(?:over|down)\b)"
+        r"|hit(?:s|ting)?(?=\s+.{1,40}?\s+and\s+(?:knock|mak)\w*\b)",
     ),
     (
         "right after",
@@ -113,8 +120,11 @@ MARKERS: list[tuple[str, str]] = [
     (
         "while",
         r"while|whilst|at\s+the\s+same\s+time\s+as|simultaneously\s+with|together\s+with"
-        r"|along\s+with|alongside|accompanied\s+by|during|whenever|when|shares?\s+the\s+(?:frame|"
-        r"screen|shot)\s+with|in\s+the\s+same\s+(?:shot|frame|scene)\s+as|next\s+to|beside",
+        r"|along\s+with|accompanied\s+by|during|whenever|when|shares?\s+the\s+(?:frame|"
+        r"screen|shot)\s+with|in\s+the\s+same\s+(?:shot|frame|scene)\s+as"
+        # "as" joining two clauses ("laughing as he was undressing"), not "dressed as a clown"
+        r"|as(?=\s+(?:he|she|they|it|we|you|i|his|her|their|its|the|a|an|someone|somebody)\s+"
+        r"(?:\S+\s+){0,5}?(?:is|are|was|were|\w+s|\w+ed|\w+ing)\b)",
     ),
     ("without", r"without|with\s+no|but\s+no|but\s+not|in\s+the\s+absence\s+of"),
 ]
@@ -125,7 +135,11 @@ CUT_FROM = re.compile(
     r"(.+?)(?:,|$)",
     IGNORE,
 )
-THEN = re.compile(r"^(.+?)(?:,\s*|\s+)(?:and\s+)?then\s+(.+)$", IGNORE)
+THEN = re.compile(
+    r"^(.+?)(?:,\s*|\s+)(?:(?:and\s+)?then|and\s+(?:leads?|leading)\s+(?:into|to)|"
+    r"(?:leads?|leading)\s+into)\s+(.+)$",
+    IGNORE,
+)
 TOGETHER = re.compile(
     r"\b(?:together|at\s+the\s+same\s+time|simultaneously|in\s+the\s+same\s+(?:shot|frame|scene))\b",
     IGNORE,

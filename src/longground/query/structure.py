@@ -22,6 +22,7 @@ import re
 from enum import StrEnum
 
 from . import grammar as g
+from .words import tag
 
 
 class Relation(StrEnum):
@@ -97,13 +98,20 @@ def split_relation(body: str) -> tuple[str, tuple[str, ...], Relation]:
             return strip_lead_ins(target.strip()), (cond.strip(),), Relation(rel)
         return left, (right,), Relation(rel)
     then = g.THEN.match(body)
-    if then:
+    if then and not _adverbial_then(then[1], then[2]):
         return then[2], (then[1],), Relation.RIGHT_AFTER
     if g.TOGETHER.search(body) or re.match(r"^both\s", body, re.I):
         parts = re.split(r"\s+and\s+", g.TOGETHER.sub(" ", body), maxsplit=1)
         if len(parts) == 2:
             return parts[0], (parts[1],), Relation.WHILE
     return body, (), Relation.NONE
+
+
+def _adverbial_then(left: str, right: str) -> bool:
+    """"The little boy then leaves": a subject without a verb before "then" and a verb after
+    it is one event told in order, not two ("a rocket, then a cat")."""
+    before, after = tag(left), tag(right)
+    return bool(after) and after[0].is_verb and not any(t.is_verb for t in before)
 
 
 def occurrence(text: str) -> tuple[int | None, str]:

@@ -30,11 +30,13 @@ FACE_NOUNS = frozenset({"face", "faces", "headshot", "selfie", "webcam"})
 #: Verbs (lemmas) that say only that a person is there, or how they hold themselves: the
 #: people channel can check these; any other verb is an action it cannot.
 PRESENCE_VERBS = frozenset(
-    """be is are was were been being am appear appears appeared appearing show shows shown
-    showing see seen seeing visible stand stands standing stood sit sits sitting sat smile
+    """be is are was were been being am appear appears appeared appearing shown seen seeing
+    visible recorded filmed photographed stand stands standing stood sit sits sitting sat smile
     smiles smiling look looks looking pose poses posing wait waits waiting stay stays staying
     remain remains remaining wear wears wearing talk talks talking speak speaks speaking walk
-    walks walking come comes coming get gets""".split()
+    walks walking come comes coming get gets lie lies lying lay lays laying monologue
+    monologues monologuing vlog vlogs vlogging seated enter enters entered entering leave leaves
+    leaving exit exits exiting""".split()
 )
 _FALLBACK_TAGS = {
     **dict.fromkeys("a an the this that these those every each some any".split(), "DT"),
@@ -78,7 +80,38 @@ def tag(text: str) -> tuple[Token, ...]:
         from textblob.en import tag as pattern_tag
     except ImportError:  # the `nlp` extra is missing: closed classes only
         return tuple(Token(w, _FALLBACK_TAGS.get(w.lower(), "NN")) for w in words)
-    return tuple(Token(w, t) for w, t in pattern_tag(" ".join(words), tokenize=False))
+    return _retag(tuple(Token(w, t) for w, t in pattern_tag(" ".join(words), tokenize=False)))
+
+
+_BE = frozenset("is are was were be been being am 's 're".split())
+
+
+def _retag(tokens: tuple[Token, ...]) -> tuple[Token, ...]:
+    """Verbs the lexicon tagger reads as nouns, in the short sentences of queries: an -ing
+    word after a form of "be" ("is cooking"), an -s word after a singular person noun ("man
+    talks") or before a determiner or possessive ("films her outfits").
+
+    >>> [t.tag for t in _retag((Token("man", "NN"), Token("talks", "NNS")))]
+    ['NN', 'VBZ']
+    """
+    out = list(tokens)
+    for i, token in enumerate(out):
+        if token.tag not in ("NN", "NNS"):
+            continue
+        before = out[i - 1] if i else None
+        after = out[i + 1] if i + 1 < len(out) else None
+        word = token.lower
+        if word.endswith("ing") and before is not None and before.lower in _BE:
+            out[i] = Token(token.text, "VBG")
+        elif token.tag == "NNS" and before is not None and before.tag == "NN" and (
+            before.lower in PERSON_NOUNS
+        ):
+            out[i] = Token(token.text, "VBZ")
+        elif token.tag == "NNS" and after is not None and after.tag in ("DT", "PRP$"):
+            out[i] = Token(token.text, "VBZ")
+        elif i == 0 and token.tag == "NN" and after is not None and after.tag in ("DT", "PRP$"):
+            out[i] = Token(token.text, "VB")  # "spray the sink": a clause without its subject
+    return tuple(out)
 
 
 def head_noun(tokens: tuple[Token, ...]) -> int | None:
