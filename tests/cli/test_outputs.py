@@ -41,7 +41,7 @@ FILE_OUTPUTS = {
     ("transcript", "--out"): (["transcript", "{video}", "--out", OUT], ["video"]),
     **{
         ("find", option): (["find", "{video}", "a cat", "-m", FAKE, option, OUT], ["video"])
-        for option in ("--export", "--thumbs", "--timeline")
+        for option in ("--export", "--selects", "--thumbs", "--timeline")
     },
     **{
         ("run", option): (

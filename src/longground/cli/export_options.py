@@ -109,11 +109,12 @@ class ExportTargets:
 
         inputs = list(inputs)
         for path, option in self.files():
+            check_output_file(path, option, inputs=inputs, overwrite=self.overwrite)
+        for path, option in self.files():
             if option not in PICTURES:
                 exporter(path, option)
             elif path.suffix.lower() != ".png":
                 raise UserError(f"{option} {path}: give a .png file name")
-            check_output_file(path, option, inputs=inputs, overwrite=self.overwrite)
         _one_file_each(self.files())
         if self.exact and self.clips is None:
             raise UserError("--exact applies to --clips; add --clips DIR")

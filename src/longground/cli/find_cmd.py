@@ -214,15 +214,18 @@ def _video_and_query(videos: list[Path], query: str | None) -> tuple[list[Path],
 
     >>> _video_and_query([], "README.md")
     Traceback (most recent call last):
-    longground.errors.UserError: missing the QUERY after README.md: say what to look for, e.g. ...
+    longground.errors.UserError: missing the QUERY after README.md: say what to look for, ...
     """
-    if query is None or (not videos and Path(query).exists()):
-        given = query if query is not None else (str(videos[0]) if videos else "VIDEO")
-        raise UserError(f"missing the QUERY after {given}: say what to look for, e.g. "
-                        f'longground find {given} "a red car"')  # fmt: skip
+    help_ = "(see 'longground find --help')"
+    if query is None:
+        raise UserError(f"missing the VIDEO and the QUERY {help_}")
+    if not videos and Path(query).exists():
+        raise UserError(f"missing the QUERY after {query}: say what to look for, e.g. "
+                        f'longground find {query} "a red car" {help_}')  # fmt: skip
     if not videos:
-        raise UserError(f"missing the VIDEO: give the video file(s) or folder(s) to search "
-                        f'before the query, e.g. longground find footage/ "{query}"')  # fmt: skip
+        raise UserError("missing the VIDEO: give the video file(s) or folder(s) to search "
+                        f'before the query, e.g. longground find footage/ "{query}" '
+                        f"{help_}")  # fmt: skip
     if not query.strip():
         raise UserError("the query is empty")
     return videos, query
