@@ -14,6 +14,10 @@ import warnings
 from .library import Library
 from .search import Searcher
 
+#: Seconds between the two looks at a new file that must find it unchanged before it is
+#: indexed (scans come this often while a file waits).
+SETTLE_S = 1.0
+
 
 class Indexer:
     """Indexes the library's queued videos with `searcher.prepare`, one at a time.
@@ -43,7 +47,8 @@ class Indexer:
                 if self._stop.is_set():
                     return
                 self.index_one(video.id)
-            self._stop.wait(self.rescan_s)
+            waiting = any(v.state == "queued" for v in self.library.videos())
+            self._stop.wait(min(SETTLE_S, self.rescan_s) if waiting else self.rescan_s)
 
     def index_one(self, video_id: str) -> None:
         """Index one video, recording its state, duration, time taken or error."""
@@ -61,14 +66,20 @@ class Indexer:
                 duration_s = self.searcher.prepare(video.path)
         except Exception as exc:  # noqa: BLE001 - one bad video must not stop the others
             reason = _reason(exc).removeprefix(f"{video.path}: ")  # the page names the video
-            self.library.update(video_id, state="error", error=reason)
+            self.library.update(video_id, state="error", error=GONE if _gone(video) else reason)
             return
-        if not video.path.exists():
-            gone = "the file is gone (deleted while it was indexed)"
-            self.library.update(video_id, state="error", error=gone)
+        if _gone(video):
+            self.library.update(video_id, state="error", error=GONE)
             return
         self.library.update(video_id, state="ready", duration_s=duration_s, signature=before,
                             indexed_s=round(time.time() - started, 2))  # fmt: skip
+
+
+GONE = "the file is gone (deleted while it was indexed)"
+
+
+def _gone(video) -> bool:
+    return not video.path.exists() and not video.path.is_symlink()
 
 
 def _reason(exc: Exception) -> str:

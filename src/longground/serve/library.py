@@ -101,6 +101,8 @@ class Video:
         duration_s: its length, once read.
         indexed_s: how long indexing took; `started` the time it began (time.time()).
         signature: (size, mtime) when it was indexed; a change queues it again.
+        seen: (size, mtime) at the last scan: a file is indexed once two scans in a row
+            find it unchanged (not while it is still being copied in).
     """
 
     id: str
@@ -113,9 +115,10 @@ class Video:
     indexed_s: float | None = None
     started: float | None = None
     signature: tuple = field(default=(), repr=False)
+    seen: tuple = field(default=(), repr=False)
 
     def to_dict(self, media_url: str | None) -> dict:
-        out = {k: v for k, v in asdict(self).items() if k not in ("path", "signature")}
+        out = {k: v for k, v in asdict(self).items() if k not in ("path", "signature", "seen")}
         elapsed = None if self.started is None or self.state != "indexing" else \
             round(time.time() - self.started, 1)  # fmt: skip
         return {**out, "elapsed_s": elapsed, "media_url": media_url}
@@ -145,7 +148,8 @@ class Library:
 
     def refresh(self) -> list[Video]:
         """Scan the folders: add new videos (queued) and error lines, queue changed files
-        again, mark vanished ones; returns the videos now queued."""
+        again, mark vanished ones; returns the queued videos whose file has settled (the
+        same size and time as at the scan before), which are ready to be indexed."""
         seen = {}
         for item in scan([f.root for f in self.folders]):
             seen[self.video_id(item.folder, item.name)] = item
@@ -164,8 +168,14 @@ class Library:
             for video_id, video in self._videos.items():
                 if video_id not in seen and video.state != "error":
                     video.state, video.error = "error", "the file is gone (deleted or moved)"
+            settled = []
+            for video in self._videos.values():
+                now = signature(video.path)
+                if video.state == "queued" and now and now == video.seen:
+                    settled.append(Video(**asdict(video)))
+                video.seen = now
             self.scans += 1
-            return [v for v in self._videos.values() if v.state == "queued"]
+            return settled
 
     def videos(self) -> list[Video]:
         """Every video, in folder and name order (copies: safe to read without the lock)."""

@@ -102,7 +102,9 @@ class Answers:
                 if answer.failed:
                     answer = f"the model's answer could not be read ({answer.parse_error})"
             except UserError as exc:
-                answer = str(exc)
+                answer = str(exc).removeprefix(f"{video.path}: ")
+            except Exception as exc:  # noqa: BLE001 - one video's failure is its error line
+                answer = f"the method failed on this video ({type(exc).__name__}: {exc})"
         with self._lock:
             self._answers[key] = answer
             while len(self._answers) > self.keep:
