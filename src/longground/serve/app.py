@@ -158,6 +158,8 @@ def _query(q: str) -> str:
 def _add_library(app, library: Library, answers: Answers) -> None:
     from fastapi import HTTPException
     from fastapi import Query as Q
+    from fastapi.responses import Response
+    from starlette.concurrency import run_in_threadpool
 
     @app.get("/api/library", responses=ERRORS, response_model=LibraryOut)
     def videos():
@@ -167,15 +169,22 @@ def _add_library(app, library: Library, answers: Answers) -> None:
                 "pending": states.count("queued") + states.count("indexing"),
                 "errors": states.count("error"), "scans": library.scans}  # fmt: skip
 
+    pages = Pages()
+
     @app.get("/api/search", responses=ERRORS, response_model=SearchOut)
-    def search(
+    async def search(
         q: Annotated[str, Q(min_length=1, max_length=MAX_QUERY_CHARS)],
         video: Annotated[list[str] | None, Q(max_length=10_000)] = None,
         channel: Annotated[str | None, Q(max_length=32)] = None,
         min_score: Annotated[float | None, Q(allow_inf_nan=False)] = None,
     ):
         filters = Filters(None if not video else frozenset(video), channel or None, min_score)
-        return search_library(library, answers, _query(q), filters)
+        key = (_query(q), filters, library.version)
+        body = pages.get(key)  # answered on the event loop when known
+        if body is None:  # else the method runs in a worker thread; validated once
+            found = await run_in_threadpool(search_library, library, answers, q, filters)
+            body = pages.put(key, SearchOut.model_validate(found).model_dump_json().encode())
+        return Response(body, media_type="application/json")
 
     @app.get("/api/explain", responses=ERRORS, response_model=ExplainOut)
     def why(q: Annotated[str, Q(min_length=1, max_length=MAX_QUERY_CHARS)], video: str):
@@ -227,6 +236,32 @@ def _add_files(app, library: Library, answers: Answers, thumbs: Thumbnails) -> N
         if path is None:
             raise HTTPException(404, "no such video")
         return FileResponse(path)
+
+
+class Pages:
+    """Search answers as JSON bytes, by (query, filters, library version); the least
+    recently used go first. A new library version (a video indexed, a file changed) makes
+    new keys, so nothing stale is served."""
+
+    def __init__(self, keep: int = 1024):
+        import threading
+        from collections import OrderedDict
+
+        self.keep, self._pages, self._lock = keep, OrderedDict(), threading.Lock()
+
+    def get(self, key) -> bytes | None:
+        with self._lock:
+            body = self._pages.get(key)
+            if body is not None:
+                self._pages.move_to_end(key)
+            return body
+
+    def put(self, key, body: bytes) -> bytes:
+        with self._lock:
+            self._pages[key] = body
+            while len(self._pages) > self.keep:
+                self._pages.popitem(last=False)
+        return body
 
 
 def _plain(value):

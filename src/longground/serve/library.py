@@ -136,6 +136,8 @@ class Library:
         self._videos: dict[str, Video] = {}
         self._lock = threading.Lock()
         self.scans = 0
+        #: Goes up whenever a video is added or its state changes (answers may differ).
+        self.version = 0
 
     @staticmethod
     def video_id(folder: int, name: str) -> str:
@@ -154,6 +156,7 @@ class Library:
         for item in scan([f.root for f in self.folders]):
             seen[self.video_id(item.folder, item.name)] = item
         with self._lock:
+            before = [(v.id, v.state, v.error) for v in self._videos.values()]
             for video_id, item in seen.items():
                 video = self._videos.get(video_id)
                 path = self.folders[item.folder].root / item.name
@@ -168,6 +171,7 @@ class Library:
             for video_id, video in self._videos.items():
                 if video_id not in seen and video.state != "error":
                     video.state, video.error = "error", "the file is gone (deleted or moved)"
+            self.version += before != [(v.id, v.state, v.error) for v in self._videos.values()]
             settled = []
             for video in self._videos.values():
                 now = signature(video.path)
@@ -195,6 +199,7 @@ class Library:
             if video is not None:
                 for key, value in changes.items():
                     setattr(video, key, value)
+                self.version += 1
 
     def media_url(self, video: Video) -> str:
         """The page's URL of a video's file."""
