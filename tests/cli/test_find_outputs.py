@@ -20,6 +20,7 @@ from urllib.parse import unquote, urlparse
 import pytest
 
 from longground.timecode import format_time
+from tests.cli.test_hostile_inputs import assert_one_line_error
 from tests.support.hostile import call, register_test_encoder
 from tests.support.media import tone_video
 from tests.support.run_plugin import FAKE, install_plugin
@@ -52,14 +53,6 @@ def searched(tmp_path: Path) -> list[str]:
     return log.read_text().split("\n")[:-1] if log.exists() else []
 
 
-def one_line_error(code: int, err: str, fragment: str) -> None:
-    assert "Traceback" not in err, err
-    assert code == 2, err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("longground: error: "), err
-    assert fragment in lines[0], err
-
-
 def test_an_edl_at_5_fps_is_refused_before_the_search(tmp_path):
     """It was a traceback (`SMPTE timecode does not support this rate`, exit 1) after the
     search, and the other outputs of the command were never written."""
@@ -67,7 +60,7 @@ def test_an_edl_at_5_fps_is_refused_before_the_search(tmp_path):
     outputs = ["--export", str(tmp_path / "m.edl"), "--export", str(tmp_path / "m.otio"),
                "--thumbs", str(tmp_path / "t.png")]  # fmt: skip
     code, _, err = call(["find", str(video), "a car", *SEARCH, *outputs])
-    one_line_error(code, err, "cannot hold")
+    assert_one_line_error(code, err, "cannot hold")
     assert "at 5 fps" in err and "export .otio, .fcpxml or .csv instead" in err
     assert searched(tmp_path) == [] and not list(tmp_path.glob("m.*"))
     code, _, err = call(["find", str(video), "a car", *SEARCH, *outputs[2:]])
@@ -80,7 +73,7 @@ def test_run_refuses_an_edl_at_5_fps_before_the_run(tmp_path):
     queries.write_text(json.dumps({"video": video.name, "query": "a car"}) + "\n")
     code, _, err = call(["run", str(queries), "-m", FAKE, "--out", str(tmp_path / "p.jsonl"),
                          "--export", str(tmp_path / "x.edl")])  # fmt: skip
-    one_line_error(code, err, "at 5 fps")
+    assert_one_line_error(code, err, "at 5 fps")
     assert searched(tmp_path) == [] and not (tmp_path / "p.jsonl").exists()
 
 
@@ -89,7 +82,7 @@ def test_an_edl_of_videos_at_two_rates_is_refused_before_the_search(tmp_path):
     b = tone_video(tmp_path / "b.mp4", 3.0, Fraction(30), None)
     code, _, err = call(["find", str(a), str(b), "a car", *SEARCH, "--export",
                          str(tmp_path / "m.edl"), "--thumbs", str(tmp_path / "t.png")])  # fmt: skip
-    one_line_error(code, err, "one frame rate")
+    assert_one_line_error(code, err, "one frame rate")
     assert searched(tmp_path) == []
 
 
@@ -164,13 +157,13 @@ def test_existing_outputs_are_refused_before_the_search_unless_overwrite(tmp_pat
     mine = tmp_path / "mine.csv"
     mine.write_text("my table\n")
     code, _, err = call(["find", str(video), "a car", *SEARCH, "--export", str(mine)])
-    one_line_error(code, err, "exists; pass --overwrite")
+    assert_one_line_error(code, err, "exists; pass --overwrite")
     assert mine.read_text() == "my table\n" and searched(tmp_path) == []
     clips = tmp_path / "clips"
     clips.mkdir()
     (clips / "v_00-00-00.100-00-00-00.800.mp4").write_bytes(b"mine")
     code, _, err = call(["find", str(video), "a car", *SEARCH, "--clips", str(clips)])
-    one_line_error(code, err, "holds v_00-00-00.100-00-00-00.800.mp4")
+    assert_one_line_error(code, err, "holds v_00-00-00.100-00-00-00.800.mp4")
     assert searched(tmp_path) == []
     code, _, err = call(["find", str(video), "a car", *SEARCH, "--export", str(mine),
                          "--overwrite"])  # fmt: skip
@@ -229,7 +222,7 @@ def test_messages_name_what_is_wrong_in_one_line(tmp_path, argv, fragment):
     video = tone_video(tmp_path / "v.mp4", 1.0, Fraction(25), None)
     names = {"video": str(video), "root": str(tmp_path)}
     code, out, err = call([a.format(**names) for a in [*argv, *SEARCH]])
-    one_line_error(code, err, fragment.format(**names))
+    assert_one_line_error(code, err, fragment.format(**names))
     assert out == ""
 
 
@@ -239,7 +232,7 @@ def test_only_a_command_with_overwrite_mentions_it(tmp_path):
     bench.write_text(json.dumps({"qid": "a", "video": "v.mp4", "duration": 10, "query": "x",
                                  "intervals": [[0, 1]]}) + "\n")  # fmt: skip
     code, _, err = call(["eval", str(bench), str(bench), "--per-query", str(bench)])
-    one_line_error(code, err, "would overwrite the input")
+    assert_one_line_error(code, err, "would overwrite the input")
     assert "--overwrite" not in err
     code, _, err = call(["find", "--help"])
     assert "--overwrite" in _ + err

@@ -15,9 +15,9 @@ pytest.importorskip("fastapi")
 schemathesis = pytest.importorskip("schemathesis")
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
-from schemathesis.config import SchemathesisConfig  # noqa: E402
 
 from longground.serve import Indexer, Library, create_app  # noqa: E402
+from tests.annotate.test_api_fuzz import _operations  # noqa: E402
 from tests.serve.fakes import FakeSearcher  # noqa: E402
 from tests.serve.test_api import wait_until  # noqa: E402
 from tests.support.media import tone_video  # noqa: E402
@@ -42,12 +42,7 @@ def app(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def operations(app) -> dict:
-    config = SchemathesisConfig.from_dict(
-        {"checks": {"positive_data_acceptance": {"enabled": False}}}
-    )
-    schema = schemathesis.openapi.from_dict(app.openapi(), config=config)
-    schema.app = app
-    return {op.label: op for op in (result.ok() for result in schema.get_all_operations())}
+    return _operations(app)
 
 
 LABELS = ["GET /api/library", "GET /api/search", "GET /api/explain", "POST /api/export",
