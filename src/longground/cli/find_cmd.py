@@ -262,10 +262,10 @@ class Search:
 
     def found(self, video: Path, grounding: Grounding):
         """The `export.Found` of one video's answer, with its method and channel."""
-        route = grounding.trace.get("route") if isinstance(grounding.trace, dict) else None
-        channel = route.get("channel") if isinstance(route, dict) else None
+        from ..export.found import channel_in
+
         return xo.found(video, self.query, grounding.moments, self.method,
-                        channel if isinstance(channel, str) else None)  # fmt: skip
+                        channel_in(grounding.trace))  # fmt: skip
 
     def _cannot_hold(self, video: Path) -> bool:
         """Whether the query asks the speech channel and `video` has no audio stream: in a
@@ -326,9 +326,10 @@ def _find_top(search: Search, videos: list[Path], top: int, as_json: bool):
             failed += 1
             continue
         results.append((video, grounding))
-    printed = print_top(results, top, search.query, search.method, as_json)
-    kept = kept_per_video(results, top_moments(results, top)[0])
-    return printed, failed, [search.found(video, grounding) for video, grounding in kept]
+    best, found = top_moments(results, top)
+    print_top(best, found, len(results), search.query, search.method, as_json)
+    kept = kept_per_video(results, best)
+    return len(best), failed, [search.found(video, grounding) for video, grounding in kept]
 
 
 def _ground(grounder, video: Path, query: str, max_moments: int | None) -> tuple[Grounding, int]:

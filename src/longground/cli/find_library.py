@@ -140,15 +140,13 @@ def library_candidates(grounder, videos: list[Path], query: str, top: int) -> li
 
 
 def print_top(
-    results: list[tuple[Path, Grounding]], top: int, query: str, method: str, as_json: bool
-) -> int:
-    """Print the best `top` moments, one per line, each starting with `VIDEO:` (or one JSON
-    object per moment); a summary goes to stderr when any video was searched. Returns how
-    many were printed."""
-    best, found = top_moments(results, top)
+    best: list[RankedMoment], found: int, searched: int, query: str, method: str, as_json: bool
+) -> None:
+    """Print the `best` moments, one per line, each starting with `VIDEO: ` (or one JSON
+    object per moment); a summary (`N of FOUND moments in SEARCHED videos`) goes to stderr
+    when any video was searched."""
     for moment in best:
         typer.echo(json.dumps(moment.record(query, method)) if as_json else moment.line())
-    if results:
-        typer.echo(f"{len(best)} of {found} moments in {len(results)} "
-                   f"video{'s' if len(results) != 1 else ''}", err=True)  # fmt: skip
-    return len(best)
+    if searched:
+        typer.echo(f"{len(best)} of {found} moments in {searched} "
+                   f"video{'s' if searched != 1 else ''}", err=True)  # fmt: skip

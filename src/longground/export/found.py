@@ -60,6 +60,17 @@ class Found:
         return replace(self, clock=read_clock(self.video))
 
 
+def channel_in(trace) -> str | None:
+    """The evidence channel a method's trace says answered ("visual", "speech", ...).
+
+    >>> channel_in({"route": {"channel": "speech"}}), channel_in({}), channel_in(None)
+    ('speech', None, None)
+    """
+    route = trace.get("route") if isinstance(trace, dict) else None
+    channel = route.get("channel") if isinstance(route, dict) else None
+    return channel if isinstance(channel, str) else None
+
+
 def frame_range(start_s: float, end_s: float, fps: Fraction) -> tuple[int, int]:
     """`(first frame, frame count)` of a span rounded to whole frames; at least one frame.
 

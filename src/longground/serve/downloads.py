@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import UserError
+from ..export.found import channel_in
 from .library import Library
-from .search import Answers, channel_of
+from .search import Answers
 
 #: Download format -> (file suffix, media type).
 FORMATS = {
@@ -50,7 +51,7 @@ def selected_found(library: Library, answers: Answers, query: str, hit_ids: Sequ
             raise UserError(f"no hit {video_id}:{max(indices)} for {query!r}")
         moments = answer.moments[sorted(set(indices))]
         found.append(Found(video.path, query, moments, method=answers.searcher.method,
-                           channel=channel_of(answer)))  # fmt: skip
+                           channel=channel_in(answer.trace)))  # fmt: skip
     return found
 
 

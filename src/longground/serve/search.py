@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..errors import UserError
+from ..export.found import channel_in
 from ..methods import Grounding
 from ..timecode import format_time
 from .library import Library, Video, signature
@@ -128,13 +129,6 @@ class Filters:
         return self.min_score is None or (score is not None and score >= self.min_score)
 
 
-def channel_of(grounding: Grounding) -> str | None:
-    """The evidence channel that answered ("visual", "speech", ...), from the trace."""
-    route = grounding.trace.get("route") if isinstance(grounding.trace, dict) else None
-    channel = route.get("channel") if isinstance(route, dict) else None
-    return channel if isinstance(channel, str) else None
-
-
 def search_library(library: Library, answers: Answers, query: str, filters: Filters) -> dict:
     """The page's answer to a search: every hit of the ready videos ranked by score (then
     video, then time), the count per video (zero included), and why any video has none.
@@ -156,7 +150,7 @@ def search_library(library: Library, answers: Answers, query: str, filters: Filt
         if isinstance(answer, str):
             row["error"] = answer
             continue
-        channel, moments = channel_of(answer), answer.moments
+        channel, moments = channel_in(answer.trace), answer.moments
         row["count"] = moments.count
         for k, (start_s, end_s) in enumerate(moments.spans):
             score = None if moments.scores is None else float(moments.scores[k])
