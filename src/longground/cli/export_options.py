@@ -126,7 +126,7 @@ class ExportTargets:
     def _check_clips(self, videos: Sequence[Path]) -> None:
         from ..export.clips import existing_clips
 
-        held = existing_clips(list(videos), self.clips) if self.overwrite is not True else []
+        held = existing_clips(list(videos), self.clips) if self.overwrite is False else []
         if held:
             more = f" and {len(held) - 1} more" if len(held) > 1 else ""
             raise UserError(f"--clips {self.clips}: holds {held[0].name}{more}, which a clip of "

@@ -74,7 +74,7 @@ def find(
         list[Path] | None,
         typer.Argument(
             help="Video file(s), anything FFmpeg reads, or folders (searched recursively).",
-            metavar="VIDEO...",
+            metavar="VIDEO",
             show_default=False,
         ),
     ] = None,

@@ -18,7 +18,7 @@ from .main import app
 def serve(
     folders: Annotated[
         list[Path],
-        typer.Argument(metavar="FOLDER...", help="Folders of videos (searched recursively)."),
+        typer.Argument(metavar="FOLDER", help="Folders of videos (searched recursively)."),
     ],
     host: Annotated[
         str, typer.Option(help="Address to listen on; loopback by default.")
