@@ -42,11 +42,6 @@ class Found:
         object.__setattr__(self, "video", Path(self.video))
         object.__setattr__(self, "moments", self.moments.sorted())
 
-    @property
-    def fps(self) -> Fraction | None:
-        """The video's exact frame rate (None until the clock is known)."""
-        return None if self.clock is None else self.clock.fps
-
     def with_clock(self) -> Found:
         """This set with its `clock` read from the video when it is not known yet.
 
