@@ -182,10 +182,13 @@ def test_hostile_files_are_error_lines_and_the_rest_still_searched(served):
     assert page.status_code == 200 and "error-line" in client.get("/static/app.js").text
 
 
-def test_new_files_are_picked_up_while_serving(served):
+def test_new_and_mended_files_are_picked_up_while_serving(served, tmp_path):
     client, footage, _, _ = served
     ready(client, 3)
-    tone_video(footage / "late.mp4", 1.0, Fraction(25), None)
+    tone_video(tmp_path / "late.mp4", 1.0, Fraction(25), None)
+    (footage / "late.mp4").write_bytes(b"")  # copied in later: first empty, then whole
+    assert wait_until(lambda: states(client).get("late.mp4", ("",))[0] == "error")
+    (footage / "late.mp4").write_bytes((tmp_path / "late.mp4").read_bytes())
     assert wait_until(lambda: states(client).get("late.mp4", ("",))[0] == "ready")
 
 

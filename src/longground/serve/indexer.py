@@ -66,7 +66,8 @@ class Indexer:
                 duration_s = self.searcher.prepare(video.path)
         except Exception as exc:  # noqa: BLE001 - one bad video must not stop the others
             reason = _reason(exc).removeprefix(f"{video.path}: ")  # the page names the video
-            self.library.update(video_id, state="error", error=GONE if _gone(video) else reason)
+            self.library.update(video_id, state="error", error=GONE if _gone(video) else reason,
+                                signature=before)  # fmt: skip  (a changed file is tried again)
             return
         if _gone(video):
             self.library.update(video_id, state="error", error=GONE)

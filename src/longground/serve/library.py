@@ -165,8 +165,9 @@ class Library:
                     self._videos[video_id] = video
                 if item.problem is not None:
                     video.state, video.error = "error", item.problem
-                elif video.state == "error" and video.error in _SCAN_PROBLEMS or \
-                        video.state == "ready" and video.signature != signature(path):  # fmt: skip
+                elif video.state in ("ready", "error") and (
+                    video.error in _SCAN_PROBLEMS or video.signature != signature(path)
+                ):  # the problem went away, or the file changed since it was indexed
                     video.state, video.error = "queued", None
             for video_id, video in self._videos.items():
                 if video_id not in seen and video.state != "error":
