@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import threading
 import time
 from collections.abc import Sequence
@@ -77,8 +78,6 @@ def _problem(path: Path) -> str | None:
             loops = exc.errno == 40  # ELOOP
             return "a symbolic link that loops" if loops else "a symbolic link to nothing"
         return f"cannot be read ({exc.strerror})"
-    import stat
-
     if stat.S_ISDIR(info.st_mode):
         return "a folder, not a video file"
     if not stat.S_ISREG(info.st_mode):
