@@ -10,6 +10,9 @@ The rules are the same everywhere:
 - a path that is the same file as one of the command's inputs is refused, even with
   `--overwrite`; "the same" is decided by device and inode (`os.stat`), so a relative
   spelling, `./`, a symbolic link or a hard link are all recognised;
+- where a command has `--overwrite` (it passes `overwrite=True/False`), an existing file is
+  refused unless that option was given; a command without one (`overwrite=None`) replaces
+  its outputs, and its messages do not mention an option it lacks;
 - the folder of the file must exist (it is never created) and be writable; /proc and /sys
   are refused;
 - `-` means standard output, only where a command writes one stream (`stdout=True`); any
@@ -99,7 +102,12 @@ def same_as_any(path: str | Path, inputs: Iterable[str | Path | None]) -> Path |
 
 
 def check_output_file(
-    path: Path, option: str, inputs: Iterable[Path | None] = (), *, stdout: bool = False
+    path: Path,
+    option: str,
+    inputs: Iterable[Path | None] = (),
+    *,
+    stdout: bool = False,
+    overwrite: bool | None = None,
 ) -> Path:
     """Refuse an output file that cannot be written, or that is one of `inputs`.
 
@@ -110,13 +118,16 @@ def check_output_file(
             command was told to overwrite.
         stdout: the command writes one stream, so `-` means standard output; otherwise `-`
             is refused.
+        overwrite: the command's `--overwrite` (False: an existing file is refused); None
+            for a command without that option (an existing file is replaced).
 
     Returns:
         `path`, unchanged.
 
     Raises:
         UserError: a folder, a device or FIFO, a file in a missing or unwritable folder, a
-            virtual file system such as /proc, one of the inputs, or `-` where not allowed.
+            virtual file system such as /proc, one of the inputs, an existing file without
+            `--overwrite`, or `-` where not allowed.
 
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
@@ -138,10 +149,12 @@ def check_output_file(
         raise UserError(f"{where}: is not a regular file")
     same = same_as_any(path, inputs)
     if same is not None:
-        raise UserError(
-            f"{where}: would overwrite the input {same} (even --overwrite does not allow "
-            "that); choose another output name"
-        )
+        even = "" if overwrite is None else " (even --overwrite does not allow that)"
+        raise UserError(f"{where}: would overwrite the input {same}{even}; choose another "
+                        "output name")  # fmt: skip
+    if overwrite is False and path.exists():
+        raise UserError(f"{where}: exists; pass --overwrite to replace it, or choose another "
+                        "name")  # fmt: skip
     check_writable_folder(path.parent, where, "folder of the file")
     return path
 
@@ -229,6 +242,7 @@ def open_output(
     mode: str = "w",
     *,
     stdout: bool = False,
+    overwrite: bool | None = None,
 ) -> Iterator[IO]:
     """Write an output file: the checks of `check_output_file` once more, then an atomic
     write (the old file or the new one, never half), or standard output for `-`.
@@ -238,7 +252,7 @@ def open_output(
     Raises:
         UserError: the checks fail, or the write does (disk full, permissions).
     """
-    path = check_output_file(Path(path), option, list(inputs), stdout=stdout)
+    path = check_output_file(Path(path), option, list(inputs), stdout=stdout, overwrite=overwrite)
     if is_stdout(path):
         stream = sys.stdout.buffer if "b" in mode else sys.stdout
         yield stream

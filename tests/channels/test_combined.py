@@ -45,7 +45,7 @@ def find(capsys, clip, query, tmp_path):
     path, cache, _ = clip
     trace = tmp_path / "trace.json"
     code = main(["find", str(path), query, "--cache-dir", str(cache), "--json", "--trace",
-                 str(trace)])  # fmt: skip
+                 str(trace), "--overwrite"])  # fmt: skip
     out, err = capsys.readouterr()
     assert code in (0, 1), err
     found = json.loads(out)

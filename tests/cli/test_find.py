@@ -108,13 +108,10 @@ def test_several_videos_are_searched_like_grep_searches_several_files(
     alone = capsys.readouterr().out.splitlines()
     assert main(["find", str(bikes), str(copy), "a car"]) == 0
     both = capsys.readouterr().out.splitlines()
-    assert both == [
-        *(f"{bikes}:{line}" for line in alone[:-1]), f"{bikes}: {alone[-1]}",
-        *(f"{copy}:{line}" for line in alone[:-1]), f"{copy}: {alone[-1]}",
-    ]  # fmt: skip
+    assert both == [f"{video}: {line}" for video in (bikes, copy) for line in alone]
     assert main(["find", str(bikes), str(copy), "a car", "-c"]) == 0
     n = len(alone) - 1
-    assert capsys.readouterr().out.splitlines() == [f"{bikes}:{n}", f"{copy}:{n}"]
+    assert capsys.readouterr().out.splitlines() == [f"{bikes}: {n}", f"{copy}: {n}"]
     assert main(["find", str(bikes), str(copy), "a giraffe", "--json"]) == 1
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(r["video"], r["count"]) for r in records] == [(str(bikes), 0), (str(copy), 0)]
@@ -129,7 +126,7 @@ def test_a_bad_video_among_several_is_reported_and_the_others_still_searched(
     n = capsys.readouterr().out.strip()
     assert main(["find", str(missing), str(bikes), "a car", "-c"]) == 2
     out = capsys.readouterr()
-    assert out.out.splitlines() == [f"{bikes}:{n}"]
+    assert out.out.splitlines() == [f"{bikes}: {n}"]
     assert out.err == f"longground: error: {missing}: no such file\n"
     assert main(["find", str(bikes), str(bikes), "a car", "--trace", "t.json"]) == 2
     assert "--trace takes one video" in capsys.readouterr().err

@@ -47,23 +47,38 @@ def assert_same_to_a_frame(read, moments, fps: float) -> None:
 
 def test_every_export_reads_back_as_the_json_moments(tmp_path, cache, monkeypatch, capsys):
     bikes, fps = bikes_path(), 25.0
-    files = {s: tmp_path / f"m{s}" for s in (".csv", ".srt", ".vtt", ".edl", ".otio")}
+    suffixes = (".csv", ".srt", ".vtt", ".edl", ".otio", ".xml", ".fcpxml")
+    files = {s: tmp_path / f"m{s}" for s in suffixes}
     extra = [a for path in files.values() for a in ("--export", str(path))]
-    extra += ["--clips", str(tmp_path / "clips"), "--exact", "--thumbs", str(tmp_path / "t.png"),
+    extra += ["--selects", str(tmp_path / "s.otio"), "--selects", str(tmp_path / "s.edl"),
+              "--clips", str(tmp_path / "clips"), "--exact", "--thumbs", str(tmp_path / "t.png"),
               "--timeline", str(tmp_path / "tl.png")]  # fmt: skip
     result = cli_json(bikes, "a car", cache, monkeypatch, capsys, *extra)
     moments = result["moments"]
     assert moments, result
     rows = list(csv.DictReader(files[".csv"].open(encoding="utf-8")))
     assert_same_to_a_frame(spans((r["start_s"], r["end_s"]) for r in rows), moments, fps)
+    assert {r["method"] for r in rows} == {"agent"} and {r["channel"] for r in rows} == {"visual"}
     for suffix in (".srt", ".vtt"):
         subs = pysubs2.load(str(files[suffix]))
         assert_same_to_a_frame([(e.start / 1000, e.end / 1000) for e in subs], moments, fps)
-    for suffix, kw in ((".otio", {}), (".edl", {"rate": fps})):
+    for suffix, kw in ((".otio", {}), (".xml", {"adapter_name": "fcp_xml"})):
         timeline = otio.adapters.read_from_file(str(files[suffix]), **kw)
+        markers = next(iter(timeline.find_clips())).markers
+        read = [(m.marked_range.start_time.to_seconds(),
+                 m.marked_range.end_time_exclusive().to_seconds()) for m in markers]
+        assert_same_to_a_frame(read, moments, fps)
+        assert {m.name for m in markers} == {"a car"}
+    for name, kw in (("s.otio", {}), ("s.edl", {"rate": fps})):
+        timeline = otio.adapters.read_from_file(str(tmp_path / name), **kw)
         ranges = [c.source_range for c in timeline.find_clips()]
         read = [(r.start_time.to_seconds(), r.end_time_exclusive().to_seconds()) for r in ranges]
         assert_same_to_a_frame(read, moments, fps)
+    edl = otio.adapters.read_from_file(str(files[".edl"]), rate=fps)
+    read = [m.marked_range.start_time.to_seconds() for m in next(iter(edl.find_clips())).markers]
+    assert_same_to_a_frame([(s, m["end_s"]) for s, m in zip(read, moments)], moments, fps)
+    fcpxml = otio.adapters.read_from_file(str(files[".fcpxml"]), adapter_name="fcpx_xml")
+    assert len(next(iter(fcpxml.find_clips())).markers) == len(moments)
     clips = sorted((tmp_path / "clips").iterdir())
     assert len(clips) == len(moments)
     for clip, moment in zip(clips, moments):
@@ -76,18 +91,20 @@ def test_every_export_reads_back_as_the_json_moments(tmp_path, cache, monkeypatc
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--export", "{tmp}/m.xml"], "unknown format '.xml'"),
+        (["--export", "{tmp}/m.mov"], "unknown format '.mov'"),
+        (["--selects", "{tmp}/m.csv"], "unknown format '.csv'"),
         (["--export", "{tmp}/no/m.csv"], "does not exist"),
         (["--thumbs", "{tmp}/t.jpg"], "give a .png"),
         (["--exact"], "--exact applies to --clips"),
-        (["--thumbs", "{tmp}/a.png", "--timeline", "{tmp}/a.png"], "same file"),
+        (["--thumbs", "{tmp}/a.png", "--timeline", "{tmp}/a.png"],
+         "--thumbs and --timeline both name {tmp}/a.png"),
     ],
 )
 def test_bad_outputs_are_refused_before_the_search(tmp_path, capsys, args, message):
     argv = ["find", "/no/such/video.mp4", "a car", *(a.format(tmp=tmp_path) for a in args)]
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and message in err, err
+    assert len(err.splitlines()) == 1 and message.format(tmp=tmp_path) in err, err
 
 
 @pytest.mark.parametrize(("video", "query"), [("bikes", "a car"), ("cat", "a cat")])

@@ -41,7 +41,7 @@ FILE_OUTPUTS = {
     ("transcript", "--out"): (["transcript", "{video}", "--out", OUT], ["video"]),
     **{
         ("find", option): (["find", "{video}", "a cat", "-m", FAKE, option, OUT], ["video"])
-        for option in ("--export", "--thumbs", "--timeline")
+        for option in ("--export", "--selects", "--thumbs", "--timeline")
     },
     **{
         ("run", option): (
@@ -87,7 +87,7 @@ CACHE_ROOTS = {  # checked by check_cache_root (tests/cli/test_hostile_inputs.py
     ("sweep", "--cache-dir"), ("cache info", "--cache-dir"), ("cache list", "--cache-dir"),
     ("cache clean", "--cache-dir"), ("build comet", "--cache-dir"), ("build ewb", "--cache-dir"),
     ("eval", "--cache-dir"), ("reproduce", "--cache-dir"), ("transcript", "--cache-dir"),
-    ("annotate serve", "--cache-dir"),
+    ("annotate serve", "--cache-dir"), ("serve", "--cache-dir"),
 }  # fmt: skip
 INPUTS = {
     ("find", "videos"), ("run", "benchmark"), ("run", "--videos"), ("eval", "gt"),
@@ -99,7 +99,7 @@ INPUTS = {
     ("build ewb", "videos"), ("annotate serve", "benchmark"), ("annotate serve", "--videos"),
     ("annotate serve", "--pred"), ("annotate export", "--db"), ("annotate export", "--videos"),
     ("annotate import", "more"), ("reproduce", "bench"), ("reproduce", "--videos"),
-    ("reproduce", "--reference"), ("transcript", "video"),
+    ("reproduce", "--reference"), ("transcript", "video"), ("serve", "folders"),
 }  # fmt: skip
 
 

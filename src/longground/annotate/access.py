@@ -2,6 +2,9 @@
 
 - `BodyLimit` answers 413 to a request body larger than `max_bytes` (by its
   `Content-Length`, or by counting a chunked body) before the app reads it.
+- `add_guards` refuses cross-origin writes (403) and writes that are not JSON (415), keeps
+  the `Host` header to the server's own names (against DNS rebinding), and makes FastAPI's
+  422s one readable line.
 - `TokenGate` answers 401 unless the request carries the server's access token: a
   `?token=` query parameter (the address `serve` prints; the answer then sets an HttpOnly,
   SameSite=Strict cookie so the page's own requests carry it), the cookie, or an
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
+from collections.abc import Sequence
 from http.cookies import CookieError, SimpleCookie
 from urllib.parse import parse_qs
 
@@ -102,10 +106,11 @@ class TokenGate:
     Args:
         app: the ASGI app inside.
         token: the token `serve` generated and printed.
+        command: the command that printed it, for the 401's message.
     """
 
-    def __init__(self, app, token: str):
-        self.app, self.token = app, token
+    def __init__(self, app, token: str, command: str = "longground annotate serve"):
+        self.app, self.token, self.command = app, token, command
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -117,8 +122,8 @@ class TokenGate:
             return await _answer(
                 send,
                 401,
-                "this server needs its access token: open the address `longground annotate "
-                "serve` printed (it ends with ?token=...)",
+                f"this server needs its access token: open the address `{self.command}` "
+                "printed (it ends with ?token=...)",
                 [(b"www-authenticate", b"Bearer")],
             )
         if in_query is None:
@@ -155,3 +160,36 @@ def _from_bearer(headers: dict) -> str | None:
     raw = headers.get(b"authorization", b"").decode("latin-1")
     scheme, _, value = raw.partition(" ")
     return value.strip() if scheme.lower() == "bearer" and value.strip() else None
+
+
+def add_guards(app, allowed_hosts: Sequence[str] | None) -> None:
+    """Same-origin JSON writes only, readable 422s, and a Host check against DNS rebinding,
+    on a FastAPI `app` (the annotation server's and `longground serve`'s)."""
+    from fastapi.exceptions import RequestValidationError
+    from fastapi.responses import JSONResponse
+    from starlette.middleware.trustedhost import TrustedHostMiddleware
+
+    if allowed_hosts is not None:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
+
+    @app.middleware("http")
+    async def same_origin_writes(request, call_next):
+        if request.method not in ("GET", "HEAD"):
+            origin = request.headers.get("origin")
+            own = f"{request.url.scheme}://{request.headers.get('host', '')}"
+            if origin is not None and origin != own:
+                return JSONResponse({"detail": "cross-origin writes are refused"}, 403)
+            kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+            if kind != "application/json":  # media types are case-insensitive (RFC 9110)
+                return JSONResponse({"detail": "send edits as application/json"}, 415)
+        response = await call_next(request)
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["X-Frame-Options"] = "DENY"
+        return response
+
+    @app.exception_handler(RequestValidationError)
+    async def readable_422(request, exc):
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+        message = first.get("msg", "invalid request")
+        return JSONResponse({"detail": f"{where}: {message}" if where else message}, 422)

@@ -24,7 +24,7 @@ from typing import Literal
 from ..errors import require
 from ..samples import ATTRIBUTE_ORDER
 from ..timecode import format_time
-from .access import MAX_BODY_BYTES, BodyLimit, TokenGate
+from .access import MAX_BODY_BYTES, BodyLimit, TokenGate, add_guards
 from .changes import MAX_INTERVALS, MAX_QUERY_CHARS, InvalidEdit, apply_change, read_change
 from .media import MediaFolder
 from .record import REVIEW_STATES, AnnotatedQuery
@@ -176,7 +176,7 @@ def create_app(
     app = fastapi.FastAPI(
         title="longground annotate", docs_url=None, redoc_url=None, openapi_url=None
     )
-    _add_guards(app, allowed_hosts)
+    add_guards(app, allowed_hosts)
     if token is not None:
         app.add_middleware(TokenGate, token=token)
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
@@ -186,38 +186,6 @@ def create_app(
     _add_media(app, folder)
     _add_transcripts(app, store, folder, transcripts or Transcripts())
     return app
-
-
-def _add_guards(app, allowed_hosts: Sequence[str] | None) -> None:
-    """Same-origin writes only, readable 422s, and a Host check against DNS rebinding."""
-    from fastapi.exceptions import RequestValidationError
-    from fastapi.responses import JSONResponse
-    from starlette.middleware.trustedhost import TrustedHostMiddleware
-
-    if allowed_hosts is not None:
-        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
-
-    @app.middleware("http")
-    async def same_origin_writes(request, call_next):
-        if request.method not in ("GET", "HEAD"):
-            origin = request.headers.get("origin")
-            own = f"{request.url.scheme}://{request.headers.get('host', '')}"
-            if origin is not None and origin != own:
-                return JSONResponse({"detail": "cross-origin writes are refused"}, 403)
-            kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-            if kind != "application/json":  # media types are case-insensitive (RFC 9110)
-                return JSONResponse({"detail": "send edits as application/json"}, 415)
-        response = await call_next(request)
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["X-Frame-Options"] = "DENY"
-        return response
-
-    @app.exception_handler(RequestValidationError)
-    async def readable_422(request, exc):
-        first = exc.errors()[0] if exc.errors() else {}
-        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-        message = first.get("msg", "invalid request")
-        return JSONResponse({"detail": f"{where}: {message}" if where else message}, 422)
 
 
 def _add_pages(app) -> None:

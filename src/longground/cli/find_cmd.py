@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -70,15 +71,18 @@ def parse_failure_line(grounding: Grounding) -> str:
 @app.command("find")
 def find(
     videos: Annotated[
-        list[Path],
+        list[Path] | None,
         typer.Argument(
             help="Video file(s), anything FFmpeg reads, or folders (searched recursively).",
             metavar="VIDEO",
+            show_default=False,
         ),
-    ],
+    ] = None,
     query: Annotated[
-        str, typer.Argument(help="What to look for, in plain words.", metavar="QUERY")
-    ],
+        str | None,
+        typer.Argument(help="What to look for, in plain words.", metavar="QUERY",
+                       show_default=False),
+    ] = None,
     method: opt.Method = "agent",
     encoder: opt.Encoder = opt.DEFAULTS.encoder,
     fps: opt.Fps = opt.DEFAULTS.fps,
@@ -131,10 +135,12 @@ def find(
         Path | None, typer.Option("--trace", help="Write a JSON record of the search here.")
     ] = None,
     export: xo.Export = None,
+    selects: xo.Selects = None,
     clips: xo.Clips = None,
     exact: xo.Exact = False,
     thumbs: xo.Thumbs = None,
     timeline: xo.Timeline = None,
+    overwrite: xo.Overwrite = False,
 ) -> None:
     """Find every moment of each VIDEO that matches QUERY.
 
@@ -143,8 +149,7 @@ def find(
     nothing did, 2 when any video could not be searched or the model's answer on it could
     not be read (the others still are).
     """
-    if not query.strip():
-        raise UserError("the query is empty")
+    videos, query = _video_and_query(videos or [], query)
     from ..index.library import find_videos
 
     named = len(videos) > 1 or any(video.is_dir() for video in videos)
@@ -154,9 +159,10 @@ def find(
     if top is not None and (count or max_moments is not None):
         raise UserError("--top ranks moments across videos; it takes neither --count nor --max")
     if trace is not None:
-        check_output_file(trace, "--trace", inputs=videos)
-    targets = xo.ExportTargets(tuple(export or ()), clips, exact, thumbs, timeline)
-    targets.check(inputs=[*videos, trace])
+        check_output_file(trace, "--trace", inputs=videos, overwrite=overwrite)
+    targets = xo.ExportTargets(tuple(export or ()), clips, exact, thumbs, timeline,
+                               tuple(selects or ()), overwrite)  # fmt: skip
+    targets.check(inputs=[*videos, trace], videos=videos)
     check_cache_root(cache_dir)
     config = opt.method_config(
         encoder=encoder, fps=fps, single=single, params=params, llm=llm,
@@ -170,37 +176,115 @@ def find(
     config.channels = channels
     config.subtitles = subtitles_on(subtitles, method, preset)
     grounder = build_method(method, config)
-    prefix = named
     unindexable = _index_library(grounder, videos, config, workers, ray)
     videos = [video for video in videos if video not in unindexable]
+    search = Search(grounder, query, method, config, named, trace, overwrite)
     if top is not None:
-        printed, failed = _find_top(grounder, videos, query, method, top, as_json)
+        printed, failed, found_sets = _find_top(search, videos, top, as_json)
+        _write_targets(targets, found_sets)
         raise typer.Exit(2 if unindexable or failed else 0 if printed else 1)
     matched, failed = 0, len(unindexable)
     found_sets = []
     for video in videos:
         try:
-            grounding, found = _ground(grounder, video, query, max_moments)
+            grounding, found = search.one(video, max_moments)
         except UserError as exc:
-            if not prefix:
+            if not named:
                 raise
             print_error(exc)
             failed += 1
             continue
+        if grounding is None:  # a note was printed: this video cannot hold an answer
+            continue
         matched += grounding.moments.count > 0
         failed += grounding.failed
         if not grounding.failed:
-            found_sets.append(xo.found(video, query, grounding.moments))
-        if trace is not None:
-            with open_output(trace, "--trace", videos) as handle:
-                handle.write(json.dumps(grounding.trace, indent=1, default=float))
+            found_sets.append(search.found(video, grounding))
         if grounding.failed:
             typer.echo(f"{video}: {parse_failure_line(grounding)}", err=True)
         if as_json or not grounding.failed:
-            _print(video, prefix, query, method, grounding, found, count, as_json)
+            _print(video, named, query, method, grounding, found, count, as_json)
+    _write_targets(targets, found_sets)
+    raise typer.Exit(2 if failed else 0 if matched else 1)
+
+
+def _video_and_query(videos: list[Path], query: str | None) -> tuple[list[Path], str]:
+    """The videos and the query, or a one-line error saying which is missing: with one word
+    given, click takes it for the query, so a lone video file means the query was left out.
+
+    >>> _video_and_query([], "README.md")
+    Traceback (most recent call last):
+    longground.errors.UserError: missing the QUERY after README.md: say what to look for, ...
+    """
+    help_ = "(see 'longground find --help')"
+    if query is None:
+        raise UserError(f"missing the VIDEO and the QUERY {help_}")
+    if not videos and Path(query).exists():
+        raise UserError(f"missing the QUERY after {query}: say what to look for, e.g. "
+                        f'longground find {query} "a red car" {help_}')  # fmt: skip
+    if not videos:
+        raise UserError("missing the VIDEO: give the video file(s) or folder(s) to search "
+                        f'before the query, e.g. longground find footage/ "{query}" '
+                        f"{help_}")  # fmt: skip
+    if not query.strip():
+        raise UserError("the query is empty")
+    return videos, query
+
+
+def _write_targets(targets: xo.ExportTargets, found_sets: list) -> None:
     for line in targets.write(found_sets) if targets.wanted else ():
         typer.echo(f"longground: {line}", err=True)
-    raise typer.Exit(2 if failed else 0 if matched else 1)
+
+
+@dataclass
+class Search:
+    """One query over the videos of one `find`: the method, and what each search leaves
+    besides the moments (the trace file, the note for a video a channel cannot search)."""
+
+    grounder: object
+    query: str
+    method: str
+    config: object
+    named: bool
+    trace: Path | None = None
+    overwrite: bool = False
+
+    def one(self, video: Path, max_moments: int | None) -> tuple[Grounding | None, int]:
+        """`_ground` on one video, writing `--trace`; `(None, 0)` when the video has no
+        stream the query's channel reads (a note is printed, in a search of several)."""
+        if self.named and self._cannot_hold(video):
+            return None, 0
+        grounding, found = _ground(self.grounder, video, self.query, max_moments)
+        if self.trace is not None:
+            with open_output(self.trace, "--trace", [video], overwrite=self.overwrite) as handle:
+                handle.write(json.dumps(grounding.trace, indent=1, default=float))
+        return grounding, found
+
+    def found(self, video: Path, grounding: Grounding):
+        """The `export.Found` of one video's answer, with its method and channel."""
+        from ..export.found import channel_in
+
+        return xo.found(video, self.query, grounding.moments, self.method,
+                        channel_in(grounding.trace))  # fmt: skip
+
+    def _cannot_hold(self, video: Path) -> bool:
+        """Whether the query asks the speech channel and `video` has no audio stream: in a
+        library that is a note (the video is not a place the words could be said), not an
+        error (a lone video keeps the method's error)."""
+        from ..channels import parse_channels, route_query
+        from ..channels.audio import probe_audio
+
+        route = route_query(self.query)
+        if route.channel != "speech" or "speech" not in parse_channels(self.config.channels):
+            return False
+        try:
+            if probe_audio(video) is not None:
+                return False
+        except UserError:
+            return False  # the search says what is wrong with the file
+        typer.echo(f"longground: note: {video}: no audio stream; not searched for speech",
+                   err=True)  # fmt: skip
+        return True
 
 
 def _index_library(grounder, videos: list[Path], config, workers, ray: str | None) -> set:
@@ -221,27 +305,31 @@ def _index_library(grounder, videos: list[Path], config, workers, ray: str | Non
     return set(errors)
 
 
-def _find_top(
-    grounder, videos: list[Path], query: str, method: str, top: int, as_json: bool
-) -> tuple[int, int]:
+def _find_top(search: Search, videos: list[Path], top: int, as_json: bool):
     """Search every video, then print the `top` best moments across them; how many were
-    printed, and how many videos could not be searched (each reported in one line)."""
-    from .find_library import library_candidates, print_top
+    printed, how many videos could not be searched (each reported in one line), and the
+    `Found` of each searched video holding its printed moments (none: a row of the CSV)."""
+    from .find_library import kept_per_video, library_candidates, print_top, top_moments
 
     results, failed = [], 0
-    for video in library_candidates(grounder, videos, query, top):
+    for video in library_candidates(search.grounder, videos, search.query, top):
         try:
-            grounding = _ground(grounder, video, query, None)[0]
+            grounding = search.one(video, None)[0]
         except UserError as exc:
             print_error(exc)
             failed += 1
+            continue
+        if grounding is None:
             continue
         if grounding.failed:
             typer.echo(f"{video}: {parse_failure_line(grounding)}", err=True)
             failed += 1
             continue
         results.append((video, grounding))
-    return print_top(results, top, query, method, as_json), failed
+    best, found = top_moments(results, top)
+    print_top(best, found, len(results), search.query, search.method, as_json)
+    kept = kept_per_video(results, best)
+    return len(best), failed, [search.found(video, grounding) for video, grounding in kept]
 
 
 def _ground(grounder, video: Path, query: str, max_moments: int | None) -> tuple[Grounding, int]:
@@ -268,10 +356,11 @@ def _print(
     count: bool,
     as_json: bool,
 ) -> None:
-    """The result of one video; with `named`, each line starts with the video's name. When
-    `--max` kept fewer than the `found` moments, the count line says "N of M moments"."""
+    """The result of one video; with `named`, each line starts with `VIDEO: ` (the layout of
+    `--top` lines too). When `--max` kept fewer than the `found` moments, the count line
+    says "N of M moments"."""
     n = grounding.moments.count
-    lead = f"{video}:" if named else ""
+    lead = f"{video}: " if named else ""
     if as_json:
         typer.echo(json.dumps(result_record(video, query, method, grounding, found)))
     elif count:
@@ -281,4 +370,4 @@ def _print(
             typer.echo(f"{lead}{line}")
         of = f" of {found}" if found != n else ""
         noun = "moment" if (found if of else n) == 1 else "moments"
-        typer.echo(f"{lead}{' ' if lead else ''}{n}{of} {noun}")
+        typer.echo(f"{lead}{n}{of} {noun}")

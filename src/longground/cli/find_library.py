@@ -22,12 +22,13 @@ from ..timecode import format_time
 
 @dataclass(frozen=True)
 class RankedMoment:
-    """One moment of one video, with its score."""
+    """One moment of one video, with its score and its place among that video's moments."""
 
     video: Path
     start_s: float
     end_s: float
     score: float
+    index: int = 0
 
     def line(self) -> str:
         """`VIDEO: HH:MM:SS.s-HH:MM:SS.s  score`."""
@@ -64,12 +65,34 @@ def top_moments(results: list[tuple[Path, Grounding]], top: int) -> tuple[list[R
         owners.append(np.full(len(moments), k))
     spans, scores, owners = map(np.concatenate, (spans, scores, owners))
     order = np.lexsort((spans[:, 0], owners, -scores))[:top]
+    firsts = np.cumsum([0] + [len(g.moments) for _, g in results])
     best = [
         RankedMoment(results[owners[i]][0], float(spans[i, 0]), float(spans[i, 1]),
-                     float(scores[i]))
+                     float(scores[i]), int(i - firsts[owners[i]]))
         for i in order
     ]  # fmt: skip
     return best, len(scores)
+
+
+def kept_per_video(
+    results: list[tuple[Path, Grounding]], best: list[RankedMoment]
+) -> list[tuple[Path, Grounding]]:
+    """Each searched video with only its moments among `best` (none: the video is still
+    listed, so exports keep a row for it).
+
+    >>> from longground.moments import Moments
+    >>> a = Grounding(Moments.from_list([[0, 5], [10, 12]], [0.2, 0.9]))
+    >>> b = Grounding(Moments.from_list([[3, 4]], [0.1]))
+    >>> results = [(Path("a.mp4"), a), (Path("b.mp4"), b)]
+    >>> best = top_moments(results, 1)[0]
+    >>> [(v.name, g.moments.to_list()) for v, g in kept_per_video(results, best)]
+    [('a.mp4', [[10.0, 12.0]]), ('b.mp4', [])]
+    """
+    out = []
+    for video, grounding in results:
+        keep = np.array(sorted(m.index for m in best if m.video == video), dtype=int)
+        out.append((video, Grounding(grounding.moments[keep], grounding.raw, grounding.trace)))
+    return out
 
 
 def library_candidates(grounder, videos: list[Path], query: str, top: int) -> list[Path]:
@@ -117,12 +140,13 @@ def library_candidates(grounder, videos: list[Path], query: str, top: int) -> li
 
 
 def print_top(
-    results: list[tuple[Path, Grounding]], top: int, query: str, method: str, as_json: bool
-) -> int:
-    """Print the best `top` moments, one per line, each starting with `VIDEO:` (or one JSON
-    object per moment); a summary goes to stderr. Returns how many were printed."""
-    best, found = top_moments(results, top)
+    best: list[RankedMoment], found: int, searched: int, query: str, method: str, as_json: bool
+) -> None:
+    """Print the `best` moments, one per line, each starting with `VIDEO: ` (or one JSON
+    object per moment); a summary (`N of FOUND moments in SEARCHED videos`) goes to stderr
+    when any video was searched."""
     for moment in best:
         typer.echo(json.dumps(moment.record(query, method)) if as_json else moment.line())
-    typer.echo(f"{len(best)} of {found} moments in {len(results)} videos", err=True)
-    return len(best)
+    if searched:
+        typer.echo(f"{len(best)} of {found} moments in {searched} "
+                   f"video{'s' if searched != 1 else ''}", err=True)  # fmt: skip

@@ -42,6 +42,7 @@ COMMAND_MODULES: list[str] = [
     "reproduce_cmd",
     "annotate_cmd",
     "transcript_cmd",
+    "serve_cmd",
 ]
 
 

@@ -171,6 +171,7 @@ def run(
     spec = MethodSpec(method, config)
     backend = _backend(spec, workers, ray, gpus_per_worker, ray_runtime_env)
     samples = load_samples(benchmark, fmt)
+    targets.check_rates(xo.run_videos(samples, [*(videos or []), benchmark.parent]))
     try:
         summary = run_benchmark(
             samples,

@@ -1,8 +1,15 @@
-"""Exports of found moments for editing tools, by file suffix: .csv, .srt, .vtt, .edl, .otio.
+"""Exports of found moments for editing tools and tables, by file suffix.
 
-`export(path, found)` picks the writer from the suffix; `EXPORTERS` lists them. The formats
-come from well-kept libraries (OpenTimelineIO and its CMX 3600 adapter, pysubs2), installed
-by the `export` extra; the CSV needs nothing.
+`--export` (`export(path, found)`, `EXPORTERS`): markers on the source clips for editing
+tools (`.fcpxml` Final Cut Pro, `.xml` FCP7 XML for Premiere and Resolve, `.otio`
+OpenTimelineIO, `.edl` CMX 3600 with locators), and `.csv`, `.srt`, `.vtt`.
+`--selects` (`export_selects`, `SELECTS`): one clip per moment cut back to back (`.otio`,
+`.edl`).
+
+The formats come from well-kept libraries (OpenTimelineIO and its CMX 3600, FCP7 XML and
+FCPXML adapters, pysubs2), installed by the `export` extra; the CSV needs nothing.
+`check_rates` refuses, before any search, a video whose frame rate a chosen format cannot
+count.
 """
 
 from __future__ import annotations
@@ -13,10 +20,14 @@ from typing import IO
 
 from ..atomic import atomic_open
 from ..errors import UserError
+from .clock import SourceClock, check_smpte, read_clock
+from .edl import check_edl_rates, write_edl, write_selects_edl
+from .fcp7 import write_fcp7
+from .fcpxml import write_fcpxml
 from .found import Found, frame_range
+from .otio_timelines import marker_timeline, selects_timeline, write_otio, write_selects_otio
 from .subtitles import subtitle_writer
 from .table import write_csv
-from .timeline import build_timeline, write_edl, write_otio
 
 Writer = Callable[[Sequence[Found], IO[str]], None]
 
@@ -27,11 +38,14 @@ EXPORTERS: dict[str, Writer] = {
     ".vtt": subtitle_writer("vtt"),
     ".edl": write_edl,
     ".otio": write_otio,
+    ".fcpxml": write_fcpxml,
+    ".xml": write_fcp7,
 }
+SELECTS: dict[str, Writer] = {".otio": write_selects_otio, ".edl": write_selects_edl}
 
 
 def exporter(path: Path, option: str = "--export") -> Writer:
-    """The writer for `path`'s suffix.
+    """The writer for `path`'s suffix (`--selects`: the selects writers).
 
     Raises:
         UserError: no export has that suffix (the message lists those there are).
@@ -39,19 +53,42 @@ def exporter(path: Path, option: str = "--export") -> Writer:
     >>> exporter(Path("moments.csv")).__name__
     'write_csv'
     """
-    writer = EXPORTERS.get(Path(path).suffix.lower())
+    writers = SELECTS if option == "--selects" else EXPORTERS
+    writer = writers.get(Path(path).suffix.lower())
     if writer is None:
-        known = ", ".join(EXPORTERS)
+        known = ", ".join(writers)
         suffix = Path(path).suffix
         raise UserError(f"{option} {path}: unknown format {suffix!r}; use one of {known}")
     return writer
 
 
-def export(path: Path, found: Sequence[Found]) -> None:
+def check_rates(path: Path, clocks: Sequence[tuple[Path, SourceClock]], option: str) -> None:
+    """Refuse, before a search, videos whose rate the format of `path` cannot count: an EDL
+    needs one SMPTE rate (and one drop-frame counting), FCP7 XML SMPTE rates; the others
+    hold any rate.
+
+    Raises:
+        UserError: one line naming the file, the video and its rate.
+    """
+    suffix, where = Path(path).suffix.lower(), f"{option} {path}"
+    if suffix == ".edl":
+        check_edl_rates(clocks, where)
+    elif suffix == ".xml":
+        check_smpte(clocks, where, "the FCP7 XML adapter writes timecode, so it")
+
+
+def export(path: Path, found: Sequence[Found], option: str = "--export") -> None:
     """Write `found` to `path` in the format its suffix names, atomically."""
-    writer = exporter(path)
+    writer = exporter(path, option)
     with atomic_open(path) as handle:
         writer(found, handle)
 
 
-__all__ = ["EXPORTERS", "Found", "build_timeline", "export", "exporter", "frame_range"]
+def export_selects(path: Path, found: Sequence[Found]) -> None:
+    """Write `found` as a selects timeline (a clip per moment) to `path`."""
+    export(path, found, "--selects")
+
+
+__all__ = ["EXPORTERS", "SELECTS", "Found", "SourceClock", "check_rates", "export",
+           "export_selects", "exporter", "frame_range", "marker_timeline", "read_clock",
+           "selects_timeline"]  # fmt: skip

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 
 from ..moments import Moments
+from .clock import SourceClock
 
 
 @dataclass(frozen=True)
@@ -16,9 +17,13 @@ class Found:
     Args:
         video: the searched video file.
         query: the query text.
-        moments: the moments, in time order for the exports.
-        fps: the video's exact frame rate, which frame-exact formats (EDL, OTIO, clips)
+        moments: the moments, in time order for the exports (none: the video was searched
+            and nothing matched, still a row of the CSV).
+        clock: the video's frame clock, which frame-exact formats (EDL, XML, OTIO, clips)
             round to; None when the video was not read (those formats then read it).
+        method: the grounding method that found them, when known.
+        channel: the evidence channel that answered ("visual", "speech", "text",
+            "people"), when known.
 
     >>> Found(Path("a.mp4"), "a car", Moments.from_list([[1, 2]])).moments.count
     1
@@ -27,23 +32,38 @@ class Found:
     video: Path
     query: str
     moments: Moments
-    fps: Fraction | None = None
+    clock: SourceClock | None = None
+    method: str | None = None
+    channel: str | None = None
 
     def __post_init__(self) -> None:
         if not self.query.strip():
             raise ValueError("a found set needs its query")
         object.__setattr__(self, "video", Path(self.video))
         object.__setattr__(self, "moments", self.moments.sorted())
-        if self.fps is not None and Fraction(self.fps) <= 0:
-            raise ValueError(f"fps must be positive, got {self.fps}")
 
-    def with_fps(self) -> Found:
-        """This set with `fps` read from the video when it is not known yet."""
-        if self.fps is not None:
+    def with_clock(self) -> Found:
+        """This set with its `clock` read from the video when it is not known yet.
+
+        Raises:
+            UserError: the video cannot be read.
+        """
+        if self.clock is not None:
             return self
-        from ..video import probe
+        from .clock import read_clock
 
-        return Found(self.video, self.query, self.moments, probe(self.video).fps)
+        return replace(self, clock=read_clock(self.video))
+
+
+def channel_in(trace) -> str | None:
+    """The evidence channel a method's trace says answered ("visual", "speech", ...).
+
+    >>> channel_in({"route": {"channel": "speech"}}), channel_in({}), channel_in(None)
+    ('speech', None, None)
+    """
+    route = trace.get("route") if isinstance(trace, dict) else None
+    channel = route.get("channel") if isinstance(route, dict) else None
+    return channel if isinstance(channel, str) else None
 
 
 def frame_range(start_s: float, end_s: float, fps: Fraction) -> tuple[int, int]:
@@ -59,3 +79,26 @@ def frame_range(start_s: float, end_s: float, fps: Fraction) -> tuple[int, int]:
     first = round(Fraction(start_s) * fps)
     last = round(Fraction(end_s) * fps)
     return first, max(last - first, 1)
+
+
+def video_labels(videos: list[Path]) -> dict[Path, str]:
+    """A short name per video that tells it apart from the others: its file name, or as
+    many of its last folders as it takes when two videos share a file name.
+
+    >>> labels = video_labels([Path("/a/day1/c.mp4"), Path("/a/day2/c.mp4"), Path("/b/x.mp4")])
+    >>> [labels[p] for p in labels]
+    ['day1/c.mp4', 'day2/c.mp4', 'x.mp4']
+    """
+    unique = list(dict.fromkeys(Path(v) for v in videos))
+    depth = {video: 1 for video in unique}
+    while True:
+        labels = {v: "/".join(v.parts[-depth[v]:]) for v in unique}
+        seen: dict[str, list[Path]] = {}
+        for video, label in labels.items():
+            seen.setdefault(label, []).append(video)
+        clashes = [v for group in seen.values() if len(group) > 1 for v in group
+                   if depth[v] < len(v.parts)]  # fmt: skip
+        if not clashes:
+            return labels
+        for video in clashes:
+            depth[video] += 1

@@ -15,7 +15,9 @@ from .found import Found
 
 THUMB_SIDE = 180  # short side of each frame, in pixels
 SHEET_COLUMNS = 4
-STRIP_FRAMES = 12  # frames shown along each video's strip
+STRIP_FRAMES = 10  # frames shown along each video's strip
+STRIP_WIDTH_IN = 12.0  # the strip's width
+MARGIN_IN, TITLE_IN, BAR_IN, BAR_GAP_IN, TICKS_IN = 0.4, 0.3, 0.4, 0.08, 0.3  # inches
 DPI = 100
 
 
@@ -73,18 +75,32 @@ def _sheet(cells: list[tuple[np.ndarray, str]], found: Sequence[Found]):
 
 def timeline_strip(found: Sequence[Found], path: Path) -> None:
     """Write, per video, a strip of frames across the whole video with the moments drawn as
-    bars beneath it (time ticks in HH:MM:SS) to `path`."""
+    bars beneath it (time ticks in HH:MM:SS) to `path`.
+
+    Each frame keeps its aspect ratio: the axes are placed in inches, the strip exactly as
+    tall as its frames side by side need at the figure's width, and the bar beneath it
+    shares its time axis.
+    """
     from ..video import frames_at, probe
 
-    fig = _figure(width_in=12, height_in=2.2 * len(found) + 0.3)
-    axes = fig.subplots(2 * len(found), 1, squeeze=False, height_ratios=[3, 1] * len(found))
-    for n, item in enumerate(found):
+    rows = []
+    for item in found:
         duration_s = float(probe(item.video).duration_s)
         edges_s = np.linspace(0.0, duration_s, STRIP_FRAMES + 1)
         frames = frames_at(item.video, (edges_s[:-1] + edges_s[1:]) / 2, short_side=96).frames
-        strip, bar = axes[2 * n, 0], axes[2 * n + 1, 0]
-        strip.imshow(np.concatenate(list(frames), axis=1), extent=(0, duration_s, 0, 1),
-                     aspect="auto")  # fmt: skip
+        picture = np.concatenate(list(frames), axis=1)
+        rows.append((item, duration_s, picture, STRIP_WIDTH_IN * len(picture) / picture.shape[1]))
+    height_in = sum(TITLE_IN + strip_in + BAR_IN + TICKS_IN for *_, strip_in in rows) + MARGIN_IN
+    fig = _figure(STRIP_WIDTH_IN + 2 * MARGIN_IN, height_in, layout=None)
+    top_in = height_in - MARGIN_IN / 2
+    for item, duration_s, picture, strip_in in rows:
+        top_in -= TITLE_IN + strip_in
+        strip = fig.add_axes(_inches(fig, top_in, strip_in))
+        top_in -= BAR_IN
+        bar = fig.add_axes(_inches(fig, top_in, BAR_IN - BAR_GAP_IN))
+        top_in -= TICKS_IN
+        strip.imshow(picture, extent=(0, duration_s, 0, 1), aspect="auto")  # the box fits it
+        strip.set_xlim(0, duration_s)
         strip.set_axis_off()
         strip.set_title(f"{item.video.name}: {item.query!r}, {item.moments.count} moment"
                         f"{'s' if item.moments.count != 1 else ''}", fontsize=11, loc="left")
@@ -92,6 +108,13 @@ def timeline_strip(found: Sequence[Found], path: Path) -> None:
         for start_s, end_s in item.moments.spans:  # tint the frames inside a moment too
             strip.axvspan(start_s, end_s, color="tab:orange", alpha=0.25, lw=0)
     _save(fig, path)
+
+
+def _inches(fig, bottom_in: float, height_in: float) -> list[float]:
+    """An axes rectangle `STRIP_WIDTH_IN` wide, in figure fractions."""
+    width_in, total_in = fig.get_size_inches()
+    return [MARGIN_IN / width_in, bottom_in / total_in, STRIP_WIDTH_IN / width_in,
+            height_in / total_in]  # fmt: skip
 
 
 def _mark_moments(ax, item: Found, duration_s: float) -> None:
@@ -107,11 +130,11 @@ def _mark_moments(ax, item: Found, duration_s: float) -> None:
     ax.tick_params(labelsize=9)
 
 
-def _figure(width_in: float, height_in: float):
+def _figure(width_in: float, height_in: float, layout: str | None = "constrained"):
     require("matplotlib", "report")
     from matplotlib.figure import Figure
 
-    return Figure(figsize=(width_in, height_in), layout="constrained")
+    return Figure(figsize=(width_in, height_in), layout=layout)
 
 
 def _save(fig, path: Path) -> None:
