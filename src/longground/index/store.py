@@ -16,7 +16,7 @@ from ..cache.fingerprint import video_fingerprint
 from ..cache.kinds import STALE_TEMP_S, index_dir, index_entry_name, is_temp, lock_path
 from ..encoders.base import ImageTextEncoder
 from ..video import BadVideo, TruncatedVideo
-from ..video.sampling import truncation_message
+from ..video.sampling import as_fraction, truncation_message
 from .build import build_timeline
 from .change import ChangeGate
 from .rate import sampling_rate
@@ -96,12 +96,23 @@ class FeatureStore:
         those entries keep their digest and stay valid; at any other size it is an int.
         """
         rate = sampling_rate(video, fps)
-        key = {"video": video_fingerprint(video), "encoder": encoder_id, "fps": str(rate)}
+        return {"video": video_fingerprint(video), **self.setting(encoder_id, rate, short_side)}
+
+    def setting(
+        self, encoder_id: str, fps: float | Fraction, short_side: int = LEGACY_SHORT_SIDE
+    ) -> dict:
+        """An entry's key without its video: what every video of a library is indexed with
+        (`fps` as given, not capped at a video's own rate).
+
+        >>> FeatureStore("/tmp/c", gate=None).setting("e", Fraction(1, 2))
+        {'encoder': 'e', 'fps': '1/2'}
+        """
+        setting = {"encoder": encoder_id, "fps": str(as_fraction(fps))}
         if short_side != LEGACY_SHORT_SIDE:
-            key["short_side"] = int(short_side)
+            setting["short_side"] = int(short_side)
         if self.gate is not None:
-            key["change"] = self.gate.key
-        return key
+            setting["change"] = self.gate.key
+        return setting
 
     def path_for(self, video: str | Path, key: dict) -> Path:
         """Where the entry for `key` lives: `<root>/<stem>.<digest>.npz`."""
@@ -114,6 +125,19 @@ class FeatureStore:
         (or it is damaged)."""
         key = self.key(video, encoder_id, fps, short_side)
         return self._load(self.path_for(video, key), key)
+
+    def has(
+        self, video: str | Path, encoder_id: str, fps: float, short_side: int = LEGACY_SHORT_SIDE
+    ) -> bool:
+        """Whether the entry exists, judged from its manifest alone (no features read; a
+        damaged entry is found out, and rebuilt, when it is read)."""
+        from .cache_kind import read_manifest
+
+        key = self.key(video, encoder_id, fps, short_side)
+        path = self.path_for(video, key)
+        return _MEMORY.get(path, key) is not None or (
+            path.is_file() and read_manifest(path).get("key") == key
+        )
 
     def get_or_build(
         self,
