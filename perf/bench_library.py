@@ -17,6 +17,9 @@ re-ranking, and IVF-HNSW-SQ), over a sweep of their search settings.
 
     python perf/bench_library.py                          # 10, 100, 1000 hours
     python perf/bench_library.py --compare --hours 10 100 # the libraries side by side
+
+`--compare` needs the candidates installed: `pip install usearch lancedb` (faiss-cpu is in
+the `fast` extra).
 """
 
 from __future__ import annotations
@@ -185,6 +188,10 @@ def compare_faiss(matrix: RowMatrix, qs, exact) -> None:
 
 
 def compare_lancedb(matrix: RowMatrix, qs, exact, folder: Path) -> None:
+    import warnings
+
+    os.environ.setdefault("LANCE_LOG", "error")  # its deprecation notes, once per query
+    warnings.simplefilter("ignore", DeprecationWarning)
     import lancedb
     import pyarrow as pa
 

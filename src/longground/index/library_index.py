@@ -242,11 +242,8 @@ class LibraryIndex:
             ids = np.arange(entry["first_id"], entry["first_id"] + entry["rows"])
             index.add_with_ids(self._delta(name).astype(np.float32), ids.astype(np.int64))
         name = f"main-{manifest['next_id']}-{os.getpid()}.faiss"
-        temp = self.folder / f".{self.name}-{name}.tmp"
-        faiss.write_index(index, str(temp))
-        with open(temp, "rb+") as handle:
-            os.fsync(handle.fileno())
-        os.replace(temp, self._path(f"-{name}"))
+        with atomic_open(self._path(f"-{name}"), "wb") as handle:
+            faiss.write_index(index, faiss.PyCallbackIOWriter(handle.write))
         old, manifest["main"], manifest["main_removed"] = manifest["main"], name, []
         for moved_name in moved:
             manifest["entries"][moved_name]["in_main"] = True
