@@ -10,7 +10,9 @@ its own process, from an empty cache:
   wait until a query needs them);
 - index + channels: `longground index VIDEO --channels auto`, what the default was before
   (on-screen text and people extracted for every video at index time);
-- visual: `longground index VIDEO --channels none` (the same as the default now).
+- index, int8: `longground index VIDEO --encoder label-bridge:int8`, the classifier
+  quantised to int8 with ONNX Runtime (an opt-in mode; its F1 cost: `perf/bench_modes.py`);
+  the quantised network is made before the clock starts.
 
 Prints each one's wall and CPU seconds and its ratio to decoding (goal: the default at most
 1.3x).
@@ -36,6 +38,7 @@ from bench_adaptive import make_video  # noqa: E402
 
 RUNS = {
     "index": [],
+    "index, int8 (opt-in)": ["--encoder", "label-bridge:int8"],
     "index + channels": ["--channels", "auto"],
 }
 
@@ -83,6 +86,9 @@ def main() -> None:
         decode(args.child)
         return
     video = make_video(args.minutes)
+    warm = "from longground.encoders import load_encoder; load_encoder('label-bridge:int8')._run("
+    subprocess.run([sys.executable, "-c", warm + "__import__('numpy').zeros((1, 224, 224, 3), "
+                    "'uint8'))"], check=True, capture_output=True)  # fmt: skip
     print(f"{video.name}; load average {os.getloadavg()[0]:.1f} at the start")
     base = run_decode(video)
     print(f"{'':<18} {'wall s':>7} {'CPU s':>7} {'x decode (wall)':>15} {'x decode (CPU)':>14}")
