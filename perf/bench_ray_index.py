@@ -26,7 +26,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(ROOT))
 from bench_index import make_video  # noqa: E402
-
 from tests.support.ray_cluster import LoopbackCluster  # noqa: E402
 
 
