@@ -12,7 +12,9 @@ its own process, from an empty cache:
   (on-screen text and people extracted for every video at index time);
 - index, int8: `longground index VIDEO --encoder label-bridge:int8`, the classifier
   quantised to int8 with ONNX Runtime (an opt-in mode; its F1 cost: `perf/bench_modes.py`);
-  the quantised network is made before the clock starts.
+  the quantised network is made before the clock starts;
+- index, keyframes only: `longground index VIDEO --keyframes-only` (an opt-in mode: only
+  keyframes are decoded, each sample is the last keyframe before it).
 
 Prints each one's wall and CPU seconds and its ratio to decoding (goal: the default at most
 1.3x).
@@ -39,6 +41,7 @@ from bench_adaptive import make_video  # noqa: E402
 RUNS = {
     "index": [],
     "index, int8 (opt-in)": ["--encoder", "label-bridge:int8"],
+    "index, keyframes only (opt-in)": ["--keyframes-only"],
     "index + channels": ["--channels", "auto"],
 }
 
@@ -91,13 +94,13 @@ def main() -> None:
                     "'uint8'))"], check=True, capture_output=True)  # fmt: skip
     print(f"{video.name}; load average {os.getloadavg()[0]:.1f} at the start")
     base = run_decode(video)
-    print(f"{'':<18} {'wall s':>7} {'CPU s':>7} {'x decode (wall)':>15} {'x decode (CPU)':>14}")
-    print(f"{'decode':<18} {base['wall_s']:7.1f} {base['cpu_s']:7.1f} {1:15.2f} {1:14.2f}")
+    print(f"{'':<32} {'wall s':>7} {'CPU s':>7} {'x decode (wall)':>15} {'x decode (CPU)':>14}")
+    print(f"{'decode':<32} {base['wall_s']:7.1f} {base['cpu_s']:7.1f} {1:15.2f} {1:14.2f}")
     for name, extra in RUNS.items():
         if name in args.skip:
             continue
         result = run_index(video, extra)
-        print(f"{name:<18} {result['wall_s']:7.1f} {result['cpu_s']:7.1f} "
+        print(f"{name:<32} {result['wall_s']:7.1f} {result['cpu_s']:7.1f} "
               f"{result['wall_s'] / base['wall_s']:15.2f} "
               f"{result['cpu_s'] / base['cpu_s']:14.2f}", flush=True)  # fmt: skip
     print(f"load average {os.getloadavg()[0]:.1f} at the end")

@@ -1,9 +1,10 @@
 """What an opt-in indexing mode costs in accuracy: F1@0.5 with and without it, same benchmark.
 
-Runs `longground run BENCH --method M --encoder E` once with the default encoder and once with
-each mode (today: `label-bridge:int8`, the classifier quantised to int8 with ONNX Runtime),
-each in its own cache folder, scores both with `longground eval --protocol comet --json`,
-and prints F1@0.5, R@0.5, mIoU, Rej-F1 and count MAE side by side with the change. A mode
+Runs `longground run BENCH --method M` once with the defaults and once with each mode, each
+in its own cache folder: `int8` (`--encoder label-bridge:int8`, the classifier quantised to
+int8 with ONNX Runtime) and `keyframes` (`LONGGROUND_INDEX_KEYFRAMES=1`, keyframes-only
+decoding, as `longground index --keyframes-only`); scores each with `longground eval
+--json` (comet protocol), and prints F1@0.5, R@0.5, mIoU, Rej-F1 and count MAE side by side with the change. A mode
 may become a default only when F1 drops by at most 0.01 (issue 37).
 
 The benchmark is any file `longground eval` reads; without `--bench`, the generated
@@ -25,13 +26,15 @@ import sys
 import tempfile
 from pathlib import Path
 
-MODES = {"int8": "label-bridge:int8"}
+#: mode: (encoder, environment)
+MODES = {"int8": ("label-bridge:int8", {}),
+         "keyframes": ("label-bridge", {"LONGGROUND_INDEX_KEYFRAMES": "1"})}  # fmt: skip
 METRICS = ("F1@0.5", "R@0.5", "mIoU", "Rej-F1", "MAE")
 
 
-def longground(*args: str) -> subprocess.CompletedProcess:
+def longground(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     done = subprocess.run([sys.executable, "-m", "longground", *args], capture_output=True,
-                          text=True)  # fmt: skip
+                          text=True, env={**os.environ, **(env or {})})  # fmt: skip
     if done.returncode not in (0, 1):
         raise SystemExit(f"longground {' '.join(args)} failed:\n{done.stderr[-2000:]}")
     return done
@@ -46,12 +49,13 @@ def synth_bench() -> Path:
     return bench
 
 
-def scores(bench: Path, videos: Path | None, method: str, encoder: str, work: Path) -> dict:
+def scores(bench: Path, videos: Path | None, method: str, mode: str, work: Path) -> dict:
     """Run and score one configuration; the metrics as fractions (MAE as a count)."""
-    preds = work / f"{encoder.replace(':', '-')}.jsonl"
+    encoder, env = MODES.get(mode, ("label-bridge", {}))
+    preds = work / f"{mode}.jsonl"
     roots = ["--videos", str(videos)] if videos else []
     longground("run", str(bench), "--method", method, "--encoder", encoder, "--out", str(preds),
-               "--cache-dir", str(work / encoder.replace(":", "-")), *roots)  # fmt: skip
+               "--cache-dir", str(work / mode), *roots, env=env)  # fmt: skip
     result = json.loads(longground("eval", str(bench), str(preds), "--json").stdout)
     return _flat(result)
 
@@ -85,17 +89,17 @@ def main() -> None:
     bench = args.bench or synth_bench()
     videos = args.videos or (None if args.bench else bench.parent / "videos")
     with tempfile.TemporaryDirectory(prefix="lgmodes") as tmp:
-        base = scores(bench, videos, args.method, "label-bridge", Path(tmp))
+        base = scores(bench, videos, args.method, "default", Path(tmp))
         print(f"{bench}; method {args.method}")
-        print(f"{'encoder':<22}" + "".join(f"{m:>9}" for m in METRICS) + f"{'F1 change':>10}")
-        print(f"{'label-bridge':<22}" + "".join(f"{base.get(m, float('nan')):9.3f}"
-                                                for m in METRICS))  # fmt: skip
+        print(f"{'mode':<22}" + "".join(f"{m:>9}" for m in METRICS) + f"{'F1 change':>10}")
+        print(f"{'default':<22}" + "".join(f"{base.get(m, float('nan')):9.3f}"
+                                           for m in METRICS))  # fmt: skip
         for mode in args.modes:
-            got = scores(bench, videos, args.method, MODES[mode], Path(tmp))
+            got = scores(bench, videos, args.method, mode, Path(tmp))
             change = got.get("F1@0.5", float("nan")) - base.get("F1@0.5", float("nan"))
             verdict = "may be default" if change >= -0.01 else "stays opt-in"
-            print(f"{MODES[mode]:<22}" + "".join(f"{got.get(m, float('nan')):9.3f}"
-                                                  for m in METRICS)
+            print(f"{mode:<22}" + "".join(f"{got.get(m, float('nan')):9.3f}"
+                                          for m in METRICS)
                   + f"{change:+10.3f}  {verdict}")  # fmt: skip
 
 

@@ -48,6 +48,14 @@ def index(
             "since the last encoded one reuses its features).",
         ),
     ] = False,
+    keyframes_only: Annotated[
+        bool,
+        typer.Option(
+            "--keyframes-only",
+            help="Decode keyframes only: each sample is the last keyframe before it. Faster on "
+            "long keyframe intervals, lossy (an opt-in mode; entries kept apart).",
+        ),
+    ] = False,
     channels: Channels = None,
     ray: Annotated[
         str | None,
@@ -82,7 +90,8 @@ def index(
     names = parse_channels(channels) if channels is not None else ()
     if watch and not any(path.is_dir() for path in videos):
         raise UserError("--watch needs a folder to watch")
-    job = IndexJob(encoder, fps, cache_dir, device, batch_size, every_frame)
+    job = IndexJob(encoder, fps, cache_dir, device, batch_size, every_frame,
+                   keyframes_only or None)  # fmt: skip
     then = partial(index_channels, names=names, fps=fps, cache_dir=cache_dir) if names else None
     listed = _videos(videos)
     records = _index_all(listed, job, then, ray, workers)

@@ -32,14 +32,14 @@ class IndexJob:
     device: str | None = None
     batch_size: int | None = None
     every_frame: bool = False
+    keyframes_only: bool | None = None
 
     def store(self):
         """The `FeatureStore` these settings write to."""
-        from .store import FeatureStore
+        from .store import FeatureStore, default_gate
 
-        return FeatureStore(self.cache_dir, gate=None) if self.every_frame else FeatureStore(
-            self.cache_dir
-        )
+        gate = None if self.every_frame else default_gate()
+        return FeatureStore(self.cache_dir, gate, keyframes_only=self.keyframes_only)
 
 
 class Indexer:

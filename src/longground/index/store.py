@@ -32,6 +32,8 @@ CHECKPOINT_S = 60.0
 LEGACY_SHORT_SIDE = 224
 # Set to 1 to encode every sampled frame (no content-adaptive indexing) by default.
 EVERY_FRAME_ENV = "LONGGROUND_INDEX_EVERY_FRAME"
+# Set to 1 to decode keyframes only (an opt-in, lossy mode; entries keyed apart) by default.
+KEYFRAMES_ENV = "LONGGROUND_INDEX_KEYFRAMES"
 DEFAULT_GATE = ChangeGate()
 
 
@@ -72,6 +74,8 @@ class FeatureStore:
         gate: content-adaptive indexing: only frames this gate finds changed are encoded
             (`index/change.py`); None encodes every sampled frame. Default `default_gate()`.
             The gate is part of the key.
+        keyframes_only: decode keyframes only (`"decode": "keyframes"` in the key); default
+            `$LONGGROUND_INDEX_KEYFRAMES` is 1.
 
     >>> import tempfile
     >>> FeatureStore(tempfile.mkdtemp()).root.name
@@ -80,9 +84,17 @@ class FeatureStore:
 
     _UNSET = object()
 
-    def __init__(self, root: str | Path | None = None, gate: ChangeGate | None = _UNSET):
+    def __init__(
+        self,
+        root: str | Path | None = None,
+        gate: ChangeGate | None = _UNSET,
+        keyframes_only: bool | None = None,
+    ):
         self.root = index_dir(root)
         self.gate = default_gate() if gate is FeatureStore._UNSET else gate
+        if keyframes_only is None:
+            keyframes_only = os.environ.get(KEYFRAMES_ENV, "").strip() == "1"
+        self.keyframes_only = keyframes_only
 
     def key(
         self, video: str | Path, encoder_id: str, fps: float, short_side: int = LEGACY_SHORT_SIDE
@@ -112,6 +124,8 @@ class FeatureStore:
             setting["short_side"] = int(short_side)
         if self.gate is not None:
             setting["change"] = self.gate.key
+        if self.keyframes_only:
+            setting["decode"] = "keyframes"
         return setting
 
     def path_for(self, video: str | Path, key: dict) -> Path:
@@ -190,6 +204,7 @@ class FeatureStore:
         timeline = build_timeline(
             video, encoder, fps, progress=progress, short_side=decode_side(encoder),
             resume=resume, checkpoint=save, checkpoint_every_s=CHECKPOINT_S, gate=self.gate,
+            keyframes_only=self.keyframes_only,
         )  # fmt: skip
         timeline = half_precision(timeline)
         write_timeline(path, timeline, key, video_path=video)
