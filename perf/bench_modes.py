@@ -4,8 +4,9 @@ Runs `longground run BENCH --method M` once with the defaults and once with each
 in its own cache folder: `int8` (`--encoder label-bridge:int8`, the classifier quantised to
 int8 with ONNX Runtime) and `keyframes` (`LONGGROUND_INDEX_KEYFRAMES=1`, keyframes-only
 decoding, as `longground index --keyframes-only`); scores each with `longground eval
---json` (comet protocol), and prints F1@0.5, R@0.5, mIoU, Rej-F1 and count MAE side by side with the change. A mode
-may become a default only when F1 drops by at most 0.01 (issue 37).
+--json` (comet protocol), and prints F1@0.5, R@0.5, mIoU, Rej-F1 and count MAE side by
+side with the change. A mode may become a default only when F1 drops by at most 0.01
+(issue 37).
 
 The benchmark is any file `longground eval` reads; without `--bench`, the generated
 renderings of `longground synth --videos 2 --minutes 3,5 --seed 1` (made once, cached):
