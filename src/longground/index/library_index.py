@@ -134,13 +134,14 @@ class LibraryIndex:
         faiss = require("faiss", "fast")
         index = self._mapped(manifest["main"])
         in_main = [e for e in wanted.values() if e["in_main"]]
-        live = sum(e["rows"] for e in in_main)
-        params = faiss.SearchParametersIVF(nprobe=probes(index.nlist))
-        if live < index.ntotal:  # removed videos, or only some videos asked for
-            allowed = np.concatenate(
-                [np.arange(e["first_id"], e["first_id"] + e["rows"]) for e in in_main]
-            )
-            params.sel = faiss.IDSelectorBatch(allowed.astype(np.int64))
+        every = len(in_main) == sum(e["in_main"] for e in manifest["entries"].values())
+        selector = None
+        if every and manifest["main_removed"]:  # all but the removed videos' rows
+            removed = _ids([(first, n) for first, n in manifest["main_removed"]])
+            selector = faiss.IDSelectorNot(faiss.IDSelectorBatch(removed))  # keeps a reference
+        elif not every:  # only some videos asked for
+            selector = faiss.IDSelectorBatch(_ids([(e["first_id"], e["rows"]) for e in in_main]))
+        params = faiss.SearchParametersIVF(nprobe=probes(index.nlist), sel=selector)
         scores, ids = index.search(query, k, params=params)
         keep = ids[0] >= 0
         return ids[0][keep].astype(np.int64), scores[0][keep].astype(np.float32)
@@ -212,8 +213,7 @@ class LibraryIndex:
             faiss = require("faiss", "fast")
             index = faiss.read_index(str(self._path(f"-{manifest['main']}")))
             if removed:
-                ranges = [np.arange(first, first + n) for first, n in manifest["main_removed"]]
-                index.remove_ids(faiss.IDSelectorBatch(np.concatenate(ranges).astype(np.int64)))
+                index.remove_ids(faiss.IDSelectorBatch(_ids(manifest["main_removed"])))
             self._write_main(manifest, index)
 
     def _trained(self, entries: dict):
@@ -291,6 +291,11 @@ def probes(nlist: int) -> int:
     (300, 64)
     """
     return min(nlist, max(MIN_PROBE, math.ceil(PROBE_SHARE * nlist)))
+
+
+def _ids(ranges: list[tuple[int, int]]) -> np.ndarray:
+    """Every id of `(first, count)` ranges, int64."""
+    return np.concatenate([np.arange(first, first + n, dtype=np.int64) for first, n in ranges])
 
 
 def _exact_top(rows: np.ndarray, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
