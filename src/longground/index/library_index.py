@@ -128,7 +128,11 @@ class LibraryIndex:
             scores.append(found[1])
         ids, scores = np.concatenate(ids), np.concatenate(scores)
         order = np.argsort(-scores, kind="stable")[:k]
-        return [_hit(entries, int(ids[i]), float(scores[i])) for i in order]
+        names = sorted(entries, key=lambda n: entries[n]["first_id"])
+        firsts = np.array([entries[n]["first_id"] for n in names], np.int64)
+        owners = np.searchsorted(firsts, ids[order], side="right") - 1
+        return [Hit(names[o], int(ids[i] - firsts[o]), float(scores[i]))
+                for i, o in zip(order, owners)]  # fmt: skip
 
     def _search_main(self, manifest: dict, wanted: dict, query: np.ndarray, k: int):
         faiss = require("faiss", "fast")
@@ -302,13 +306,6 @@ def _exact_top(rows: np.ndarray, query: np.ndarray, k: int) -> tuple[np.ndarray,
     scores = np.asarray(rows, np.float32) @ query
     keep = np.argpartition(-scores, min(k, len(scores)) - 1)[:k] if len(scores) else scores[:0]
     return keep.astype(np.int64), scores[keep].astype(np.float32)
-
-
-def _hit(entries: dict, row_id: int, score: float) -> Hit:
-    for name, entry in entries.items():
-        if entry["first_id"] <= row_id < entry["first_id"] + entry["rows"]:
-            return Hit(name, row_id - entry["first_id"], score)
-    raise KeyError(row_id)
 
 
 def _flock(handle) -> None:
