@@ -98,3 +98,15 @@ def test_a_fresh_reader_sees_what_a_writer_saved(tmp_path, small_thresholds):
     writer.add("a.npz", "a.mp4", rows)
     reader = LibraryIndex(tmp_path, "lib")
     assert len(reader) == 2500 and reader.search(rows[17], 1)[0].row == 17
+
+
+def test_a_missing_file_is_found_out_and_the_index_can_be_cleared(tmp_path, small_thresholds):
+    lib = LibraryIndex(tmp_path, "lib")
+    lib.add("a.npz", "a.mp4", clustered(2500, seed=3))
+    lib.add("b.npz", "b.mp4", clustered(100, seed=4))
+    for path in lib.files()[1:]:  # e.g. `cache clean` took them
+        path.unlink()
+    with pytest.raises((OSError, RuntimeError)):
+        LibraryIndex(tmp_path, "lib").search(clustered(1, seed=5)[0], 5)
+    lib.clear()
+    assert len(lib) == 0 and lib.manifest()["main"] is None and lib.search(np.ones(48), 5) == []

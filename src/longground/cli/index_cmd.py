@@ -183,9 +183,7 @@ def _sync_library(job, videos: list[Path], records: list[dict]) -> None:
         return
     try:
         sync_library(job.store(), done["encoder"], job.fps, done["short_side"], videos)
-    except ImportError:  # faiss (the `fast` extra) is missing: `find --top` searches exactly
-        pass
-    except (OSError, RuntimeError) as exc:
+    except (OSError, RuntimeError, UserError) as exc:  # e.g. faiss (the `fast` extra) missing
         typer.echo(f"longground: warning: the library's search index was not updated: {exc}",
                    err=True)  # fmt: skip
 
