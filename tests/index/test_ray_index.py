@@ -96,10 +96,13 @@ def test_index_on_a_local_ray_indexes_each_video_once_and_resumes(tmp_path, caps
     assert len(library["entries"]) == 4  # the library's search index knows every video
 
 
-def test_an_unreachable_ray_address_is_one_line(tmp_path, capsys):
+@pytest.mark.parametrize("address, env", [("127.0.0.1:1", None), ("auto", "127.0.0.1:1")])
+def test_an_unreachable_ray_address_is_one_line(tmp_path, capsys, monkeypatch, address, env):
     make_library(tmp_path / "lib", 1)
+    if env:
+        monkeypatch.setenv("RAY_ADDRESS", env)
     started = time.monotonic()
-    argv = ["index", str(tmp_path / "lib"), "--ray", "127.0.0.1:1", "--cache-dir",
+    argv = ["index", str(tmp_path / "lib"), "--ray", address, "--cache-dir",
             str(tmp_path / "cache")]  # fmt: skip
     assert main(argv) == 2
     _, err = capsys.readouterr()

@@ -24,6 +24,7 @@ already initialised in this process the pool uses that connection and leaves it 
 from __future__ import annotations
 
 import logging
+import os
 import socket
 from collections.abc import Iterator
 from typing import Any, Protocol
@@ -282,8 +283,9 @@ def unreachable(address: str, why: str) -> UserError:
 
 
 def check_reachable(address: str, timeout_s: float = CONNECT_TIMEOUT_S) -> None:
-    """Refuse a `HOST:PORT` or `ray://HOST:PORT` address that no TCP server answers on
-    within `timeout_s` ("auto" and "local" are left to Ray).
+    """Refuse a `HOST:PORT` or `ray://HOST:PORT` address (also as `$RAY_ADDRESS` behind
+    "auto") that no TCP server answers on within `timeout_s` ("local", and "auto" without
+    `$RAY_ADDRESS`, are left to Ray, which answers those at once).
 
     Raises:
         UserError: nothing answers there, or the address has no valid port.
@@ -295,6 +297,8 @@ def check_reachable(address: str, timeout_s: float = CONNECT_TIMEOUT_S) -> None:
     ...     print(str(exc).split(";")[0])
     cannot reach a Ray cluster at '127.0.0.1:1' (connection refused)
     """
+    if address == "auto" and os.environ.get("RAY_ADDRESS", "").strip() not in ("", "auto"):
+        address = os.environ["RAY_ADDRESS"].strip()  # what "auto" will join
     if address in ("auto", "local"):
         return
     host, _, port = address.removeprefix("ray://").rpartition(":")
