@@ -106,7 +106,8 @@ def summary_line(record: dict[str, Any], where: bool = False) -> str:
     """
     node = f" on {record['node']}" if where else ""
     if "error" in record:
-        return record["error"] + (f" ({record['node']})" if where else "")
+        named = not where or record["node"] in record["error"]
+        return record["error"] + ("" if named else f" (on {record['node']})")
     what = f"{record['video']}: {record['frames']} frames at {record['fps']:g} fps with "
     what += record["encoder"]
     reused = record["frames"] - record["encoded"]
