@@ -44,4 +44,3 @@ class RayBackend(RayPool):
 
     def __init__(self, spec: MethodSpec, address: str = "auto", **options: Any):
         super().__init__(_Grounding(spec), address, **options)
-        self.method_spec = spec
