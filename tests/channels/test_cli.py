@@ -35,7 +35,8 @@ def run(capsys, *args):
 
 def test_index_then_find_by_each_channel(clip, capsys, tmp_path):
     path, cache = clip
-    code, out, err = run(capsys, "index", path, "--cache-dir", cache, "--fps", 1)
+    code, out, err = run(capsys, "index", path, "--cache-dir", cache, "--fps", 1, "--channels",
+                         "auto")  # fmt: skip
     assert code == 0, err
     assert "channels: speech 1 segments" in out and "people in" in out
     trace = tmp_path / "trace.json"

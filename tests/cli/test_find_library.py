@@ -91,9 +91,9 @@ def test_top_through_the_ann_index_prints_what_exact_search_prints(
     monkeypatch.setenv("LONGGROUND_ANN_FROM_ROWS", "0")  # force the ANN index
     assert main(command) == 0
     assert capsys.readouterr().out == exact
-    assert len(list((cache / "library").glob("*.usearch"))) == 1
+    assert len(list((cache / "library").glob("*.json"))) == 1  # one library index
     assert main(command) == 0  # the stored index, memory-mapped
     assert capsys.readouterr().out == exact
     assert main(["cache", "info"]) == 0  # `cache` knows the library kind
     rows = [line.split() for line in capsys.readouterr().out.splitlines()]
-    assert ["library", "1"] in [row[:2] for row in rows]
+    assert ["library", "4"] in [row[:2] for row in rows]  # its manifest, 3 videos' rows

@@ -9,7 +9,7 @@ Everything lives under one root (`cache_root`):
 | llm | `llm_cache.sqlite` (+ `-wal`, `-shm`) | one stored answer (a row) |
 | channels | `channels/<fingerprint>-<digest>.json` | one channel (speech, text, people) |
 | encoders | `encoders/<name>.npy`, `<name>-<key>.onnx` | one array or network export |
-| library | `library/<digest>.usearch` | one library's nearest-neighbour index (`find DIR --top`) |
+| library | `library/<digest>.json`, `-main-<n>.faiss`, `-<entry>.npy` | a library's search index |
 | temp | `.<name>.<random>.tmp` beside any of those; `.lock` files without an entry | one leftover |
 
 The folder of each kind takes the root as given to `cache_root` (None: the default root).

@@ -14,7 +14,6 @@ from pathlib import Path
 import numpy as np
 import typer
 
-from ..cache.kinds import LIBRARY_DIR
 from ..errors import UserError
 from ..methods import Grounding
 from ..timecode import format_time
@@ -103,40 +102,14 @@ def library_candidates(grounder, videos: list[Path], query: str, top: int) -> li
     Only methods that read the index (`IndexedGrounder`) are narrowed; a video without an
     index entry keeps its place (the method indexes it).
     """
-    from ..index.library_search import (
-        ann_from_rows,
-        candidates,
-        entries_key,
-        library_matrix,
-        stored_rows,
-    )
-    from ..index.store import decode_side
+    from ..index.library_search import candidate_videos
     from ..methods.base import IndexedGrounder
 
     if not isinstance(grounder, IndexedGrounder) or len(videos) < 2:
         return videos
-    store, encoder, fps = grounder.store, grounder.encoder, grounder.config.fps
-    side = decode_side(encoder)
-    indexed, unindexed, rows = [], [], 0
-    for video in videos:
-        key = store.key(video, encoder.encoder_id, fps, side) if video.is_file() else None
-        count = None if key is None else stored_rows(store.path_for(video, key), key)
-        if count is None:
-            unindexed.append(video)
-            continue
-        indexed.append((video, store.path_for(video, key)))
-        rows += count
-    if rows <= ann_from_rows() or not rows:
-        return videos  # exact: the method searches every video
-    timelines = [store.get(video, encoder.encoder_id, fps, side) for video, _ in indexed]
-    if any(timeline is None for timeline in timelines):  # an entry went meanwhile
-        return videos
-    matrix = library_matrix(timelines)
-    query_vector = encoder.encode_texts([query])[0]
-    folder = store.root.parent / LIBRARY_DIR
-    chosen = candidates(matrix, query_vector, top, folder, entries_key([p for _, p in indexed]))
-    keep = {indexed[k][0] for k in chosen} | set(unindexed)
-    return [video for video in videos if video in keep]
+    return candidate_videos(
+        grounder.store, grounder.encoder, grounder.config.fps, videos, query, top
+    )
 
 
 def print_top(

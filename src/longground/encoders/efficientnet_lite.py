@@ -16,7 +16,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .lite0_runner import packaged_weights
+from .lite0_weights import packaged_weights
 
 # (repeats, kernel, first stride, expansion ratio, output channels) per stage of B0.
 STAGES = (

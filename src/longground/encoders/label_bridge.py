@@ -138,6 +138,8 @@ class LabelBridgeEncoder(ImageTextEncoder):
         self.batch_size = batch_size
         self.backend = backend
         self.encoder_id = f"label-bridge-v{VERSION}:efficientnet-lite0+all-minilm-l6-v2:top{top_k}"
+        if backend == "int8":  # other features: other entries
+            self.encoder_id += "+int8"
         self._net = None
         self._text = None
         self._classes: np.ndarray | None = None
@@ -329,11 +331,14 @@ PRESENCE = PresenceModel(
 
 @register_encoder("label-bridge")
 def _make(arg: str, device: Device = Device(), batch_size: int = 8) -> LabelBridgeEncoder:
-    """`label-bridge` or `label-bridge:K` (top-K classes per frame, 1..1000, default 10)."""
+    """`label-bridge`, `label-bridge:K` (top-K classes per frame, 1..1000, default 10), or
+    `label-bridge:int8` (the classifier quantised to int8; docs/video-and-index.md)."""
     from longground.errors import UserError
 
     if not arg:
         return LabelBridgeEncoder(batch_size=batch_size, device=device)
+    if arg == "int8":  # the classifier quantised to int8 (ONNX Runtime), opt-in
+        return LabelBridgeEncoder(batch_size=batch_size, backend="int8", device=device)
     if not arg.isdigit() or not 1 <= int(arg) <= N_CLASSES:
         raise UserError(f"label-bridge:{arg}: expected a top-k between 1 and {N_CLASSES}")
     return LabelBridgeEncoder(top_k=int(arg), batch_size=batch_size, device=device)

@@ -40,6 +40,7 @@ def build_timeline(
     checkpoint: Callable[[Timeline], None] | None = None,
     checkpoint_every_s: float = 60.0,
     gate: ChangeGate | None = None,
+    keyframes_only: bool = False,
 ) -> Timeline:
     """Encode the frames of `video` sampled at `fps`.
 
@@ -63,6 +64,8 @@ def build_timeline(
         gate: when set, only frames it finds changed since the last encoded one are
             encoded; the others reuse that frame's features, and the timeline's `encoded`
             mask says which rows were computed. None encodes every frame.
+        keyframes_only: decode keyframes only, each sample the last keyframe at or before it
+            (lossy, an opt-in mode; see `video.picker.KeyframesOnly`).
 
     Returns:
         The `Timeline`; its `truncated_at_s` is set when the file was cut short.
@@ -97,7 +100,8 @@ def build_timeline(
     start = Fraction(done) / rate
     if done and _at_or_past_end(video, start):
         return resume
-    stream = sample_frames(video, rate, start_s=start, short_side=short_side, batch_size=batch_size)
+    stream = sample_frames(video, rate, start_s=start, short_side=short_side,
+                           batch_size=batch_size, keyframes_only=keyframes_only)  # fmt: skip
     stream.warn_on_damage = False  # warned below, from this thread
     total = None
     if stream.duration_s is not None:

@@ -12,10 +12,12 @@ import multiprocessing
 import os
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import UserError
+from .indexer import IndexJob
+
+__all__ = ["VIDEO_SUFFIXES", "IndexJob", "build_one", "find_videos", "index_missing"]
 
 #: File suffixes taken for videos when a folder is searched (case-insensitive).
 VIDEO_SUFFIXES = frozenset(
@@ -53,17 +55,6 @@ def find_videos(paths: Iterable[str | Path]) -> list[Path]:
     return out
 
 
-@dataclass(frozen=True)
-class IndexJob:
-    """What to index every video with (the settings of `longground index`)."""
-
-    encoder: str
-    fps: float
-    cache_dir: Path | None = None
-    device: str | None = None
-    batch_size: int | None = None
-
-
 def index_missing(
     videos: list[Path], job: IndexJob, workers: int | None = None, ray: str | None = None
 ) -> dict[Path, str]:
@@ -75,17 +66,19 @@ def index_missing(
         workers: processes; default one per core, at most one per missing video. 1 builds
             in this process.
         ray: a Ray address ("auto", "local", "HOST:PORT") to build there instead, one task
-            per video, spread by Ray.
+            per video on the actor pool of `index.distributed`.
 
     Returns:
         `{video: one-line error}` for the videos that could not be indexed.
     """
-    todo = [video for video in videos if video.is_file() and not _indexed(video, job)]
+    todo = _not_indexed([video for video in videos if video.is_file()], job)
     if not todo:
         return {}
-    workers = max(1, min(workers or os.cpu_count() or 1, len(todo)))
     if ray is not None:
-        return _on_ray(todo, job, ray)
+        from .distributed import index_on_ray
+
+        return index_on_ray(todo, job, ray, workers=workers)
+    workers = max(1, min(workers or os.cpu_count() or 1, len(todo)))
     if workers == 1:
         return {v: error for v in todo if (error := build_one(v, job)) is not None}
     # spawn, not fork: a fork of a process whose torch or ONNX Runtime threads hold locks
@@ -98,51 +91,30 @@ def index_missing(
 
 def build_one(video: Path, job: IndexJob) -> str | None:
     """Build one video's entry; its one-line error, or None."""
-    import warnings
+    from .indexer import Indexer, quiet_index
 
+    return quiet_index(Indexer(job), video).get("error")
+
+
+def _not_indexed(videos: list[Path], job: IndexJob) -> list[Path]:
+    """The videos without an entry for `job`, judged from the entries' manifests (a video
+    that cannot be read counts as not indexed: its error is reported when it is built)."""
+    if not videos:
+        return []
     from ..encoders import load_encoder
-    from .store import FeatureStore
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # repeated when the video is searched
-            encoder = load_encoder(job.encoder, job.device, job.batch_size)
-            FeatureStore(job.cache_dir).get_or_build(video, encoder, job.fps, progress=False)
-    except UserError as exc:
-        return str(exc)
-    return None
-
-
-def _indexed(video: Path, job: IndexJob) -> bool:
-    from ..encoders import load_encoder
-    from .store import FeatureStore, decode_side
+    from .store import decode_side
 
     encoder = load_encoder(job.encoder, job.device, job.batch_size)
-    store = FeatureStore(job.cache_dir)
-    try:
-        return store.get(video, encoder.encoder_id, job.fps, decode_side(encoder)) is not None
-    except UserError:
-        return False  # a bad video: reported when it is built
-
-
-def _on_ray(todo: list[Path], job: IndexJob, address: str) -> dict[Path, str]:
-    """Each video a Ray task (retried up to 3 times when its worker dies)."""
-    from ..errors import require
-
-    ray = require("ray", "ray")
-    if not ray.is_initialized():
-        if address == "local":
-            ray.init(include_dashboard=False, logging_level="WARNING")
-        else:
-            ray.init(address=address, logging_level="WARNING")
-    remote = ray.remote(max_retries=3)(build_one)
-    pending = {remote.remote(video, job): video for video in todo}
-    errors = {}
-    for ref, video in pending.items():
-        error = ray.get(ref)
-        if error is not None:
-            errors[video] = error
-    return errors
+    store = job.store()
+    todo = []
+    for video in videos:
+        try:
+            found = store.has(video, encoder.encoder_id, job.fps, decode_side(encoder))
+        except UserError:
+            found = False
+        if not found:
+            todo.append(video)
+    return todo
 
 
 def _suffixes() -> str:

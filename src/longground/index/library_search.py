@@ -1,25 +1,25 @@
 """Which videos of a library can hold the best moments for a query, found through their rows.
 
 `find DIR --top N` runs the method on every video while the library is small. Past
-`EXACT_MAX_ROWS` computed rows, where an exact scan of every row stops being fast
-(perf/bench_library.py), the stacked rows go through an approximate nearest-neighbour index
-(usearch HNSW, `row_search.RowMatrix`), and only the videos owning the best rows are searched
-by the method. The index is built once per set of index entries and kept under
-`ROOT/library/` (memory-mapped when read), since building it costs far more than a query.
+`EXACT_MAX_ROWS` computed rows, the library's rows are searched through its
+`LibraryIndex` (faiss IVF, memory-mapped, kept under `ROOT/library/`) and only the videos
+owning the best rows are searched by the method. The library index is brought up to date
+before it is searched (`sync_library`): videos indexed since are added, videos whose file
+changed or went away are removed; nothing is rebuilt. `longground index` syncs it too, so
+the first query does not pay for it.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-from ..atomic import atomic_open
-from .row_search import EXACT_MAX_ROWS, RowMatrix
-from .timeline import Timeline
+from ..errors import UserError
+from .library_index import LibraryIndex
+from .row_search import EXACT_MAX_ROWS
+from .storage import CorruptEntry, read_computed
 
 # Best rows asked of the index per moment wanted; their videos are the candidates.
 ROWS_PER_MOMENT = 20
@@ -29,7 +29,7 @@ ANN_FROM_ROWS_ENV = "LONGGROUND_ANN_FROM_ROWS"
 
 
 def ann_from_rows() -> int:
-    """The row count past which `--top` searches through the ANN index:
+    """The row count past which `--top` searches through the library index:
     `$LONGGROUND_ANN_FROM_ROWS`, else `EXACT_MAX_ROWS`."""
     value = os.environ.get(ANN_FROM_ROWS_ENV, "").strip()
     if not value:
@@ -37,47 +37,94 @@ def ann_from_rows() -> int:
     try:
         rows = int(value)
     except ValueError:
-        from ..errors import UserError
-
         raise UserError(f"${ANN_FROM_ROWS_ENV} must be a row count, got {value!r}") from None
     return max(rows, 0)
 
 
-def library_matrix(timelines: Sequence[Timeline]) -> RowMatrix:
-    """The computed `embedding` rows of every timeline, stacked, each owned by its position.
+def library_of(store, encoder_id: str, fps: float, short_side: int) -> LibraryIndex:
+    """The library index of every video `store` indexed with this encoder, rate and size."""
+    return LibraryIndex.for_setting(store.root.parent, store.setting(encoder_id, fps, short_side))
 
-    >>> t = Timeline(np.arange(3.0), {"embedding": np.eye(3, dtype=np.float32)}, "e", 1, 3.0,
-    ...              np.arange(3.0), encoded=np.array([True, False, True]))
-    >>> m = library_matrix([t, t])
-    >>> m.rows.shape, m.owner.tolist()
-    ((4, 3), [0, 0, 1, 1])
+
+def sync_library(
+    store, encoder_id: str, fps: float, short_side: int, videos: list[Path]
+) -> tuple[LibraryIndex, dict[str, Path]]:
+    """Bring the library index up to date with `videos`' index entries.
+
+    Adds the entries not in it yet (their computed `embedding` rows, read alone), removes
+    entries whose video is among `videos` under another entry (the file changed), and
+    entries whose video file or index entry is gone. Videos without an entry are skipped.
+
+    Returns:
+        The index, and `{entry name: video}` for the videos of `videos` it holds.
     """
-    rows, owner = [], []
-    for k, timeline in enumerate(timelines):
-        computed = timeline.features["embedding"][timeline.encoded]
-        rows.append(computed.astype(np.float16))
-        owner.append(np.full(len(computed), k, np.int32))
-    if not rows:
-        return RowMatrix(np.zeros((0, 1), np.float16), np.zeros(0, np.int32))
-    return RowMatrix(np.concatenate(rows), np.concatenate(owner))
+    library = library_of(store, encoder_id, fps, short_side)
+    wanted: dict[str, tuple[Path, Path, dict]] = {}
+    for video in videos:
+        if not Path(video).is_file():
+            continue
+        key = store.key(video, encoder_id, fps, short_side)
+        path = store.path_for(video, key)
+        if path.is_file():
+            wanted[path.name] = (Path(video), path, key)
+    paths = {str(Path(v).resolve()) for v, _, _ in wanted.values()}
+    held = library.entries()
+    removed = [
+        name for name, entry in held.items()
+        if name not in wanted
+        and (entry["video"] in paths or not Path(entry["video"]).is_file()
+             or not (store.root / name).is_file())
+    ]  # fmt: skip
+    added = []
+    for name, (video, path, key) in wanted.items():
+        if name in held:
+            continue
+        try:
+            added.append((name, str(video.resolve()), read_computed(path, key)))
+        except (CorruptEntry, FileNotFoundError):
+            continue  # rebuilt when the video is next searched
+    if added or removed:
+        library.update(added=added, removed=removed)
+    return library, {name: video for name, (video, _, _) in wanted.items()}
 
 
-def candidates(matrix: RowMatrix, query: np.ndarray, top: int, folder: Path, key: str) -> list[int]:
-    """Positions of the videos that own the best rows for `query`, best first.
+def candidate_videos(store, encoder, fps: float, videos: list[Path], query: str, top: int):
+    """The videos `find --top` runs the method on: every one while the library's computed
+    rows are at most `ann_from_rows()` (exact), else those owning the best rows of the
+    library index (in library order), plus the videos without an index entry.
 
     Args:
-        matrix: the library's rows (`library_matrix`).
-        query: `(D,)` the query's text embedding (normalised here).
+        store: the method's `FeatureStore`.
+        encoder: the method's encoder (its text embedding of `query` is searched for).
+        fps: the method's rate.
+        videos: the library.
+        query: the query text.
         top: moments wanted; `max(MIN_ROWS, ROWS_PER_MOMENT * top)` rows are asked for.
-        folder: where the ANN index is kept.
-        key: identifies the rows (the library's index entries); a new key builds a new index.
     """
-    query = np.asarray(query, np.float32)
-    query = query / max(float(np.linalg.norm(query)), 1e-12)
-    if matrix.ann is None:
-        matrix.ann = _load_or_build(matrix, folder, key)
-    rows, _ = matrix.ann_top(query, min(len(matrix.rows), max(MIN_ROWS, ROWS_PER_MOMENT * top)))
-    return list(dict.fromkeys(matrix.owner[rows].tolist()))
+    from .store import decode_side
+
+    side = decode_side(encoder)
+    rows, unindexed = 0, []
+    for video in videos:
+        key = store.key(video, encoder.encoder_id, fps, side) if video.is_file() else None
+        count = None if key is None else stored_rows(store.path_for(video, key), key)
+        if count is None:
+            unindexed.append(video)
+        rows += count or 0
+    if rows <= ann_from_rows() or not rows:
+        return videos  # exact: the method searches every video
+    vector = np.asarray(encoder.encode_texts([query])[0], np.float32)
+    vector /= max(float(np.linalg.norm(vector)), 1e-12)
+    k = max(MIN_ROWS, ROWS_PER_MOMENT * top)
+    library, names = sync_library(store, encoder.encoder_id, fps, side, videos)
+    try:
+        hits = library.search(vector, k, only=set(names))
+    except (OSError, RuntimeError):  # a file of the index went (e.g. `cache clean`)
+        library.clear()
+        library, names = sync_library(store, encoder.encoder_id, fps, side, videos)
+        hits = library.search(vector, k, only=set(names))
+    keep = {names[hit.entry] for hit in hits} | set(unindexed)
+    return [video for video in videos if video in keep]
 
 
 def stored_rows(path: Path, key: dict) -> int | None:
@@ -96,29 +143,3 @@ def stored_rows(path: Path, key: dict) -> int | None:
     shapes = manifest.get("arrays", {})
     stored = shapes.get("feature.embedding") or shapes.get("times_s") or {"shape": [0]}
     return int(stored["shape"][0])
-
-
-def entries_key(entry_paths: Sequence[Path]) -> str:
-    """A digest of the index entries whose rows are stacked (their names carry the videos'
-    fingerprints, the encoder, the rate and the gate)."""
-    names = "\n".join(path.name for path in entry_paths)
-    return hashlib.blake2b(names.encode(), digest_size=12).hexdigest()
-
-
-def _load_or_build(matrix: RowMatrix, folder: Path, key: str):
-    from ..errors import require
-
-    index_mod = require("usearch.index", "fast")
-    path = folder / f"{key}.usearch"
-    if path.is_file():
-        try:
-            index = index_mod.Index.restore(str(path), view=True)
-        except (RuntimeError, ValueError, OSError):  # damaged: built again below
-            index = None
-        if index is not None and len(index) == len(matrix.rows):
-            return index
-    matrix.build_ann()
-    folder.mkdir(parents=True, exist_ok=True)
-    with atomic_open(path, "wb") as handle:
-        handle.write(bytes(matrix.ann.save()))
-    return matrix.ann

@@ -1,5 +1,5 @@
-"""The best-matching frames of a whole library: exact search over stacked half-precision
-rows, and an approximate nearest-neighbour index (usearch HNSW) past `EXACT_MAX_ROWS`.
+"""Exact search over the stacked half-precision rows of many videos: the baseline the
+library index (`library_index.LibraryIndex`, used past `EXACT_MAX_ROWS`) is measured against.
 
 Only the rows an encoder computed are stacked (content-adaptive indexing reuses a row while
 the picture does not change), so a library is searched at its count of distinct pictures.
@@ -7,13 +7,13 @@ the picture does not change), so a library is searched at its count of distinct 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-# Past this many rows (about 28 hours at 1 fps with a quarter of the frames computed) exact
-# search took 0.7 s a query on the shared 2-core machine, the ANN index 8 ms with recall@10
-# 0.87 (perf/bench_library.py; docs/video-and-index.md), so `top_rows` uses the index.
+# Past this many computed rows (about 110 hours at 1 fps with a quarter of the frames
+# computed) `find --top` narrows a library through its `LibraryIndex` instead of running the
+# method on every video (docs/find.md, "A whole library").
 EXACT_MAX_ROWS = 100_000
 _CHUNK_ROWS = 65_536  # rows upcast to float32 at a time (16 MB at 64 dims)
 
@@ -25,7 +25,6 @@ class RowMatrix:
     Attributes:
         rows: `(U, D)` float16 unit-norm rows.
         owner: `(U,)` int32, the video each row belongs to.
-        ann: the approximate index, once `build_ann` made it.
 
     >>> m = RowMatrix(np.eye(3, dtype=np.float16), np.array([0, 0, 1]))
     >>> m.exact_top(np.array([0.0, 1.0, 0.0]), 1)[0].tolist()
@@ -34,7 +33,6 @@ class RowMatrix:
 
     rows: np.ndarray
     owner: np.ndarray
-    ann: object = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.rows = np.asarray(self.rows, dtype=np.float16)
@@ -61,42 +59,6 @@ class RowMatrix:
                 best_i, best_s = best_i[top], best_s[top]
         order = np.argsort(-best_s, kind="stable")
         return best_i[order], best_s[order]
-
-    def build_ann(self, connectivity: int = 16, expansion: int = 256, threads: int = 0) -> None:
-        """Build the HNSW index (inner product on float16 rows; `fast` extra: usearch).
-
-        Args:
-            connectivity: graph edges per node.
-            expansion: candidates kept while adding and searching (recall against speed).
-            threads: 0 for every core.
-        """
-        from ..errors import require
-
-        index_mod = require("usearch.index", "fast")
-        index = index_mod.Index(
-            ndim=self.rows.shape[1], metric="ip", dtype="f16", connectivity=connectivity,
-            expansion_add=expansion, expansion_search=expansion,
-        )  # fmt: skip
-        index.add(np.arange(len(self.rows)), self.rows, threads=threads)
-        self.ann = index
-
-    def ann_top(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """Like `exact_top`, through the ANN index (built on first use)."""
-        if self.ann is None:
-            self.build_ann()
-        found = self.ann.search(np.asarray(query, dtype=np.float16), k)
-        keys = np.asarray(found.keys, dtype=np.int64)
-        scores = (self.rows[keys].astype(np.float32) @ np.asarray(query, np.float32)).astype(
-            np.float32
-        )
-        order = np.argsort(-scores, kind="stable")
-        return keys[order], scores[order]
-
-    def top_rows(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """Exact up to `EXACT_MAX_ROWS` rows, approximate past it."""
-        if len(self.rows) <= EXACT_MAX_ROWS:
-            return self.exact_top(query, k)
-        return self.ann_top(query, k)
 
 
 def recall_at_k(approx: np.ndarray, exact: np.ndarray) -> float:

@@ -99,6 +99,27 @@ def read_timeline(path: Path, key: dict) -> Timeline:
     )
 
 
+def read_computed(path: Path, key: dict, feature: str = "embedding") -> np.ndarray:
+    """The rows of one feature the encoder computed, as stored (format 2: float16, one row
+    per encoded sample; format 1: every row), reading no other array.
+
+    Raises:
+        FileNotFoundError: there is no entry.
+        CorruptEntry: the entry is damaged, or for another key.
+    """
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            manifest = json.loads(str(npz["manifest"]))
+            rows = npz[_FEATURE + feature]
+    except FileNotFoundError:
+        raise
+    except Exception as exc:
+        raise CorruptEntry(f"{path}: unreadable ({type(exc).__name__}: {exc})") from None
+    if manifest.get("key") != key:
+        raise CorruptEntry(f"{path}: made for {manifest.get('key')}, not {key}")
+    return rows
+
+
 def half_precision(timeline: Timeline) -> Timeline:
     """`timeline` with its features rounded to the stored precision (float16), still float32
     in memory, so a fresh build scores exactly like its entry read back."""

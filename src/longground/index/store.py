@@ -16,7 +16,7 @@ from ..cache.fingerprint import video_fingerprint
 from ..cache.kinds import STALE_TEMP_S, index_dir, index_entry_name, is_temp, lock_path
 from ..encoders.base import ImageTextEncoder
 from ..video import BadVideo, TruncatedVideo
-from ..video.sampling import truncation_message
+from ..video.sampling import as_fraction, truncation_message
 from .build import build_timeline
 from .change import ChangeGate
 from .rate import sampling_rate
@@ -32,6 +32,8 @@ CHECKPOINT_S = 60.0
 LEGACY_SHORT_SIDE = 224
 # Set to 1 to encode every sampled frame (no content-adaptive indexing) by default.
 EVERY_FRAME_ENV = "LONGGROUND_INDEX_EVERY_FRAME"
+# Set to 1 to decode keyframes only (an opt-in, lossy mode; entries keyed apart) by default.
+KEYFRAMES_ENV = "LONGGROUND_INDEX_KEYFRAMES"
 DEFAULT_GATE = ChangeGate()
 
 
@@ -72,6 +74,8 @@ class FeatureStore:
         gate: content-adaptive indexing: only frames this gate finds changed are encoded
             (`index/change.py`); None encodes every sampled frame. Default `default_gate()`.
             The gate is part of the key.
+        keyframes_only: decode keyframes only (`"decode": "keyframes"` in the key); default
+            `$LONGGROUND_INDEX_KEYFRAMES` is 1.
 
     >>> import tempfile
     >>> FeatureStore(tempfile.mkdtemp()).root.name
@@ -80,9 +84,17 @@ class FeatureStore:
 
     _UNSET = object()
 
-    def __init__(self, root: str | Path | None = None, gate: ChangeGate | None = _UNSET):
+    def __init__(
+        self,
+        root: str | Path | None = None,
+        gate: ChangeGate | None = _UNSET,
+        keyframes_only: bool | None = None,
+    ):
         self.root = index_dir(root)
         self.gate = default_gate() if gate is FeatureStore._UNSET else gate
+        if keyframes_only is None:
+            keyframes_only = os.environ.get(KEYFRAMES_ENV, "").strip() == "1"
+        self.keyframes_only = keyframes_only
 
     def key(
         self, video: str | Path, encoder_id: str, fps: float, short_side: int = LEGACY_SHORT_SIDE
@@ -96,12 +108,25 @@ class FeatureStore:
         those entries keep their digest and stay valid; at any other size it is an int.
         """
         rate = sampling_rate(video, fps)
-        key = {"video": video_fingerprint(video), "encoder": encoder_id, "fps": str(rate)}
+        return {"video": video_fingerprint(video), **self.setting(encoder_id, rate, short_side)}
+
+    def setting(
+        self, encoder_id: str, fps: float | Fraction, short_side: int = LEGACY_SHORT_SIDE
+    ) -> dict:
+        """An entry's key without its video: what every video of a library is indexed with
+        (`fps` as given, not capped at a video's own rate).
+
+        >>> FeatureStore("/tmp/c", gate=None).setting("e", Fraction(1, 2))
+        {'encoder': 'e', 'fps': '1/2'}
+        """
+        setting = {"encoder": encoder_id, "fps": str(as_fraction(fps))}
         if short_side != LEGACY_SHORT_SIDE:
-            key["short_side"] = int(short_side)
+            setting["short_side"] = int(short_side)
         if self.gate is not None:
-            key["change"] = self.gate.key
-        return key
+            setting["change"] = self.gate.key
+        if self.keyframes_only:
+            setting["decode"] = "keyframes"
+        return setting
 
     def path_for(self, video: str | Path, key: dict) -> Path:
         """Where the entry for `key` lives: `<root>/<stem>.<digest>.npz`."""
@@ -114,6 +139,19 @@ class FeatureStore:
         (or it is damaged)."""
         key = self.key(video, encoder_id, fps, short_side)
         return self._load(self.path_for(video, key), key)
+
+    def has(
+        self, video: str | Path, encoder_id: str, fps: float, short_side: int = LEGACY_SHORT_SIDE
+    ) -> bool:
+        """Whether the entry exists, judged from its manifest alone (no features read; a
+        damaged entry is found out, and rebuilt, when it is read)."""
+        from .cache_kind import read_manifest
+
+        key = self.key(video, encoder_id, fps, short_side)
+        path = self.path_for(video, key)
+        return _MEMORY.get(path, key) is not None or (
+            path.is_file() and read_manifest(path).get("key") == key
+        )
 
     def get_or_build(
         self,
@@ -166,6 +204,7 @@ class FeatureStore:
         timeline = build_timeline(
             video, encoder, fps, progress=progress, short_side=decode_side(encoder),
             resume=resume, checkpoint=save, checkpoint_every_s=CHECKPOINT_S, gate=self.gate,
+            keyframes_only=self.keyframes_only,
         )  # fmt: skip
         timeline = half_precision(timeline)
         write_timeline(path, timeline, key, video_path=video)

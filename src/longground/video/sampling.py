@@ -15,7 +15,7 @@ from .batch import FrameBatch
 from .container import OpenVideo, open_video
 from .convert import FrameConverter
 from .errors import DamagedVideo, TruncatedVideo
-from .picker import DisplayedFrames
+from .picker import DisplayedFrames, KeyframesOnly
 
 # frames_at decodes into buffers of at most this many frames.
 _FRAMES_AT_BATCH = 256
@@ -64,6 +64,8 @@ class FrameStream(Iterator[FrameBatch]):
 
     Non-reference frames that cannot be on screen at any of the times are not decoded at all
     (H.264 and HEVC; exact, see `picker`); `skip_unshown=False` decodes every frame.
+    `keyframes_only=True` decodes keyframes only and pairs each time with the last keyframe
+    at or before it (lossy; `picker.KeyframesOnly`).
     """
 
     def __init__(
@@ -74,12 +76,17 @@ class FrameStream(Iterator[FrameBatch]):
         batch_size: int = 64,
         seek: bool = True,
         skip_unshown: bool = True,
+        keyframes_only: bool = False,
     ):
         if batch_size < 1:
             raise ValueError("batch_size must be at least 1")
         self.path = video.path
         self._video = video
-        self._picker = DisplayedFrames(video, seek=seek, skip_unshown=skip_unshown)
+        self._picker = (
+            KeyframesOnly(video)
+            if keyframes_only
+            else DisplayedFrames(video, seek=seek, skip_unshown=skip_unshown)
+        )
         self._pairs = self._picker.pairs(times_s)
         self._convert = FrameConverter(short_side, video.stream.sample_aspect_ratio)
         self._batch_size = batch_size
@@ -180,6 +187,7 @@ def sample_frames(
     short_side: int | None = 224,
     batch_size: int = 64,
     skip_unshown: bool = True,
+    keyframes_only: bool = False,
 ) -> FrameStream:
     """Stream the frames displayed at `start_s + k / fps`, for every such time before `end_s`.
 
@@ -197,6 +205,8 @@ def sample_frames(
         batch_size: frames per `FrameBatch`.
         skip_unshown: leave undecoded the non-reference frames that are on screen at no
             sample time (H.264, HEVC; the frames returned are the same, see `picker`).
+        keyframes_only: decode keyframes only; each sample is the last keyframe at or before
+            its time (lossy, fast; `picker.KeyframesOnly`).
 
     Returns:
         A `FrameStream` of `FrameBatch(frames (B,H,W,3) uint8, pts_s (B,), times_s (B,))`;
@@ -234,7 +244,8 @@ def sample_frames(
             )
         end = duration if end is None else min(end, duration)
     times = sample_times(rate, start, end)
-    return FrameStream(video, times, short_side, batch_size, skip_unshown=skip_unshown)
+    return FrameStream(video, times, short_side, batch_size, skip_unshown=skip_unshown,
+                       keyframes_only=keyframes_only)  # fmt: skip
 
 
 def frames_at(
