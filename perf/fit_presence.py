@@ -111,7 +111,11 @@ def fit(r: dict[str, np.ndarray]) -> PresenceModel:
         return log_loss(logit, r["label"][~n]) + 1e-4 * float(w @ w)
 
     a = minimize(named_loss, np.array([1.0, 2.0, 1.0]), method="Nelder-Mead").x
-    b = minimize(other_loss, np.array([1.0, 2.5]), method="Nelder-Mead").x if (~n).any() else (2.0, 2.6)
+    b = (
+        minimize(other_loss, np.array([1.0, 2.5]), method="Nelder-Mead").x
+        if (~n).any()
+        else (2.0, 2.6)
+    )
     return PresenceModel(*(round(float(v), 3) for v in (*a, *b)))
 
 
@@ -140,16 +144,24 @@ def reliability(p: np.ndarray, label: np.ndarray, bins: int = 10) -> tuple[float
 
 def report(name: str, model: PresenceModel, r: dict[str, np.ndarray]) -> None:
     p = predict(model, r)
-    for part, mask in (("named", r["named"]), ("other", ~r["named"]), ("all", np.ones_like(p, bool))):
+    for part, mask in (
+        ("named", r["named"]),
+        ("other", ~r["named"]),
+        ("all", np.ones_like(p, bool)),
+    ):
         if not mask.any():
             continue
         ece, rows = reliability(p[mask], r["label"][mask])
         acc = float(((p[mask] >= 0.5) == (r["label"][mask] > 0.5)).mean())
-        print(f"{name:10s} {part:6s} frames {int(mask.sum()):6d}  positive {r['label'][mask].mean():.3f}"
-              f"  ECE {ece:.3f}  accuracy at 0.5 {acc:.3f}")
+        positive = r["label"][mask].mean()
+        print(
+            f"{name:10s} {part:6s} frames {int(mask.sum()):6d}  positive {positive:.3f}"
+            f"  ECE {ece:.3f}  accuracy at 0.5 {acc:.3f}"
+        )
     ece, rows = reliability(p, r["label"])
     for low, count, mean_p, frac in rows:
-        print(f"    p in [{low:.1f}, {low + 0.1:.1f}): {count:6d} frames, mean p {mean_p:.2f}, true {frac:.2f}")
+        band = f"[{low:.1f}, {low + 0.1:.1f})"
+        print(f"    p in {band}: {count:6d} frames, mean p {mean_p:.2f}, true {frac:.2f}")
 
 
 def main() -> int:
