@@ -37,6 +37,8 @@ VERSION = "3"
 DEFAULT_TOP_K = 10
 CLASS_PROMPT = "a photo of a {}"
 TEXT_DIM = 384
+#: Text embeddings kept by one encoder (a few hundred bytes each).
+TEXT_CACHE = 4096
 APPEARANCE_DIM = 1280
 # Scores at or above this mean "the query is probably visible": just above the 90th percentile of
 # absent queries' maxima (2.35) and below the weakest real peak through the index (2.46) on the
@@ -143,6 +145,7 @@ class LabelBridgeEncoder(ImageTextEncoder):
         self._net = None
         self._text = None
         self._classes: np.ndarray | None = None
+        self._texts: dict[str, np.ndarray] = {}
 
     @property
     def text_model(self):
@@ -262,7 +265,15 @@ class LabelBridgeEncoder(ImageTextEncoder):
         return self.image_features(frames)["embedding"]
 
     def encode_texts(self, texts: list[str]) -> np.ndarray:
-        return self.text_model.encode(list(texts))
+        """`(M, 384)` text embeddings; the last `TEXT_CACHE` texts are kept, since a query
+        is scored on every video of a library and every graph level of the agent."""
+        missing = [t for t in dict.fromkeys(texts) if t not in self._texts]
+        if missing:
+            for text, row in zip(missing, self.text_model.encode(missing)):
+                self._texts[text] = row
+            while len(self._texts) > TEXT_CACHE:
+                self._texts.pop(next(iter(self._texts)))
+        return np.stack([self._texts[t] for t in texts]) if texts else np.zeros((0, TEXT_DIM))
 
     def score(self, features: dict[str, np.ndarray], text: str) -> np.ndarray:
         """Standardised probability-weighted cosine per frame (see module docstring): `(N,)`.
