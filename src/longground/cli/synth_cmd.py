@@ -40,7 +40,9 @@ def parse_minutes(text: str | None) -> list[float] | None:
 @app.command("synth")
 def synth(
     out: Path = typer.Option(None, "--out", help="Output folder (videos/ and benchmark.jsonl)."),
-    videos: int = typer.Option(4, "--videos", help="Number of videos."),
+    videos: int = typer.Option(
+        None, "--videos", help="Number of videos (default 4; 2 with --montage)."
+    ),
     minutes: str = typer.Option(
         None,
         "--minutes",
@@ -73,6 +75,11 @@ def synth(
         False, "--av", help="The audio-visual benchmark: speech, slides, captions, scoreboard, "
         "faces (queries on speech, text, person; 15-minute videos by default).",
     ),
+    montage: Path = typer.Option(
+        None, "--montage", help="The real-footage benchmark: montages of the clips and "
+        "recordings a MANIFEST describes (docs/synthetic-benchmark.md; 7-minute videos, "
+        "640x360 at 10 fps by default).",
+    ),
 ) -> None:
     """Generate a synthetic long-video benchmark with exact ground truth for every query type."""
     from fractions import Fraction
@@ -81,6 +88,10 @@ def synth(
     from ..synth.rendering import parse_size
 
     lengths = parse_minutes(minutes)
+    if montage is not None:
+        return _synth_montage(montage, out, videos or 2, lengths, seed, overwrite, size, fps,
+                              stats, dry_run)  # fmt: skip
+    videos = 4 if videos is None else videos
     if av:
         return _synth_av(out, videos, lengths, seed, overwrite)
     if fps is not None and not 1 <= fps <= 60:
@@ -120,3 +131,33 @@ def _synth_av(out: Path | None, videos: int, lengths, seed: int, overwrite: bool
     samples = generate_av(out, videos, lengths, seed, JSONL_NAME, VIDEO_DIR)
     where = out / JSONL_NAME
     typer.echo(f"wrote {videos} audio-visual videos and {len(samples)} queries to {where}")
+
+
+def _synth_montage(manifest: Path, out: Path | None, videos: int, lengths, seed: int,
+                   overwrite: bool, size: str | None, fps: float | None, stats: bool,
+                   dry_run: bool) -> None:  # fmt: skip
+    """`synth --montage`: the real-footage benchmark (see `synth.montage`)."""
+    from fractions import Fraction
+
+    from ..synth import JSONL_NAME, summarize
+    from ..synth.generate import VIDEO_DIR
+    from ..synth.montage import DEFAULT_FPS, DEFAULT_SIZE, check_options, generate_montages
+    from ..synth.montage_queries import ATTRIBUTES
+    from ..synth.rendering import parse_size
+
+    rate = DEFAULT_FPS if fps is None else Fraction(fps).limit_denominator(1001)
+    check_options(videos, seed, rate)
+    frame = parse_size(size) if size else DEFAULT_SIZE
+    if not dry_run:
+        if out is None:
+            raise UserError("--out is required (or use --dry-run)")
+        check_output_folder(out, "--out")
+        if not overwrite and _holds_benchmark(out):
+            raise UserError(f"--out {out}: already holds a benchmark; pass --overwrite to replace it")
+    done = (lambda path: typer.echo(f"wrote {path}", err=True)) if sys.stderr.isatty() else None
+    samples = generate_montages(manifest, out, videos, lengths, seed, frame, rate, JSONL_NAME,
+                                VIDEO_DIR, progress=done, dry_run=dry_run)  # fmt: skip
+    if not dry_run:
+        typer.echo(f"wrote {videos} montages and {len(samples)} queries to {out / JSONL_NAME}")
+    if stats or dry_run:
+        typer.echo(summarize(samples, [a for a in ATTRIBUTES if a not in ("negative", "near-miss")]))
