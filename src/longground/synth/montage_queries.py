@@ -8,7 +8,8 @@ Asked of every montage:
 - up to `N_COMPOSITE` `sequential` questions ("X right after Y") drawn from the cuts where Y
   gives way to X, and up to `N_COMPOSITE` `synchronous` ones ("someone says W while X is on
   screen") from the words said over a label; plus up to `N_COMPOSITE_NEGATIVE` of each whose
-  parts both occur in the montage but never in that order or together.
+  parts both occur in the montage but never in that order or together;
+- then negatives are drawn down to `NEGATIVE_SHARE` of the queries, near-misses first.
 
 Each label or phrase is worded by one of its wordings drawn from `(seed, index)`.
 """
@@ -40,6 +41,7 @@ SYNCHRONOUS = ("someone says '{w}' with {x} on screen",
                "'{w}' is said over a shot of {x}")  # fmt: skip
 N_COMPOSITE = 4
 N_COMPOSITE_NEGATIVE = 2
+NEGATIVE_SHARE = 0.3  # of a montage's queries at most, as in CoMET-Bench (26.6 %)
 #: The order attributes are listed in on each line.
 ATTRIBUTES = ("object", "scene", "person", "text", "action", "speech", "sequential",
               "synchronous", "negative", "near-miss")  # fmt: skip
@@ -83,7 +85,19 @@ def montage_queries(manifest: Manifest, plan: MontagePlan, seed: int,
     _sequential(rng, manifest, shots, shown, add)
     said = [p for p in sorted(manifest.phrases) if len(speech_truth(speech, p))]
     _synchronous(rng, manifest, shots, speech, said, shown, add)
-    return out
+    return _balanced(rng, out)
+
+
+def _balanced(rng, queries: list[MontageQuery]) -> list[MontageQuery]:
+    """The positives and at most a `NEGATIVE_SHARE` of negatives: near-misses first, then
+    others drawn at random; the order kept."""
+    positives = sum(len(q.gt) > 0 for q in queries)
+    room = round(positives * NEGATIVE_SHARE / (1 - NEGATIVE_SHARE))
+    near = [i for i, q in enumerate(queries) if "near-miss" in q.attributes]
+    other = [i for i, q in enumerate(queries) if not len(q.gt) and "near-miss" not in q.attributes]
+    keep = set(_draw(rng, near, room))
+    keep |= set(_draw(rng, other, room - len(keep)))
+    return [q for i, q in enumerate(queries) if len(q.gt) or i in keep]
 
 
 def _name(rng, manifest: Manifest, label: str) -> str:
