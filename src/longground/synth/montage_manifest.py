@@ -113,10 +113,12 @@ class _Field:
         return UserError(f"{self.path}: {self.where or 'top level'}: {problem}")
 
 
-def _object(value, at: _Field, known: tuple[str, ...], required: tuple[str, ...] = ()) -> dict:
+def _object(value, at: _Field, known: tuple[str, ...] | None = None,
+            required: tuple[str, ...] = ()) -> dict:  # fmt: skip
+    """`value` as a dict with only `known` keys (any, when None) and the `required` ones."""
     if not isinstance(value, dict):
         raise at.error(f"must be a JSON object, got {type(value).__name__}")
-    for key in value:
+    for key in value if known is not None else ():
         if key not in known:
             raise at.error(f"unknown field {key!r} (known: {', '.join(known)})")
     for key in required:
@@ -188,7 +190,7 @@ def _clip(value, at: _Field, labels: dict[str, Label]) -> Clip:
     audio = value.get("audio", "mute")
     if audio not in AUDIO:
         raise at.at("audio").error(f"must be one of {', '.join(AUDIO)}, got {audio!r:.40}")
-    shows = _object(value.get("shows", {}), at.at("shows"), tuple(value.get("shows", {})))
+    shows = _object(value.get("shows", {}), at.at("shows"))
     for label in shows:
         if label not in labels:
             raise at.at("shows").error(f"label {label!r} is not defined under 'labels'")
@@ -224,7 +226,7 @@ def parse_manifest(data, path: Path) -> Manifest:
     top = _Field(path)
     known = ("name", "clips", "recordings", "labels", "phrases")
     _object(data, top, known, ("clips", "labels"))
-    raw_labels = _object(data["labels"], top.at("labels"), tuple(data["labels"]))
+    raw_labels = _object(data["labels"], top.at("labels"))
     labels = {n: _label(n, v, top.at("labels", n)) for n, v in raw_labels.items()}
     for label in labels.values():
         for other in label.near_misses:
@@ -242,7 +244,7 @@ def parse_manifest(data, path: Path) -> Manifest:
     if len(set(ids)) < len(ids):
         dup = next(i for i in ids if ids.count(i) > 1)
         raise top.error(f"the id {dup!r} is used twice (clips and recordings need their own)")
-    raw_phrases = _object(data.get("phrases", {}), top.at("phrases"), tuple(data.get("phrases", {})))
+    raw_phrases = _object(data.get("phrases", {}), top.at("phrases"))
     phrases = {_text(k, top.at("phrases")): _texts(v, top.at("phrases", k), allow_empty=True)
                for k, v in raw_phrases.items()}  # fmt: skip
     name = _text(data.get("name", "montage"), top.at("name"))

@@ -26,8 +26,8 @@ import numpy as np
 from ..errors import UserError
 from .montage_manifest import Manifest
 
-MIN_PIECE_S = 6.0
-MAX_PIECE_S = 24.0
+MIN_PIECE_S = 5.0
+MAX_PIECE_S = 15.0
 MIN_TAIL_S = 2.0  # the last piece is cut to fit, but not to less than this where avoidable
 SIT_OUT = 0.25  # the share of clips and of recordings left out of each montage
 SPEECH_EVERY_S = 20.0  # one recording laid in each slot of this length, where silence allows
@@ -82,7 +82,10 @@ def plan_montage(manifest: Manifest, seed: int, index: int, minutes: float,
         raise UserError(f"--minutes: {minutes:g} is outside {MIN_MINUTES:g}..{MAX_MINUTES:g}")
     rate = Fraction(fps).limit_denominator(1001)
     rng = np.random.default_rng([seed, index, 31])
-    clips = _playing(rng, [c.id for c in manifest.clips])
+    long_enough = [c.id for c in manifest.clips if int(c.length_s * rate) >= 1]
+    if not long_enough:
+        raise UserError(f"{manifest.path}: every clip is shorter than a frame at {float(rate):g} fps")
+    clips = _playing(rng, long_enough)
     recordings = _playing(rng, [r.id for r in manifest.recordings])
     total = max(1, round(minutes * 60 * rate))
     placements = _pieces(rng, manifest, clips, total, rate)
@@ -126,7 +129,7 @@ def _pieces(rng, manifest: Manifest, ids: list[str], total: int, rate: Fraction)
         if length > MAX_PIECE_S:
             length = float(rng.uniform(MIN_PIECE_S, MAX_PIECE_S))
             start = float(rng.uniform(clip.trim[0], clip.trim[1] - length))
-        n = min(max(1, int(length * rate)), left)
+        n = min(int(length * rate), left)
         if 0 < left - n < tail:
             if start + float(left / rate) <= clip.trim[1]:
                 n = left

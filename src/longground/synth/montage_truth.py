@@ -8,7 +8,7 @@
   its piece plays in full. An utterance a piece cuts into is left out of the truth, and
   `cut_utterances` lists it so the renderer silences it. "Someone says W" holds over every
   utterance whose words include W (case and punctuation aside); "... while X is on screen"
-  holds where such an utterance and X's spans overlap.
+  holds where such an utterance and X's spans overlap, for `MIN_OVERLAP_S` or more.
 - Times are rounded to the millisecond.
 
 >>> phrase_in("Oh, I'm originally from Chicago also.", "chicago")
@@ -29,6 +29,7 @@ from .montage_manifest import Manifest, Utterance
 from .montage_plan import MontagePlan
 
 DIGITS = 3
+MIN_OVERLAP_S = 0.1  # shorter overlaps of words and pictures are no moment anyone could see
 
 
 @dataclass(frozen=True)
@@ -146,5 +147,6 @@ def intersect(a: Moments, b: Moments) -> Moments:
 
 def synchronous_truth(shots: list[Shot], speech: list[Utterance], phrase: str,
                       label: str) -> Moments:  # fmt: skip
-    """Where `phrase` is being said while `label` is on screen."""
-    return intersect(speech_truth(speech, phrase), label_truth(shots, label))
+    """Where `phrase` is being said while `label` is on screen (`MIN_OVERLAP_S` or more)."""
+    both = intersect(speech_truth(speech, phrase), label_truth(shots, label))
+    return both[both.lengths_s >= MIN_OVERLAP_S - 1e-9]
