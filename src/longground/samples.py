@@ -18,9 +18,11 @@ ATTRIBUTE_ORDER = (
     "bounded",
     "negative",
 )
-# Beyond CoMET: which evidence channel a query asks about (docs/channels.md); benchmark files
-# may carry them, CoMET's attribute sampler and the annotation page do not.
-CHANNEL_ATTRIBUTES = ("speech", "text", "person")
+# Beyond CoMET: which evidence channel a query asks about (docs/channels.md), and what kind of
+# thing it names, or that it names a look-alike of something shown (the real-footage montages,
+# docs/synthetic-benchmark.md); benchmark files may carry them, CoMET's attribute sampler and
+# the annotation page do not.
+CHANNEL_ATTRIBUTES = ("speech", "text", "person", "object", "scene", "action", "near-miss")
 ATTRIBUTES = frozenset(ATTRIBUTE_ORDER + CHANNEL_ATTRIBUTES)
 
 

@@ -13,8 +13,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from longground.errors import UserError
-from longground.synth.montage_manifest import Clip, Label, Manifest, Recording, Utterance
-from longground.synth.montage_manifest import parse_manifest
+from longground.synth.montage_manifest import (
+    Clip,
+    Label,
+    Manifest,
+    Recording,
+    Utterance,
+    parse_manifest,
+)
 from longground.synth.montage_plan import MIN_TAIL_S, plan_montage, silent_runs
 from longground.synth.montage_queries import NEGATIVE_SHARE, montage_queries
 from longground.synth.montage_truth import (
@@ -52,8 +58,13 @@ def naive(manifest: Manifest, plan, label=None, phrase=None, after=None, min_s=0
                 said.append((u.start_s + o.at_s - rec.trim[0], u.end_s + o.at_s - rec.trim[0]))
     points = {0.0, plan.duration_s, *(t for a, b in said for t in (a, b))}
     for s0, _, clip, a, b in shots:
-        points |= {s0} | {s0 + t - a for spans in clips[clip].shows.values()
-                          for span in spans for t in span if a < t < b}
+        points |= {s0} | {
+            s0 + t - a
+            for spans in clips[clip].shows.values()
+            for span in spans
+            for t in span
+            if a < t < b
+        }
 
     def shows(shot, name, clip_t=None):
         spans = clips[shot[2]].shows.get(name, ())
@@ -98,8 +109,16 @@ def manifests(draw):
         length = draw(st.sampled_from([0.8, 2.5, 7.0, 30.0]))
         shows = {n: s for n in LABELS if (s := _spans(draw, length))}
         cuts = tuple(sorted(draw(st.sets(st.sampled_from([0.3, 0.75, 2.0, 5.5]), max_size=2))))
-        clips.append(Clip(f"c{i}", Path(f"c{i}.mp4"), (0.0, length),
-                          tuple(c for c in cuts if c < length), False, shows))
+        clips.append(
+            Clip(
+                f"c{i}",
+                Path(f"c{i}.mp4"),
+                (0.0, length),
+                tuple(c for c in cuts if c < length),
+                False,
+                shows,
+            )
+        )
     says = (Utterance(0.2, 1.0, "Hello there"), Utterance(1.2, 2.0, "there you are"))
     recordings = (Recording("r", Path("r.wav"), (0.0, 2.5), says),)
     labels = {n: Label(n, "object", (n,)) for n in LABELS}
@@ -119,8 +138,10 @@ def test_truth_matches_the_naive_reference(manifest, seed, minutes, fps):
                 assert_close(sequential_truth(shots, x, y), naive(manifest, plan, label=x, after=y))
     for phrase in ("there", "you"):
         assert_close(speech_truth(speech, phrase), naive(manifest, plan, phrase=phrase))
-        assert_close(synchronous_truth(shots, speech, phrase, "a"),
-                     naive(manifest, plan, label="a", phrase=phrase, min_s=MIN_OVERLAP_S))
+        assert_close(
+            synchronous_truth(shots, speech, phrase, "a"),
+            naive(manifest, plan, label="a", phrase=phrase, min_s=MIN_OVERLAP_S),
+        )
 
 
 @settings(max_examples=40, deadline=None)
@@ -172,8 +193,12 @@ def _manifest() -> Manifest:
 
 def _resolved(manifest: Manifest) -> Manifest:
     """The manifest with the lengths `load_manifest` would find (4 s, 3 s and 2 s)."""
-    clips = tuple(Clip(c.id, c.path, (0.0, 4.0 if c.id == "rg" else 3.0), c.cuts, c.keep_audio,
-                       c.shows, c.says) for c in manifest.clips)  # fmt: skip
+    clips = tuple(
+        Clip(
+            c.id, c.path, (0.0, 4.0 if c.id == "rg" else 3.0), c.cuts, c.keep_audio, c.shows, c.says
+        )
+        for c in manifest.clips
+    )
     recs = tuple(Recording(r.id, r.path, (0.0, 2.0), r.says) for r in manifest.recordings)
     return Manifest(manifest.path, clips, recs, manifest.labels, manifest.phrases, manifest.name)
 
@@ -189,8 +214,10 @@ def test_queries_name_their_kind_and_negatives_have_no_truth():
     assert set(by["near-miss:orange~red"].attributes) == {"object", "negative", "near-miss"}
     assert set(by["speech:hello there"].attributes) == {"speech"}
     assert by["speech:hello there"].query in (
-        "someone says 'hello there'", "when does someone say 'hello there'",
-        "the moment 'hello there' is spoken")  # fmt: skip
+        "someone says 'hello there'",
+        "when does someone say 'hello there'",
+        "the moment 'hello there' is spoken",
+    )
     for q in queries:
         assert ("negative" in q.attributes) == (len(q.gt) == 0)
         assert (q.gt.spans >= 0).all() and (q.gt.spans <= plan.duration_s).all()
@@ -207,8 +234,12 @@ def test_a_kept_clip_cut_mid_sentence_leaves_that_sentence_out():
     from longground.synth.montage_plan import MontagePlan, Placement
     from longground.synth.montage_truth import cut_utterances
 
-    plan = MontagePlan(15.0, plan_montage(manifest, 0, 0, 0.25, 10).fps,
-                       (Placement("talk", 0.0, 0.0, 100), Placement("talk", 10.0, 17.0, 50)), ())
+    plan = MontagePlan(
+        15.0,
+        plan_montage(manifest, 0, 0, 0.25, 10).fps,
+        (Placement("talk", 0.0, 0.0, 100), Placement("talk", 10.0, 17.0, 50)),
+        (),
+    )
     assert [u.text for u in speech_of(manifest, plan)] == ["the first words"]
     assert [(u.start_s, u.end_s) for u in cut_utterances(manifest, plan)] == [(13.0, 21.0)]
 
@@ -226,18 +257,30 @@ HOSTILE = [
     (lambda d: d.update(clips=[]), "clips: must be a non-empty list"),
     (lambda d: d.update(lables={}), "top level: unknown field 'lables'"),
     (lambda d: d["labels"]["red"].update(kind="colour"), "labels.red.kind: unknown kind 'colour'"),
-    (lambda d: d["clips"][0]["shows"]["red"][0].__setitem__(1, float("nan")),
-     "clips[0].shows.red[0]: must be a finite number"),
-    (lambda d: d["clips"][0]["shows"]["red"][0].__setitem__(0, -1),
-     "clips[0].shows.red[0]: must be a finite number of seconds >= 0, got -1"),
-    (lambda d: d["clips"][0]["shows"]["red"][0].__setitem__(1, 0),
-     "clips[0].shows.red[0]: ends at 0 s, not after its start 0 s"),
-    (lambda d: d["clips"][1]["shows"].update(pink=[[0, 1]]),
-     "clips[1].shows: label 'pink' is not defined under 'labels'"),
-    (lambda d: d["labels"]["red"].update(near_misses=["pink"]),
-     "labels.red.near_misses: 'pink' is not another label"),
-    (lambda d: d["clips"][1].update(says=[{"start_s": 0, "end_s": 1, "text": "hi"}]),
-     "clips[1].says: a clip's own words need \"audio\": \"keep\""),
+    (
+        lambda d: d["clips"][0]["shows"]["red"][0].__setitem__(1, float("nan")),
+        "clips[0].shows.red[0]: must be a finite number",
+    ),
+    (
+        lambda d: d["clips"][0]["shows"]["red"][0].__setitem__(0, -1),
+        "clips[0].shows.red[0]: must be a finite number of seconds >= 0, got -1",
+    ),
+    (
+        lambda d: d["clips"][0]["shows"]["red"][0].__setitem__(1, 0),
+        "clips[0].shows.red[0]: ends at 0 s, not after its start 0 s",
+    ),
+    (
+        lambda d: d["clips"][1]["shows"].update(pink=[[0, 1]]),
+        "clips[1].shows: label 'pink' is not defined under 'labels'",
+    ),
+    (
+        lambda d: d["labels"]["red"].update(near_misses=["pink"]),
+        "labels.red.near_misses: 'pink' is not another label",
+    ),
+    (
+        lambda d: d["clips"][1].update(says=[{"start_s": 0, "end_s": 1, "text": "hi"}]),
+        'clips[1].says: a clip\'s own words need "audio": "keep"',
+    ),
     (lambda d: d["clips"][1].update(audio="loud"), "clips[1].audio: must be one of mute, keep"),
     (lambda d: d["recordings"][0].update(id="rg"), "the id 'rg' is used twice"),
     (lambda d: d["recordings"][0].update(says=[]), "recordings[0].says: a recording needs"),
@@ -245,7 +288,7 @@ HOSTILE = [
     (lambda d: d["labels"]["red"].update(names=[]), "labels.red.names: must be a non-empty list"),
     (lambda d: d["phrases"].update(hi=[3]), "phrases.hi[0]: must be a non-empty string"),
     (lambda d: d["clips"][0].update(shows={"red": [[True, 2]]}), "must be a number of seconds"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize("change, message", HOSTILE)
@@ -257,9 +300,13 @@ def test_a_bad_manifest_is_one_line_naming_the_field(change, message):
     assert "\n" not in str(caught.value)
 
 
-JSON = st.recursive(st.none() | st.booleans() | st.floats() | st.integers() | st.text(max_size=5),
-                    lambda inner: st.lists(inner, max_size=3)
-                    | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=12)  # fmt: skip
+JSON = st.recursive(
+    st.none() | st.booleans() | st.floats() | st.integers() | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
 
 
 @settings(max_examples=200, deadline=None)

@@ -89,7 +89,8 @@ def synth(
 
     lengths = parse_minutes(minutes)
     if montage is not None:
-        return _synth_montage(montage, out, videos or 2, lengths, seed, overwrite, size, fps,
+        n_videos = 2 if videos is None else videos
+        return _synth_montage(montage, out, n_videos, lengths, seed, overwrite, size, fps,
                               stats, dry_run)  # fmt: skip
     videos = 4 if videos is None else videos
     if av:
@@ -153,11 +154,14 @@ def _synth_montage(manifest: Path, out: Path | None, videos: int, lengths, seed:
             raise UserError("--out is required (or use --dry-run)")
         check_output_folder(out, "--out")
         if not overwrite and _holds_benchmark(out):
-            raise UserError(f"--out {out}: already holds a benchmark; pass --overwrite to replace it")
+            raise UserError(
+                f"--out {out}: already holds a benchmark; pass --overwrite to replace it"
+            )
     done = (lambda path: typer.echo(f"wrote {path}", err=True)) if sys.stderr.isatty() else None
     samples = generate_montages(manifest, out, videos, lengths, seed, frame, rate, JSONL_NAME,
                                 VIDEO_DIR, progress=done, dry_run=dry_run)  # fmt: skip
     if not dry_run:
         typer.echo(f"wrote {videos} montages and {len(samples)} queries to {out / JSONL_NAME}")
     if stats or dry_run:
-        typer.echo(summarize(samples, [a for a in ATTRIBUTES if a not in ("negative", "near-miss")]))
+        kinds = [a for a in ATTRIBUTES if a not in ("negative", "near-miss")]
+        typer.echo(summarize(samples, kinds))

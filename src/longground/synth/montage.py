@@ -30,8 +30,9 @@ DEFAULT_MINUTES = (7.0,)
 MAX_VIDEOS = 100
 
 
-def plan_all(manifest: Manifest, videos: int, minutes: list[float], seed: int,
-             fps: Fraction) -> list[tuple[MontagePlan, list[MontageQuery]]]:  # fmt: skip
+def plan_all(
+    manifest: Manifest, videos: int, minutes: list[float], seed: int, fps: Fraction
+) -> list[tuple[MontagePlan, list[MontageQuery]]]:
     """Every montage's plan and queries (nothing read or written)."""
     out = []
     for i in range(videos):
@@ -50,11 +51,19 @@ def check_options(videos: int, seed: int, fps: Fraction) -> None:
         raise UserError(f"--fps {float(fps):g} is out of range: use 1 to 60")
 
 
-def generate_montages(manifest_path: Path, out: Path | None, videos: int,
-                      minutes: list[float] | None, seed: int,
-                      size: tuple[int, int] = DEFAULT_SIZE, fps: Fraction = DEFAULT_FPS,
-                      jsonl_name: str = "benchmark.jsonl", video_dir: str = "videos",
-                      progress=None, dry_run: bool = False) -> list[Sample]:  # fmt: skip
+def generate_montages(
+    manifest_path: Path,
+    out: Path | None,
+    videos: int,
+    minutes: list[float] | None,
+    seed: int,
+    size: tuple[int, int] = DEFAULT_SIZE,
+    fps: Fraction = DEFAULT_FPS,
+    jsonl_name: str = "benchmark.jsonl",
+    video_dir: str = "videos",
+    progress=None,
+    dry_run: bool = False,
+) -> list[Sample]:
     """Load the manifest and plan every montage (so a bad manifest or length stops the run
     before anything is written), then render them one by one into `out`.
 
@@ -77,8 +86,15 @@ def generate_montages(manifest_path: Path, out: Path | None, videos: int,
             write_montage(manifest, plan, out / name, *size)
             (out / name).with_suffix(".timeline.tsv").write_text(timeline(manifest, plan))
         for j, q in enumerate(queries):
-            sample = Sample(f"montage_{i:03d}_q{j:03d}", name, plan.duration_s, q.query, q.gt,
-                            q.attributes, manifest.name)  # fmt: skip
+            sample = Sample(
+                f"montage_{i:03d}_q{j:03d}",
+                name,
+                plan.duration_s,
+                q.query,
+                q.gt,
+                q.attributes,
+                manifest.name,
+            )
             samples.append(sample)
             rows.append(sample_record(sample, {"condition": q.condition}, ATTRIBUTES))
         if not dry_run:
@@ -94,8 +110,7 @@ def timeline(manifest: Manifest, plan: MontagePlan) -> str:
     Columns: start, end (`HH:MM:SS.s`), what (`clip` or `speech`), source, from (its own
     time), words.
     """
-    rows = [(p.at_s, plan.end_s(p), "clip", p.clip, plan.window(p)[0], "")
-            for p in plan.placements]  # fmt: skip
+    rows = [(p.at_s, plan.end_s(p), "clip", p.clip, plan.window(p)[0], "") for p in plan.placements]
     recordings = {r.id: r for r in manifest.recordings}
     for o in plan.overlays:
         rec = recordings[o.recording]
@@ -104,5 +119,7 @@ def timeline(manifest: Manifest, plan: MontagePlan) -> str:
     lines = ["start\tend\twhat\tsource\tfrom\twords"]
     for start, end, what, source, own, words in sorted(rows, key=lambda r: (r[0], r[2])):
         own_s = "" if own is None else f"{own:.2f}"
-        lines.append(f"{format_time(start)}\t{format_time(end)}\t{what}\t{source}\t{own_s}\t{words}")
+        lines.append(
+            f"{format_time(start)}\t{format_time(end)}\t{what}\t{source}\t{own_s}\t{words}"
+        )
     return "\n".join(lines) + "\n"

@@ -113,8 +113,9 @@ class _Field:
         return UserError(f"{self.path}: {self.where or 'top level'}: {problem}")
 
 
-def _object(value, at: _Field, known: tuple[str, ...] | None = None,
-            required: tuple[str, ...] = ()) -> dict:  # fmt: skip
+def _object(
+    value, at: _Field, known: tuple[str, ...] | None = None, required: tuple[str, ...] = ()
+) -> dict:
     """`value` as a dict with only `known` keys (any, when None) and the `required` ones."""
     if not isinstance(value, dict):
         raise at.error(f"must be a JSON object, got {type(value).__name__}")
@@ -179,9 +180,13 @@ def _label(name: str, value, at: _Field) -> Label:
     kind = value["kind"]
     if kind not in KINDS:
         raise at.at("kind").error(f"unknown kind {kind!r} (known: {', '.join(KINDS)})")
-    return Label(name, kind, _texts(value["names"], at.at("names")),
-                 _texts(value.get("queries", []), at.at("queries"), allow_empty=True),
-                 _texts(value.get("near_misses", []), at.at("near_misses"), allow_empty=True))  # fmt: skip
+    return Label(
+        name,
+        kind,
+        _texts(value["names"], at.at("names")),
+        _texts(value.get("queries", []), at.at("queries"), allow_empty=True),
+        _texts(value.get("near_misses", []), at.at("near_misses"), allow_empty=True),
+    )
 
 
 def _clip(value, at: _Field, labels: dict[str, Label]) -> Clip:
@@ -196,7 +201,7 @@ def _clip(value, at: _Field, labels: dict[str, Label]) -> Clip:
             raise at.at("shows").error(f"label {label!r} is not defined under 'labels'")
     says = _utterances(value.get("says", []), at.at("says"))
     if says and audio != "keep":
-        raise at.at("says").error("a clip's own words need \"audio\": \"keep\"")
+        raise at.at("says").error('a clip\'s own words need "audio": "keep"')
     cuts = value.get("cuts", [])
     if not isinstance(cuts, list):
         raise at.at("cuts").error("must be a list of seconds")
@@ -217,8 +222,9 @@ def _recording(value, at: _Field) -> Recording:
     if not says:
         raise at.at("says").error("a recording needs its words")
     trim = _span(value["trim"], at.at("trim")) if "trim" in value else (0.0, math.inf)
-    return Recording(_text(value["id"], at.at("id")), Path(_text(value["file"], at.at("file"))),
-                     trim, says)  # fmt: skip
+    return Recording(
+        _text(value["id"], at.at("id")), Path(_text(value["file"], at.at("file"))), trim, says
+    )
 
 
 def parse_manifest(data, path: Path) -> Manifest:
@@ -245,8 +251,10 @@ def parse_manifest(data, path: Path) -> Manifest:
         dup = next(i for i in ids if ids.count(i) > 1)
         raise top.error(f"the id {dup!r} is used twice (clips and recordings need their own)")
     raw_phrases = _object(data.get("phrases", {}), top.at("phrases"))
-    phrases = {_text(k, top.at("phrases")): _texts(v, top.at("phrases", k), allow_empty=True)
-               for k, v in raw_phrases.items()}  # fmt: skip
+    phrases = {
+        _text(k, top.at("phrases")): _texts(v, top.at("phrases", k), allow_empty=True)
+        for k, v in raw_phrases.items()
+    }
     name = _text(data.get("name", "montage"), top.at("name"))
     return Manifest(path, clips, recs, labels, phrases, name)
 
@@ -277,10 +285,13 @@ def load_manifest(path: str | Path) -> Manifest:
     path = Path(path)
     manifest = parse_manifest(read_manifest_json(path), path)
     top = _Field(path)
-    clips = tuple(_checked_clip(c, top.at("clips", i), path.parent)
-                  for i, c in enumerate(manifest.clips))  # fmt: skip
-    recordings = tuple(_checked_recording(r, top.at("recordings", i), path.parent)
-                       for i, r in enumerate(manifest.recordings))  # fmt: skip
+    clips = tuple(
+        _checked_clip(c, top.at("clips", i), path.parent) for i, c in enumerate(manifest.clips)
+    )
+    recordings = tuple(
+        _checked_recording(r, top.at("recordings", i), path.parent)
+        for i, r in enumerate(manifest.recordings)
+    )
     return Manifest(path, clips, recordings, manifest.labels, manifest.phrases, manifest.name)
 
 
@@ -324,15 +335,18 @@ def _checked_clip(clip: Clip, at: _Field, folder: Path) -> Clip:
         from .montage_audio import audio_length_s
 
         if audio_length_s(path) == 0:
-            raise at.at("audio").error(f"\"keep\", but {path.name} has no sound")
-    shows = {label: tuple(_within(s, length_s, at.at("shows", label, i))
-                          for i, s in enumerate(spans))
-             for label, spans in clip.shows.items()}  # fmt: skip
+            raise at.at("audio").error(f'"keep", but {path.name} has no sound')
+    shows = {
+        label: tuple(_within(s, length_s, at.at("shows", label, i)) for i, s in enumerate(spans))
+        for label, spans in clip.shows.items()
+    }
     for i, cut in enumerate(clip.cuts):
         if cut >= length_s:
             raise at.at("cuts", i).error(f"{cut:g} s is after the file's {length_s:.2f} s")
-    says = tuple(Utterance(*_within((u.start_s, u.end_s), length_s, at.at("says", i)), u.text)
-                 for i, u in enumerate(clip.says))  # fmt: skip
+    says = tuple(
+        Utterance(*_within((u.start_s, u.end_s), length_s, at.at("says", i)), u.text)
+        for i, u in enumerate(clip.says)
+    )
     trim = _trim(clip.trim, length_s, at.at("trim"))
     return Clip(clip.id, path, trim, clip.cuts, clip.keep_audio, shows, says)
 
@@ -348,6 +362,7 @@ def _checked_recording(rec: Recording, at: _Field, folder: Path) -> Recording:
     for i, u in enumerate(rec.says):
         _within((u.start_s, u.end_s), length_s, at.at("says", i))
         if u.start_s < trim[0] or u.end_s > trim[1] + END_SLACK_S:
-            raise at.at("says", i).error(f"[{u.start_s:g}, {u.end_s:g}] is not inside the "
-                                         f"trim [{trim[0]:g}, {trim[1]:g}]")  # fmt: skip
+            raise at.at("says", i).error(
+                f"[{u.start_s:g}, {u.end_s:g}] is not inside the trim [{trim[0]:g}, {trim[1]:g}]"
+            )
     return Recording(rec.id, path, trim, rec.says)

@@ -71,8 +71,9 @@ class MontagePlan:
         return placement.at_s + float(placement.n_frames / self.fps)
 
 
-def plan_montage(manifest: Manifest, seed: int, index: int, minutes: float,
-                 fps: float | Fraction) -> MontagePlan:  # fmt: skip
+def plan_montage(
+    manifest: Manifest, seed: int, index: int, minutes: float, fps: float | Fraction
+) -> MontagePlan:
     """Draw montage `index` of `minutes` at `fps` from `(seed, index)` (same inputs, same plan).
 
     Raises:
@@ -84,7 +85,9 @@ def plan_montage(manifest: Manifest, seed: int, index: int, minutes: float,
     rng = np.random.default_rng([seed, index, 31])
     long_enough = [c.id for c in manifest.clips if int(c.length_s * rate) >= 1]
     if not long_enough:
-        raise UserError(f"{manifest.path}: every clip is shorter than a frame at {float(rate):g} fps")
+        raise UserError(
+            f"{manifest.path}: every clip is shorter than a frame at {float(rate):g} fps"
+        )
     clips = _playing(rng, long_enough)
     recordings = _playing(rng, [r.id for r in manifest.recordings])
     total = max(1, round(minutes * 60 * rate))

@@ -34,17 +34,32 @@ from .montage_truth import (
 )
 
 SPEECH = ("someone says '{w}'", "when does someone say '{w}'", "the moment '{w}' is spoken")
-SEQUENTIAL = ("{x} right after {y}", "{x} in the shot that comes right after {y}",
-              "{x} on screen just after a shot of {y}")  # fmt: skip
-SYNCHRONOUS = ("someone says '{w}' with {x} on screen",
-               "the words '{w}' are spoken while we see {x}",
-               "'{w}' is said over a shot of {x}")  # fmt: skip
+SEQUENTIAL = (
+    "{x} right after {y}",
+    "{x} in the shot that comes right after {y}",
+    "{x} on screen just after a shot of {y}",
+)
+SYNCHRONOUS = (
+    "someone says '{w}' with {x} on screen",
+    "the words '{w}' are spoken while we see {x}",
+    "'{w}' is said over a shot of {x}",
+)
 N_COMPOSITE = 4
 N_COMPOSITE_NEGATIVE = 2
 NEGATIVE_SHARE = 0.3  # of a montage's queries at most, as in CoMET-Bench (26.6 %)
 #: The order attributes are listed in on each line.
-ATTRIBUTES = ("object", "scene", "person", "text", "action", "speech", "sequential",
-              "synchronous", "negative", "near-miss")  # fmt: skip
+ATTRIBUTES = (
+    "object",
+    "scene",
+    "person",
+    "text",
+    "action",
+    "speech",
+    "sequential",
+    "synchronous",
+    "negative",
+    "near-miss",
+)
 
 
 @dataclass(frozen=True)
@@ -58,8 +73,9 @@ class MontageQuery:
     attributes: frozenset[str]
 
 
-def montage_queries(manifest: Manifest, plan: MontagePlan, seed: int,
-                    index: int) -> list[MontageQuery]:  # fmt: skip
+def montage_queries(
+    manifest: Manifest, plan: MontagePlan, seed: int, index: int
+) -> list[MontageQuery]:
     """All the queries of montage `index`, in a fixed order."""
     rng = np.random.default_rng([seed, index, 32])
     shots = shots_of(manifest, plan)
@@ -77,8 +93,7 @@ def montage_queries(manifest: Manifest, plan: MontagePlan, seed: int,
         if name in shown or name not in near:
             add(f"label:{name}", wording, label_truth(shots, name), label.kind)
         else:
-            add(f"near-miss:{name}~{near[name]}", wording, Moments.empty(), label.kind,
-                "near-miss")  # fmt: skip
+            add(f"near-miss:{name}~{near[name]}", wording, Moments.empty(), label.kind, "near-miss")
     for phrase, wordings in sorted(manifest.phrases.items()):
         wording = str(rng.choice(wordings or SPEECH)).replace("{w}", phrase)
         add(f"speech:{phrase}", wording, speech_truth(speech, phrase), "speech")
@@ -110,17 +125,30 @@ def _draw(rng, items: list, n: int) -> list:
 
 
 def _sequential(rng, manifest: Manifest, shots: list[Shot], shown: set[str], add) -> None:
-    changes = sorted({(x, y) for a, b in zip(shots[:-1], shots[1:]) for x in b.shows
-                      for y in a.shows if x not in a.shows and y not in b.shows})  # fmt: skip
+    changes = sorted(
+        {
+            (x, y)
+            for a, b in zip(shots[:-1], shots[1:])
+            for x in b.shows
+            for y in a.shows
+            if x not in a.shows and y not in b.shows
+        }
+    )
     for x, y in _draw(rng, changes, N_COMPOSITE):
-        query = str(rng.choice(SEQUENTIAL)).format(x=_name(rng, manifest, x),
-                                                   y=_name(rng, manifest, y))  # fmt: skip
+        query = str(rng.choice(SEQUENTIAL)).format(
+            x=_name(rng, manifest, x), y=_name(rng, manifest, y)
+        )
         add(f"sequential:{x}>{y}", query, sequential_truth(shots, x, y), "sequential")
-    never = [(x, y) for x in sorted(shown) for y in sorted(shown)
-             if x != y and not len(sequential_truth(shots, x, y))]  # fmt: skip
+    never = [
+        (x, y)
+        for x in sorted(shown)
+        for y in sorted(shown)
+        if x != y and not len(sequential_truth(shots, x, y))
+    ]
     for x, y in _draw(rng, never, N_COMPOSITE_NEGATIVE):
-        query = str(rng.choice(SEQUENTIAL)).format(x=_name(rng, manifest, x),
-                                                   y=_name(rng, manifest, y))  # fmt: skip
+        query = str(rng.choice(SEQUENTIAL)).format(
+            x=_name(rng, manifest, x), y=_name(rng, manifest, y)
+        )
         add(f"sequential:{x}>{y}", query, Moments.empty(), "sequential")
 
 

@@ -25,8 +25,9 @@ AUDIO_BLOCK = 1024
 def letterbox(frame: np.ndarray, width: int, height: int) -> np.ndarray:
     """`frame` `(h, w, 3)` uint8 scaled to fit `(height, width, 3)`, centred on black.
 
-    >>> letterbox(np.full((10, 40, 3), 255, np.uint8), 20, 20)[:, 10, 0].tolist()
-    [0, 0, 0, 0, 0, 255, 255, 255, 255, 255, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    >>> out = letterbox(np.full((10, 40, 3), 255, np.uint8), 20, 20)  # 4:1 into a square
+    >>> out.shape, np.flatnonzero(out[:, 10, 0]).tolist()  # the picture's rows
+    ((20, 20, 3), [7, 8, 9, 10, 11])
     """
     image_mod = require("PIL.Image", "video")
     h, w = frame.shape[:2]
@@ -60,12 +61,16 @@ def soundtrack(manifest: Manifest, plan: MontagePlan) -> np.ndarray:
     recordings = {r.id: r for r in manifest.recordings}
     for o in plan.overlays:
         rec = recordings[o.recording]
-        lay(read_audio(rec.path)[round(rec.trim[0] * RATE_HZ) : round(rec.trim[1] * RATE_HZ)],
-            o.at_s)  # fmt: skip
+        lay(
+            read_audio(rec.path)[round(rec.trim[0] * RATE_HZ) : round(rec.trim[1] * RATE_HZ)],
+            o.at_s,
+        )
     return track
 
 
-def pictures(manifest: Manifest, plan: MontagePlan, width: int, height: int) -> Iterator[np.ndarray]:
+def pictures(
+    manifest: Manifest, plan: MontagePlan, width: int, height: int
+) -> Iterator[np.ndarray]:
     """Every frame of the montage in order, `(height, width, 3)` uint8 RGB."""
     from ..video import sample_frames
 
@@ -74,8 +79,9 @@ def pictures(manifest: Manifest, plan: MontagePlan, width: int, height: int) -> 
         w0, w1 = plan.window(p)
         shown = 0
         last = np.zeros((height, width, 3), np.uint8)
-        for batch in sample_frames(clips[p.clip].path, plan.fps, w0, w1, short_side=None,
-                                   batch_size=8):  # fmt: skip
+        for batch in sample_frames(
+            clips[p.clip].path, plan.fps, w0, w1, short_side=None, batch_size=8
+        ):
             for frame in batch.frames[: p.n_frames - shown]:
                 last = letterbox(frame, width, height)
                 shown += 1
@@ -84,8 +90,15 @@ def pictures(manifest: Manifest, plan: MontagePlan, width: int, height: int) -> 
             yield last
 
 
-def write_montage(manifest: Manifest, plan: MontagePlan, path: Path, width: int, height: int,
-                  crf: int = 23, preset: str = "veryfast") -> None:  # fmt: skip
+def write_montage(
+    manifest: Manifest,
+    plan: MontagePlan,
+    path: Path,
+    width: int,
+    height: int,
+    crf: int = 23,
+    preset: str = "veryfast",
+) -> None:
     """Render `plan` to `path`: H.264 (yuv420p, `crf`, x264 `preset`) and mono AAC."""
     av = require("av", "video")
     track = soundtrack(manifest, plan)
@@ -101,8 +114,9 @@ def write_montage(manifest: Manifest, plan: MontagePlan, path: Path, width: int,
             until = len(track) if i == n_frames else round(i / plan.fps * RATE_HZ)
             while sent + AUDIO_BLOCK <= until or (i == n_frames and sent < until):
                 block = track[sent : sent + AUDIO_BLOCK]
-                frame = av.AudioFrame.from_ndarray(block.reshape(1, -1), format="s16",
-                                                   layout="mono")  # fmt: skip
+                frame = av.AudioFrame.from_ndarray(
+                    block.reshape(1, -1), format="s16", layout="mono"
+                )
                 frame.sample_rate, frame.pts = RATE_HZ, sent
                 container.mux(audio.encode(frame))
                 sent += len(block)

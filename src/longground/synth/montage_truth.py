@@ -62,8 +62,9 @@ def shots_of(manifest: Manifest, plan: MontagePlan) -> list[Shot]:
                 inside = inside[inside.lengths_s > 0]
                 if len(inside):
                     shows[label] = _moments(inside.spans - w0 + p.at_s)
-            out.append(Shot(round(p.at_s + a - w0, DIGITS), round(p.at_s + b - w0, DIGITS),
-                            clip.id, shows))  # fmt: skip
+            out.append(
+                Shot(round(p.at_s + a - w0, DIGITS), round(p.at_s + b - w0, DIGITS), clip.id, shows)
+            )
     return out
 
 
@@ -75,8 +76,9 @@ def label_truth(shots: list[Shot], label: str) -> Moments:
 
 def sequential_truth(shots: list[Shot], x: str, y: str) -> Moments:
     """X's spans in the shots right after a shot showing Y."""
-    spans = [b.shows[x].spans for a, b in zip(shots[:-1], shots[1:])
-             if y in a.shows and x in b.shows]  # fmt: skip
+    spans = [
+        b.shows[x].spans for a, b in zip(shots[:-1], shots[1:]) if y in a.shows and x in b.shows
+    ]
     return _moments(np.concatenate(spans) if spans else [])
 
 
@@ -103,8 +105,7 @@ def _placed(manifest: Manifest, plan: MontagePlan) -> tuple[list[Utterance], lis
 
 
 def _moved(u: Utterance, offset_s: float) -> Utterance:
-    return Utterance(round(u.start_s + offset_s, DIGITS), round(u.end_s + offset_s, DIGITS),
-                     u.text)  # fmt: skip
+    return Utterance(round(u.start_s + offset_s, DIGITS), round(u.end_s + offset_s, DIGITS), u.text)
 
 
 def speech_of(manifest: Manifest, plan: MontagePlan) -> list[Utterance]:
@@ -145,8 +146,9 @@ def intersect(a: Moments, b: Moments) -> Moments:
     return _moments(np.stack([starts[keep], ends[keep]], axis=1))
 
 
-def synchronous_truth(shots: list[Shot], speech: list[Utterance], phrase: str,
-                      label: str) -> Moments:  # fmt: skip
+def synchronous_truth(
+    shots: list[Shot], speech: list[Utterance], phrase: str, label: str
+) -> Moments:
     """Where `phrase` is being said while `label` is on screen (`MIN_OVERLAP_S` or more)."""
     both = intersect(speech_truth(speech, phrase), label_truth(shots, label))
     return both[both.lengths_s >= MIN_OVERLAP_S - 1e-9]
