@@ -3,6 +3,7 @@ naive reference that checks every stretch between two changes of the montage."""
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from pathlib import Path
@@ -321,3 +322,11 @@ def test_any_json_gives_a_manifest_or_one_line(value, key):
         parse_manifest(data, Path("m.json"))
     except UserError as exc:
         assert str(exc).startswith("m.json: ") and "\n" not in str(exc)
+
+
+def test_the_documented_manifest_parses():
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "synthetic-benchmark.md").read_text()
+    example = doc.split("### The manifest", 1)[1].split("```json\n", 1)[1].split("```", 1)[0]
+    manifest = parse_manifest(json.loads(example), Path("m.json"))
+    assert manifest.labels["dog"].near_misses == ("cat", "wolf")
+    assert manifest.clips[2].keep_audio and manifest.clips[2].says[0].text.startswith("Welcome")
