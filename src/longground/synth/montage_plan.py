@@ -1,9 +1,9 @@
 """Planning one montage, with no file read or written: which clips play in which order, which
 part of each, and where recorded speech is laid over silent footage.
 
-`plan_montage(manifest, seed, index, minutes, fps)` depends only on its arguments. About a
-quarter of the clips and of the recordings sit out each montage (so their labels and words are
-absent there, a source of negatives); the others play in random orders, each at most once per
+`plan_montage(manifest, seed, index, minutes, fps)` depends only on its arguments. A quarter
+of the clips and of the recordings sit out each montage, different ones in consecutive
+montages (so their labels and words are absent there, a source of negatives); the others play in random orders, each at most once per
 round, never twice in a row. A clip longer than `MAX_PIECE_S` plays a random stretch of
 `MIN_PIECE_S` to `MAX_PIECE_S`; shorter ones play whole. Pieces start on frame boundaries,
 and the last one is cut so the montage is exactly its length.
@@ -88,8 +88,8 @@ def plan_montage(
         raise UserError(
             f"{manifest.path}: every clip is shorter than a frame at {float(rate):g} fps"
         )
-    clips = _playing(rng, long_enough)
-    recordings = _playing(rng, [r.id for r in manifest.recordings])
+    clips = _playing(long_enough, seed, index, 33)
+    recordings = _playing([r.id for r in manifest.recordings], seed, index, 34)
     total = max(1, round(minutes * 60 * rate))
     placements = _pieces(rng, manifest, clips, total, rate)
     plan = MontagePlan(float(total / rate), rate, placements, ())
@@ -97,10 +97,13 @@ def plan_montage(
     return MontagePlan(plan.duration_s, rate, placements, overlays)
 
 
-def _playing(rng, ids: list[str]) -> list[str]:
-    """`ids` less a random `SIT_OUT` share of them (none when fewer than four)."""
+def _playing(ids: list[str], seed: int, index: int, salt: int) -> list[str]:
+    """`ids` less a `SIT_OUT` share of them (none when fewer than four). The benchmark's seed
+    orders the ids once and montage `index` leaves out the `index`-th run of that order, so
+    consecutive montages leave out different ones and each plays in one of any two."""
     n_out = int(len(ids) * SIT_OUT) if len(ids) >= 4 else 0
-    out = set(rng.choice(len(ids), size=n_out, replace=False).tolist()) if n_out else set()
+    order = np.random.default_rng([seed, salt]).permutation(len(ids))
+    out = {int(order[(index * n_out + j) % len(ids)]) for j in range(n_out)}
     return [i for k, i in enumerate(ids) if k not in out]
 
 
