@@ -290,6 +290,7 @@ HOSTILE = [
     (lambda d: d["clips"][0].update(trim="all"), "clips[0].trim: must be [start, end]"),
     (lambda d: d["labels"]["red"].update(names=[]), "labels.red.names: must be a non-empty list"),
     (lambda d: d["phrases"].update(hi=[3]), "phrases.hi[0]: must be a non-empty string"),
+    (lambda d: d["phrases"].update({"?!": []}), "phrases: '?!' has no word to listen for"),
     (lambda d: d["clips"][0].update(shows={"red": [[True, 2]]}), "must be a number of seconds"),
 ]
 

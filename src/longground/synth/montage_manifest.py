@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -251,6 +252,9 @@ def parse_manifest(data, path: Path) -> Manifest:
         dup = next(i for i in ids if ids.count(i) > 1)
         raise top.error(f"the id {dup!r} is used twice (clips and recordings need their own)")
     raw_phrases = _object(data.get("phrases", {}), top.at("phrases"))
+    for phrase in raw_phrases:
+        if not re.search(r"[A-Za-z0-9]", phrase):
+            raise top.at("phrases").error(f"{phrase!r} has no word to listen for")
     phrases = {
         _text(k, top.at("phrases")): _texts(v, top.at("phrases", k), allow_empty=True)
         for k, v in raw_phrases.items()

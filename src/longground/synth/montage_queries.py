@@ -134,22 +134,17 @@ def _sequential(rng, manifest: Manifest, shots: list[Shot], shown: set[str], add
             if x not in a.shows and y not in b.shows
         }
     )
-    for x, y in _draw(rng, changes, N_COMPOSITE):
-        query = str(rng.choice(SEQUENTIAL)).format(
-            x=_name(rng, manifest, x), y=_name(rng, manifest, y)
-        )
-        add(f"sequential:{x}>{y}", query, sequential_truth(shots, x, y), "sequential")
     never = [
         (x, y)
         for x in sorted(shown)
         for y in sorted(shown)
         if x != y and not len(sequential_truth(shots, x, y))
     ]
-    for x, y in _draw(rng, never, N_COMPOSITE_NEGATIVE):
-        query = str(rng.choice(SEQUENTIAL)).format(
-            x=_name(rng, manifest, x), y=_name(rng, manifest, y)
-        )
-        add(f"sequential:{x}>{y}", query, Moments.empty(), "sequential")
+    for pairs, n in ((changes, N_COMPOSITE), (never, N_COMPOSITE_NEGATIVE)):
+        for x, y in _draw(rng, pairs, n):
+            names = {"x": _name(rng, manifest, x), "y": _name(rng, manifest, y)}
+            query = str(rng.choice(SEQUENTIAL)).format(**names)
+            add(f"sequential:{x}>{y}", query, sequential_truth(shots, x, y), "sequential")
 
 
 def _synchronous(rng, manifest, shots, speech, said: list[str], shown: set[str], add) -> None:
