@@ -165,6 +165,7 @@ def test_unreadable_manifests_are_one_line(tmp_path, content, message):
         (["--fps", "90"], "--fps 90 is out of range"),
         (["--size", "65x48"], "each side must be even"),
         (["--minutes", "500"], "--minutes: 500 is outside"),
+        (["--tiny"], "--montage does not take --tiny"),
     ],
 )
 def test_bad_options_are_one_line(tmp_path, extra, message):

@@ -89,6 +89,10 @@ def synth(
 
     lengths = parse_minutes(minutes)
     if montage is not None:
+        other = [n for n, on in (("--av", av), ("--tiny", tiny), ("--object-scale", object_scale),
+                                 ("--composition", composition)) if on]  # fmt: skip
+        if other:
+            raise UserError(f"--montage does not take {other[0]}")
         n_videos = 2 if videos is None else videos
         return _synth_montage(montage, out, n_videos, lengths, seed, overwrite, size, fps,
                               stats, dry_run)  # fmt: skip
