@@ -99,7 +99,7 @@ INPUTS = {
     ("build ewb", "videos"), ("annotate serve", "benchmark"), ("annotate serve", "--videos"),
     ("annotate serve", "--pred"), ("annotate export", "--db"), ("annotate export", "--videos"),
     ("annotate import", "more"), ("reproduce", "bench"), ("reproduce", "--videos"),
-    ("reproduce", "--reference"), ("transcript", "video"),
+    ("reproduce", "--reference"), ("transcript", "video"), ("synth", "--montage"),
 }  # fmt: skip
 
 
