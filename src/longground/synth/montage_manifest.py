@@ -107,7 +107,11 @@ class _Field:
     def at(self, *keys) -> _Field:
         where = self.where
         for key in keys:
-            where += f"[{key}]" if isinstance(key, int) else (f".{key}" if where else str(key))
+            if isinstance(key, int):
+                where += f"[{key}]"
+                continue
+            name = key if key.isprintable() and key.strip() == key and key else json.dumps(key)
+            where += f".{name}" if where else name
         return _Field(self.path, where)
 
     def error(self, problem: str) -> UserError:

@@ -3,10 +3,11 @@ part of each, and where recorded speech is laid over silent footage.
 
 `plan_montage(manifest, seed, index, minutes, fps)` depends only on its arguments. A quarter
 of the clips and of the recordings sit out each montage, different ones in consecutive
-montages (so their labels and words are absent there, a source of negatives); the others play in random orders, each at most once per
-round, never twice in a row. A clip longer than `MAX_PIECE_S` plays a random stretch of
-`MIN_PIECE_S` to `MAX_PIECE_S`; shorter ones play whole. Pieces start on frame boundaries,
-and the last one is cut so the montage is exactly its length.
+montages (so their labels and words are absent there, a source of negatives); the others
+play in random orders, each at most once per round, never twice in a row. A clip longer than
+`MAX_PIECE_S` plays a random stretch of `MIN_PIECE_S` to `MAX_PIECE_S`; shorter ones play
+whole. Pieces start on frame boundaries, and the last one is cut so the montage is exactly
+its length.
 
 >>> from pathlib import Path
 >>> from longground.synth.montage_manifest import Clip, Manifest
