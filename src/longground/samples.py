@@ -18,11 +18,12 @@ ATTRIBUTE_ORDER = (
     "bounded",
     "negative",
 )
-# Beyond CoMET: which evidence channel a query asks about (docs/channels.md); benchmark files
-# may carry them, CoMET's attribute sampler and the annotation page do not.
-CHANNEL_ATTRIBUTES = ("speech", "text", "person")
-# Beyond CoMET: groups of generated queries scored apart ("near-miss": an absent object named
-# beside a confusable one on screen, synth/queries/near_miss.py).
+# Beyond CoMET: which evidence channel a query asks about (docs/channels.md), and what kind of
+# thing it names (the real-footage montages, docs/synthetic-benchmark.md); benchmark files may
+# carry them, CoMET's attribute sampler and the annotation page do not.
+CHANNEL_ATTRIBUTES = ("speech", "text", "person", "object", "scene", "action")
+# Beyond CoMET: groups of queries scored apart ("near-miss": an absent object named beside a
+# confusable one on screen, synth/queries/near_miss.py and the montages).
 GROUP_ATTRIBUTES = ("near-miss",)
 ATTRIBUTES = frozenset(ATTRIBUTE_ORDER + CHANNEL_ATTRIBUTES + GROUP_ATTRIBUTES)
 

@@ -100,6 +100,7 @@ INPUTS = {
     ("annotate serve", "--pred"), ("annotate export", "--db"), ("annotate export", "--videos"),
     ("annotate import", "more"), ("reproduce", "bench"), ("reproduce", "--videos"),
     ("reproduce", "--reference"), ("transcript", "video"), ("serve", "folders"),
+    ("synth", "--montage"),
 }  # fmt: skip
 
 

@@ -289,8 +289,9 @@ BAD_BENCHMARKS = [
     ("gt.jsonl", _jsonl(GOOD, {**GOOD, "qid": "q2"}, GOOD), None,
      "gt.jsonl:3: qid q1: duplicated qid (first on line 1)"),
     ("gt.jsonl", _jsonl({**GOOD, "attributes": ["causal", "funny"]}), None,
-     "gt.jsonl:1: qid q1: unknown attribute 'funny' (known: bounded, causal, dynamic, "
-     "identity, near-miss, negative, person, sequential, speech, static, synchronous, text)"),
+     "gt.jsonl:1: qid q1: unknown attribute 'funny' (known: action, bounded, causal, dynamic, "
+     "identity, near-miss, negative, object, person, scene, sequential, speech, static, "
+     "synchronous, text)"),
     ("gt.jsonl", _jsonl({**GOOD, "attributes": ["negative"]}), None,
      "gt.jsonl:1: qid q1: attribute 'negative' given to a query with intervals"),
     ("gt.jsonl", _jsonl({**GOOD, "intervals": [[1, 2, 3]]}), None,

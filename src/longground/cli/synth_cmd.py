@@ -40,7 +40,9 @@ def parse_minutes(text: str | None) -> list[float] | None:
 @app.command("synth")
 def synth(
     out: Path = typer.Option(None, "--out", help="Output folder (videos/ and benchmark.jsonl)."),
-    videos: int = typer.Option(4, "--videos", help="Number of videos."),
+    videos: int = typer.Option(
+        None, "--videos", help="Number of videos (default 4; 2 with --montage)."
+    ),
     minutes: str = typer.Option(
         None,
         "--minutes",
@@ -77,6 +79,11 @@ def synth(
         1, "--wordings", help="Write each query in K wordings, 1 to 5: the original, then "
         "K-1 others in everyday words (qid QID_wN, field `wording`; 1 = the original only).",
     ),
+    montage: Path = typer.Option(
+        None, "--montage", help="The real-footage benchmark: montages of the clips and "
+        "recordings a MANIFEST describes (docs/synthetic-benchmark.md; 7-minute videos, "
+        "640x360 at 10 fps by default).",
+    ),
 ) -> None:
     """Generate a synthetic long-video benchmark with exact ground truth for every query type."""
     from fractions import Fraction
@@ -87,7 +94,16 @@ def synth(
     from ..synth.wordings import check_wordings
 
     lengths = parse_minutes(minutes)
+    if montage is not None:
+        other = [n for n, on in (("--av", av), ("--tiny", tiny), ("--object-scale", object_scale),
+                                 ("--composition", composition)) if on]  # fmt: skip
+        if other:
+            raise UserError(f"--montage does not take {other[0]}")
+        n_videos = 2 if videos is None else videos
+        return _synth_montage(montage, out, n_videos, lengths, seed, overwrite, size, fps,
+                              stats, dry_run)  # fmt: skip
     check_wordings(wordings)
+    videos = 4 if videos is None else videos
     if av:
         return _synth_av(out, videos, lengths, seed, overwrite, wordings)
     if fps is not None and not 1 <= fps <= 60:
@@ -130,3 +146,36 @@ def _synth_av(
     samples = generate_av(out, videos, lengths, seed, JSONL_NAME, VIDEO_DIR, wordings)
     where = out / JSONL_NAME
     typer.echo(f"wrote {videos} audio-visual videos and {len(samples)} queries to {where}")
+
+
+def _synth_montage(manifest: Path, out: Path | None, videos: int, lengths, seed: int,
+                   overwrite: bool, size: str | None, fps: float | None, stats: bool,
+                   dry_run: bool) -> None:  # fmt: skip
+    """`synth --montage`: the real-footage benchmark (see `synth.montage`)."""
+    from fractions import Fraction
+
+    from ..synth import JSONL_NAME, summarize
+    from ..synth.generate import VIDEO_DIR
+    from ..synth.montage import DEFAULT_FPS, DEFAULT_SIZE, check_options, generate_montages
+    from ..synth.montage_queries import ATTRIBUTES
+    from ..synth.rendering import parse_size
+
+    rate = DEFAULT_FPS if fps is None else Fraction(fps).limit_denominator(1001)
+    check_options(videos, seed, rate)
+    frame = parse_size(size) if size else DEFAULT_SIZE
+    if not dry_run:
+        if out is None:
+            raise UserError("--out is required (or use --dry-run)")
+        check_output_folder(out, "--out")
+        if not overwrite and _holds_benchmark(out):
+            raise UserError(
+                f"--out {out}: already holds a benchmark; pass --overwrite to replace it"
+            )
+    done = (lambda path: typer.echo(f"wrote {path}", err=True)) if sys.stderr.isatty() else None
+    samples = generate_montages(manifest, out, videos, lengths, seed, frame, rate, JSONL_NAME,
+                                VIDEO_DIR, progress=done, dry_run=dry_run)  # fmt: skip
+    if not dry_run:
+        typer.echo(f"wrote {videos} montages and {len(samples)} queries to {out / JSONL_NAME}")
+    if stats or dry_run:
+        kinds = [a for a in ATTRIBUTES if a not in ("negative", "near-miss")]
+        typer.echo(summarize(samples, kinds))

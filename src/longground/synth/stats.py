@@ -41,10 +41,12 @@ def _table(title: str, rows: list[tuple[str, int]], total: int) -> list[str]:
     return lines
 
 
-def query_types(samples: Sequence[Sample]) -> list[tuple[str, int]]:
-    """How many positive queries carry each attribute, then how many are negative."""
+def query_types(
+    samples: Sequence[Sample], types: Sequence[str] = TYPE_ORDER
+) -> list[tuple[str, int]]:
+    """How many positive queries carry each of `types`, then how many are negative."""
     positive = Counter(a for s in samples if not s.is_negative for a in s.attributes)
-    rows = [(a, positive[a]) for a in TYPE_ORDER]
+    rows = [(a, positive[a]) for a in types]
     return rows + [("negative", sum(s.is_negative for s in samples))]
 
 
@@ -60,8 +62,9 @@ def event_histogram(samples: Sequence[Sample]) -> list[tuple[str, int]]:
     return [(label, sum(lo <= n <= hi for n in counts)) for lo, hi, label in EVENT_BINS]
 
 
-def summarize(samples: Sequence[Sample]) -> str:
-    """The three distributions as a text report.
+def summarize(samples: Sequence[Sample], types: Sequence[str] = TYPE_ORDER) -> str:
+    """The three distributions as a text report; `types`: the attributes counted as query
+    types (default CoMET's seven).
 
     >>> from longground.moments import Moments
     >>> s = [Sample("a", "v", 600.0, "q", Moments.from_list([[1, 2]]), frozenset({"static"})),
@@ -72,7 +75,7 @@ def summarize(samples: Sequence[Sample]) -> str:
     n_videos = len({s.video for s in samples})
     n_neg = sum(s.is_negative for s in samples)
     share = 100 * n_neg / len(samples) if samples else 0.0
-    types = query_types(samples)
+    types = query_types(samples, types)
     n_tags = sum(n for _, n in types)
     lines = [
         f"{n_videos} videos, {len(samples)} queries: {len(samples) - n_neg} positive, "
