@@ -21,6 +21,15 @@ ORDERS = ("coverage", "uniform")
 #: ring, object looks, thresholds relative to the video (`SCENE_SWITCHES`).
 SCENES = ("general", "composited")
 SCENE_SWITCHES = ("regions", "object_presence", "object_looks", "relative")
+#: The moment-confidence weights of each scene (`agent.confidence`): on the separation z (in
+#: the composited scene robust standard deviations above the text's threshold, in the
+#: general scene log-odds of presence), on ln(seconds), and the bias. Composited: fitted on
+#: the tuning rendering (docs/notes/agent-rounds.md); general: `perf/fit_confidence.py` on
+#: the tuning montage and generated renderings (docs/find.md, "What a score means").
+SCENE_CONFIDENCE = {
+    "composited": {"confidence_z": 0.05, "confidence_log_s": 1.45, "confidence_bias": -3.1},
+    "general": {"confidence_z": 1.0, "confidence_log_s": 0.0, "confidence_bias": 0.0},
+}
 REGION_SOURCES = ("index", "encoder")
 PROFILE_FIELDS = tuple(f.name for f in fields(Profile) if f.name != "name")
 #: Per-second motion thresholds (`perception.motion`): magnitudes, so never negative.
@@ -111,7 +120,7 @@ class AgentSettings:
             candidate that stands out and one per 10 minutes searched (`verify.budget`).
         confidence_z, confidence_log_s, confidence_bias: weights of the logistic model of a
             moment's confidence on its separation and ln(duration in seconds)
-            (`agent.confidence`), fitted on the tuning rendering.
+            (`agent.confidence`); unset, the scene's (`SCENE_CONFIDENCE`).
         near_s: how far "right after" / "right before" and causal relations reach between
             sub-events answered by different channels, in seconds (`agent.combine`).
         overrides: profile fields given by the user.
@@ -173,9 +182,9 @@ class AgentSettings:
     object_presence: bool | None = None
     fallback_k: float = 0.0
     scale_budget: bool = True
-    confidence_z: float = 0.05
-    confidence_log_s: float = 1.45
-    confidence_bias: float = -3.1
+    confidence_z: float | None = None
+    confidence_log_s: float | None = None
+    confidence_bias: float | None = None
     near_s: float = 3.0
     overrides: dict[str, Any] = field(default_factory=dict)
 
@@ -187,6 +196,9 @@ class AgentSettings:
         for name in SCENE_SWITCHES:
             if getattr(self, name) is None:
                 object.__setattr__(self, name, self.scene == "composited")
+        for name, value in SCENE_CONFIDENCE[self.scene].items():
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, value)
         if self.order not in ORDERS:
             raise UserError(
                 f"agent: parameter order={self.order!r}; choose one of: " + ", ".join(ORDERS)

@@ -428,7 +428,9 @@ class AgentMethod(IndexedGrounder):
         failure = trace.parse_failure if len(moments) == 0 else None
         if failure is not None:
             return Grounding(moments, raw=failure.raw, trace=record, parse_error=failure.reason)
-        return Grounding(moments=moments, trace=record)
+        separation = record.get("confidence", {}).get("separation")
+        raw = separation if separation is not None and len(separation) == len(moments) else None
+        return Grounding(moments=moments, trace=record, raw_scores=raw)
 
 
 def combined_route(combined: dict, config: MethodConfig) -> dict:

@@ -21,6 +21,7 @@ from ..errors import UserError
 from ..moments import Moments
 from ..query import QueryAnalysis, Route
 from .base import Grounding, MethodConfig
+from .confidence import calibrated
 
 
 def routed_grounding(
@@ -44,8 +45,8 @@ def routed_grounding(
     if config.single and len(moments) > 1:
         moments = moments[np.argsort(-moments.scores, kind="stable")[:1]]
     trace = {"analysis": analysis.to_record(),
-             "route": route_record(analysis.target.route, names), "channel": details}  # fmt: skip
-    return Grounding(moments=moments, trace=trace)
+             "route": route_record(route, names), "channel": details}  # fmt: skip
+    return calibrated(Grounding(moments=moments, trace=trace), route.channel)
 
 
 def presence_for_action(route: Route) -> Route:
