@@ -59,8 +59,8 @@ def calibrated(grounding: Grounding, kind: str) -> Grounding:
     """`grounding` with its moments' scores mapped by `CALIBRATIONS[kind]` (unchanged when
     the kind has no model or the moments no scores); the raw scores are kept.
 
-    >>> g = Grounding(Moments.from_list([[0.0, 2.0]], scores=[0.9]))
-    >>> round(float(calibrated(g, "speech").moments.scores[0]), 3), calibrated(g, "speech").raw_scores
+    >>> g = calibrated(Grounding(Moments.from_list([[0.0, 2.0]], scores=[0.9])), "speech")
+    >>> round(float(g.moments.scores[0]), 3), g.raw_scores
     (0.9, [0.9])
     """
     model = CALIBRATIONS.get(kind)
