@@ -17,10 +17,11 @@ ORDERS = ("coverage", "uniform")
 #: What the footage is like: "general" (camera footage, screen recordings, anything; the
 #: default) or "composited" (photos pasted on plain or textured backdrops: studio and
 #: composited footage, and the project's own generator). The composited scene turns on the
-#: perception that assumes a backdrop: frame halves, object boxes against the frame's outer
-#: ring, object looks, thresholds relative to the video (`SCENE_SWITCHES`).
+#: perception that assumes a backdrop: object boxes against the frame's outer ring, object
+#: looks, thresholds relative to the video (`SCENE_SWITCHES`), and frame halves as the
+#: regions looked at closer (the general scene looks at tiles).
 SCENES = ("general", "composited")
-SCENE_SWITCHES = ("regions", "object_presence", "object_looks", "relative")
+SCENE_SWITCHES = ("object_presence", "object_looks", "relative")
 #: The moment-confidence weights of each scene (`agent.confidence`): on the separation z (in
 #: the composited scene robust standard deviations above the text's threshold, in the
 #: general scene log-odds of presence), on ln(seconds), and the bias. Composited: fitted on
@@ -87,8 +88,9 @@ class AgentSettings:
             backdrop that gives a "left to right" / "right to left" direction; sweep_min:
             how far (fraction of the frame width) that difference's centre sweeps in a
             crossing ("moving across the screen").
-        regions (composited scene): let the offline roles look at frame halves
-            (`regions.py`).
+        regions: let the offline roles look closer at regions of a frame: its halves in the
+            composited scene (`regions.py`), five overlapping tiles in the general one
+            (`methods.agent.tiles`).
         region_source: where the halves' features come from: "index" (the encoder's
             whole-frame pass, when it gives them: label-bridge) or "encoder" (each half
             cropped and encoded again); see docs/agent.md, "The first look".
@@ -153,7 +155,7 @@ class AgentSettings:
     accept_p: float = 0.5
     extend_p: float = 0.25
     neighbour_p: float = 0.935
-    regions: bool | None = None
+    regions: bool = True
     region_source: str = "encoder"
     moving_min: float = 0.01
     pan_min: float = 0.001

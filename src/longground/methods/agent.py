@@ -92,11 +92,18 @@ class FileSource(VideoSource):
         gate = getattr(store, "gate", None)
         if gate is not None:  # reused rows (content-adaptive index) change the graph
             ids.append(f"change={gate.key}")
-        self.regions_in_index = region_source == "index" and hasattr(encoder, "region_features")
+        self.regions_in_index = (
+            region_source == "index" and hasattr(encoder, "region_features") and not presence
+        )
+        if presence:
+            ids.append("regions=tiles")
         if self.regions_in_index:
             ids.append("regions=index")  # the halves' features differ from encoded crops'
         self.key = agent_video_key(video_fingerprint(self.video), "+".join(ids))
         self.presence = presence
+        # The general scene looks closer at tiles of the frame, the composited one at its
+        # halves (where the generator places pairs of objects).
+        self.region_layout = "tiles" if presence else "halves"
         if presence:
             self.default_threshold, self.default_width = 0.0, 1.0
         else:
@@ -170,9 +177,8 @@ class FileSource(VideoSource):
         encoder or without a config."""
         if self.config is None:
             return None
-        from .channels import channel_answer, presence_for_action, route_record
+        from .channels import channel_answer, route_record
 
-        route = presence_for_action(route)
         found = channel_answer(self.video, route, self.config)
         if found is None:
             return None
@@ -224,9 +230,11 @@ class FileSource(VideoSource):
         return {k: np.concatenate([r[k] for r in rows]) for k in rows[0]}
 
     def encoded_halves(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
-        """Features of the two halves of each frame at `times_s` (rising), each half cropped
-        and encoded: decoded in one pass `REGION_BATCH` frames at a time under a progress
-        bar (silent off a terminal).
+        """Features of the regions of each frame at `times_s` (rising): its two halves in the
+        composited scene, its `tiles` in the general one (decoded at twice the size, so a
+        tile reaches the encoder at about its own resolution), each cropped and encoded:
+        decoded in one pass `REGION_BATCH` frames at a time under a progress bar (silent
+        off a terminal).
         No decoding thread: the encoder already uses every core, and a thread's own heap
         adds to the peak RSS.
 
@@ -243,14 +251,17 @@ class FileSource(VideoSource):
         if video.duration_s is not None:  # as `frames_at` clips them
             last = max(as_fraction(0), as_fraction(video.duration_s) - as_fraction(0.001))
             times = [min(t, last) for t in times]
-        stream = FrameStream(video, times, FRAME_SIDE, batch_size=REGION_BATCH)
+        crops = tiles if self.region_layout == "tiles" else halves
+        side = 2 * FRAME_SIDE if self.region_layout == "tiles" else FRAME_SIDE
+        stream = FrameStream(video, times, side, batch_size=REGION_BATCH)
         gate = getattr(self.store, "gate", None)
-        parts = [_GatedEncode(self.encoder, gate, REGION_BATCH) for _ in range(2)]
+        n_parts = len(crops(np.zeros((1, 4, 4, 3), np.uint8)))
+        parts = [_GatedEncode(self.encoder, gate, REGION_BATCH) for _ in range(n_parts)]
         desc = f"{self.video.name} regions"
         with progress_bar(len(times), desc=desc, unit="frame") as bar:
             try:
                 for batch in stream:
-                    for part, crop in zip(parts, halves(batch.frames), strict=True):
+                    for part, crop in zip(parts, crops(batch.frames), strict=True):
                         part.add(crop)
                     bar.update(len(batch))
             finally:
@@ -305,6 +316,20 @@ class _GatedEncode:
         computed = {k: np.concatenate([c[k] for c in self.computed]) for k in self.computed[0]}
         source = np.cumsum(np.concatenate(self.masks)) - 1
         return {k: v[source] for k, v in computed.items()}
+
+
+def tiles(frames: np.ndarray, share: float = 0.6) -> tuple[np.ndarray, ...]:
+    """Five overlapping crops of `(N, H, W, 3)` frames, each `share` of their width and
+    height: the four corners and the centre. A thing a fifth of the frame wide is seen at
+    about 1.7 times the size it has in the whole frame, wherever it is.
+
+    >>> [t.shape for t in tiles(np.zeros((1, 10, 20, 3), np.uint8))][:2]
+    [(1, 6, 12, 3), (1, 6, 12, 3)]
+    """
+    _, h, w, _ = frames.shape
+    th, tw = max(1, round(h * share)), max(1, round(w * share))
+    starts = [(0, 0), (0, w - tw), (h - th, 0), (h - th, w - tw), ((h - th) // 2, (w - tw) // 2)]
+    return tuple(frames[:, y : y + th, x : x + tw] for y, x in starts)
 
 
 def window_times(

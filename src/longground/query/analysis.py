@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from ..errors import UserError
 from . import grammar as g
-from .channel import Route, route
+from .channel import Route, object_noun, route
 from .structure import Relation, main_sentence, occurrence, split_relation, strip_lead_ins
 from .vocabulary import canonical_noun
 from .windows import extract_window, window_words
@@ -184,9 +184,37 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
     ]
     if len(events) == 1 and relation is not Relation.BETWEEN:
         relation = Relation.NONE
+    seen_with = _seen_with(events[0])
+    if seen_with and len(events) == 1:
+        events += [Event("condition", c, c, Route("visual", c, "seen-with-the-person"))
+                   for c in seen_with]  # fmt: skip
+        relation = Relation.WHILE
     if relation is Relation.NONE and window:
         relation = Relation.BETWEEN
     return QueryAnalysis(query, tuple(events), relation, window, nth, skip_first, count, body)
+
+
+def _seen_with(event: Event) -> list[str]:
+    """The things a people event names beside the person, which the image encoder can check
+    ("a man with a beard in front of books" -> "books", "a man in a grey sweater" -> "a grey
+    sweater"): each becomes a condition seen at the same time.
+
+    >>> _seen_with(_event("target", "a man in a grey suit"))
+    ['a grey suit']
+    """
+    if event.route.channel != "people" or event.route.absent:
+        return []
+    tokens = tag(event.text)
+    head = head_noun(tokens)
+    out = []
+    for i in range(0 if head is None else head + 1, len(tokens)):
+        compound = i + 1 < len(tokens) and tokens[i + 1].tag in ("NN", "NNS")
+        if tokens[i].is_noun and not compound and object_noun(tokens[i].lower):
+            start = i
+            while start > 0 and tokens[start - 1].tag in ("DT", "JJ", "PRP$", "NN", "NNS"):
+                start -= 1
+            out.append(" ".join(t.text for t in tokens[start : i + 1]))
+    return out
 
 
 def _event(role: str, phrase: str) -> Event:
