@@ -271,10 +271,11 @@ class Search:
         """Whether the query asks the speech channel and `video` has no audio stream: in a
         library that is a note (the video is not a place the words could be said), not an
         error (a lone video keeps the method's error)."""
-        from ..channels import parse_channels, route_query
+        from ..channels import parse_channels
         from ..channels.audio import probe_audio
+        from ..query import analyse
 
-        route = route_query(self.query)
+        route = analyse(self.query).target.route
         if route.channel != "speech" or "speech" not in parse_channels(self.config.channels):
             return False
         try:
