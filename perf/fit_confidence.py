@@ -80,7 +80,9 @@ def fit(kind: str, d: dict[str, np.ndarray]) -> np.ndarray:
         t = x @ w
         return float(np.mean(np.logaddexp(0, t) - y * t)) + 1e-3 * float(w[:2] @ w[:2])
 
-    return minimize(loss, np.array([1.0, 0.0, 0.0]), method="Nelder-Mead").x
+    # A higher raw score may never mean a lower probability (bounds keep the weight >= 0).
+    bounds = [(0.0, None), (-3.0, 3.0), (None, None)]
+    return minimize(loss, np.array([1.0, 0.0, 0.0]), method="L-BFGS-B", bounds=bounds).x
 
 
 def predict(kind: str, d: dict[str, np.ndarray], w: np.ndarray) -> np.ndarray:
