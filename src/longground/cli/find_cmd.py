@@ -134,6 +134,14 @@ def find(
     trace: Annotated[
         Path | None, typer.Option("--trace", help="Write a JSON record of the search here.")
     ] = None,
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain",
+            help="After each video's moments, say why: the channel, score and threshold of "
+            "each moment, what was heard, read or seen, and each candidate turned down.",
+        ),
+    ] = False,
     export: xo.Export = None,
     selects: xo.Selects = None,
     clips: xo.Clips = None,
@@ -203,7 +211,7 @@ def find(
         if grounding.failed:
             typer.echo(f"{video}: {parse_failure_line(grounding)}", err=True)
         if as_json or not grounding.failed:
-            _print(video, named, query, method, grounding, found, count, as_json)
+            _print(video, named, query, method, grounding, found, count, as_json, explain)
     _write_targets(targets, found_sets)
     raise typer.Exit(2 if failed else 0 if matched else 1)
 
@@ -356,14 +364,20 @@ def _print(
     found: int,
     count: bool,
     as_json: bool,
+    explained: bool = False,
 ) -> None:
     """The result of one video; with `named`, each line starts with `VIDEO: ` (the layout of
     `--top` lines too). When `--max` kept fewer than the `found` moments, the count line
-    says "N of M moments"."""
+    says "N of M moments". `explained`: then the `methods.explain` lines (in `--json`, an
+    `"explain"` list)."""
+    from ..methods.explain import explain
+
     n = grounding.moments.count
     lead = f"{video}: " if named else ""
+    why = explain(grounding) if explained else []
     if as_json:
-        typer.echo(json.dumps(result_record(video, query, method, grounding, found)))
+        record = result_record(video, query, method, grounding, found)
+        typer.echo(json.dumps(record | ({"explain": why} if explained else {})))
     elif count:
         typer.echo(f"{lead}{n}")
     else:
@@ -372,3 +386,5 @@ def _print(
         of = f" of {found}" if found != n else ""
         noun = "moment" if (found if of else n) == 1 else "moments"
         typer.echo(f"{lead}{n}{of} {noun}")
+        for line in why:
+            typer.echo(f"{lead}{line}")
