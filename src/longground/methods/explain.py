@@ -24,8 +24,9 @@ def explain(grounding: Grounding) -> list[str]:
     if "verifications" in trace:
         return _visual(grounding.moments, trace)
     if "peak_score" in trace:
-        return [f"why: frame scores of {route.get('needle', 'the query')!r} peak at "
-                f"{trace['peak_score']:.3f} against the threshold {trace.get('threshold', 0):.3f}"]  # fmt: skip
+        needle, peak = route.get("needle", "the query"), trace["peak_score"]
+        threshold = trace.get("threshold", 0.0)
+        return [f"why: frame scores of {needle!r} peak at {peak:.3f}, threshold {threshold:.3f}"]
     return []
 
 
