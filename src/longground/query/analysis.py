@@ -219,7 +219,9 @@ def _seen_with(event: Event) -> list[str]:
 
 def _event(role: str, phrase: str) -> Event:
     text = event_text(phrase) or phrase
-    choice = route(text)
+    # The channel is read on the words that say it is shown or heard ("on screen", "is
+    # spoken"), which the event's text leaves out.
+    choice = route(strip_lead_ins(phrase.strip(" ,.?!")) or text)
     tokens = tag(text)
     head = head_noun(tokens)
     subject = tokens[head].text if head is not None else ""
