@@ -124,7 +124,7 @@ MARKERS: list[tuple[str, str]] = [
         r"screen|shot)\s+with|in\s+the\s+same\s+(?:shot|frame|scene)\s+as"
         # "said over a shot of X", "with X on screen" after something said or read
         r"|over\s+(?:a\s+|the\s+)?(?:shot|picture|view|image)s?\s+of"
-        r"|with(?=\s+.{1,60}?\s+on[\s-]screen\s*$)"
+        r"|with(?!\s+(?:nothing|no|none)\b)(?=\s+.{1,60}?\s+on[\s-]screen\s*$)"
         # "as" joining two clauses ("laughing as he was undressing"), not "dressed as a clown"
         r"|as(?=\s+(?:he|she|they|it|we|you|i|his|her|their|its|the|a|an|someone|somebody)\s+"
         r"(?:\S+\s+){0,5}?(?:is|are|was|were|\w+s|\w+ed|\w+ing)\b)",
