@@ -17,6 +17,7 @@ except ImportError:  # pragma: no cover - older typer on the installed click
     from click.exceptions import NoArgsIsHelpError, UsageError
 
 from ..errors import UserError
+from .checks import guard_text
 
 app = typer.Typer(
     add_completion=False,
@@ -113,8 +114,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     _register(argv)
     warnings.showwarning = _show_warning
+    command = typer.main.get_command(app)
+    guard_text(command)
     try:
-        code = app(args=argv, prog_name="longground", standalone_mode=False)
+        code = command.main(args=argv, prog_name="longground", standalone_mode=False)
     except UserError as exc:
         print_error(exc)
         return 2

@@ -74,7 +74,8 @@ def sweep_command(
 
     check_output_folder(out, "--out", inputs=[bench], files=SWEEP_FILES)
     counts = parse_frames(frames)
-    chosen = parse_windows(windows or ("full" if counts else "15s,30s,2.5m,5m,10m,20m,full"))
+    default = "full" if counts else "15s,30s,2.5m,5m,10m,20m,full"
+    chosen = parse_windows(default if windows is None else windows)
     names = list(dict.fromkeys(methods or ["retrieval"]))
 
     from ..methods.presets import preset_names
