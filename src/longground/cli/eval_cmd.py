@@ -114,22 +114,24 @@ def eval_command(
             own_files.name, by, bootstrap, gt_format, pred_format, durations, top_k or iou,
             taxonomy or windows or parse,
         )  # fmt: skip
-        return own_files_command(own_files, gt, pred, as_json, per_query)
-    result = evaluate_files(
-        gt,
-        pred,
-        gt_format=gt_format,
-        pred_format=pred_format,
-        durations=durations,
-        protocol=protocol,
-        theta=theta,
-        by=split_names(by),
-        bootstrap=bootstrap,
-        seed=seed,
-        top_k=numbers(top_k, int, "--top-k"),
-        iou=numbers(iou, float, "--iou"),
-        parse=parse,
-    )
+        with fo.benchmark_first(gt, [pred]):
+            return own_files_command(own_files, gt, pred, as_json, per_query)
+    with fo.benchmark_first(gt, [pred]):
+        result = evaluate_files(
+            gt,
+            pred,
+            gt_format=gt_format,
+            pred_format=pred_format,
+            durations=durations,
+            protocol=protocol,
+            theta=theta,
+            by=split_names(by),
+            bootstrap=bootstrap,
+            seed=seed,
+            top_k=numbers(top_k, int, "--top-k"),
+            iou=numbers(iou, float, "--iou"),
+            parse=parse,
+        )
     from ..eval.analysis import analysis_files, format_sections
 
     options = dict(fail_iou=fail_iou, offset_min=offset_min, sample=sample, seed=seed)
