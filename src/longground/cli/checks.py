@@ -114,7 +114,7 @@ def text_argument_problem(raw: str, is_path: bool) -> str | None:
     'is empty'
     >>> text_argument_problem("x" * 2001, False)
     'is 2,001 characters long; the limit is 2,000'
-    >>> text_argument_problem("a \udcff dog", False)
+    >>> text_argument_problem("a \\udcff dog", False)
     'is not valid text (a lone surrogate U+DCFF at character 3)'
     """
     if raw == "":

@@ -46,11 +46,9 @@ def swapped_hint(gt: Path, preds: Iterable[Path]) -> str | None:
 
     >>> import json, tempfile
     >>> folder = Path(tempfile.mkdtemp())
-    >>> (folder / "p.jsonl").write_text(json.dumps({"qid": "a", "intervals": [[0, 1]]}))
-    34
-    >>> (folder / "b.jsonl").write_text(json.dumps({"qid": "a", "video": "v.mp4",
+    >>> _ = (folder / "p.jsonl").write_text(json.dumps({"qid": "a", "intervals": [[0, 1]]}))
+    >>> _ = (folder / "b.jsonl").write_text(json.dumps({"qid": "a", "video": "v.mp4",
     ...     "duration": 9.0, "query": "a dog", "intervals": [[0, 1]]}))
-    84
     >>> swapped_hint(folder / "p.jsonl", [folder / "b.jsonl"]).startswith("GT and PRED look")
     True
     >>> swapped_hint(folder / "b.jsonl", [folder / "p.jsonl"]) is None
