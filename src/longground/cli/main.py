@@ -43,6 +43,7 @@ COMMAND_MODULES: list[str] = [
     "reproduce_cmd",
     "annotate_cmd",
     "transcript_cmd",
+    "serve_stub_cmd",
 ]
 
 
@@ -51,7 +52,7 @@ def _register(argv: list[str]) -> None:
     and unknown names): a `find` then does not pay for importing the scoring code."""
     import importlib
 
-    wanted = f"{argv[0]}_cmd" if argv else None
+    wanted = f"{argv[0].replace('-', '_')}_cmd" if argv else None
     for name in [wanted] if wanted in COMMAND_MODULES else COMMAND_MODULES:
         importlib.import_module(f"longground.cli.{name}")
 
