@@ -36,7 +36,8 @@ def _s(x: float) -> str:
 
 
 def _mmss(x: float) -> str:
-    return f"{int(x // 60):02d}:{x % 60:04.1f}" if x % 1 else f"{int(x // 60):02d}:{int(x % 60):02d}"
+    seconds = f"{x % 60:04.1f}" if x % 1 else f"{int(x % 60):02d}"
+    return f"{int(x // 60):02d}:{seconds}"
 
 
 def _ordinal(x: float) -> str:
@@ -67,7 +68,8 @@ CHARADES_SHAPES: list[tuple[str, Shape]] = [
      lambda a, b, c: f"The event starts at {_s(a)} seconds and lasts for {_s(round(b - a, 1))} "
                      "seconds."),
     ("start, lasting",
-     lambda a, b, c: f"{_event(c).capitalize()} begins at {_s(a)}s, lasting {_s(round(b - a, 1))}s."),
+     lambda a, b, c: f"{_event(c).capitalize()} begins at {_s(a)}s, lasting "
+                     f"{_s(round(b - a, 1))}s."),
     ("ordinal seconds",
      lambda a, b, c: f"The event happens from the {_ordinal(a)} second to the {_ordinal(b)} "
                      "second."),
