@@ -38,7 +38,12 @@ ROWS = {"ewb-table1": 2, "ewb-table5": 1, "ewb-table6": 3, "ewb-table7": 7, "com
 @pytest.fixture(scope="module")
 def bench(tmp_path_factory):
     """Two 16-s colour clips; two positive queries and a negative one."""
-    folder = tmp_path_factory.mktemp("tiny")
+    return make_tiny_bench(tmp_path_factory.mktemp("tiny"))
+
+
+def make_tiny_bench(folder):
+    """`folder/tiny.jsonl` over two 16-s colour clips: two positive queries, one negative."""
+    folder.mkdir(parents=True, exist_ok=True)
     make_colour_video(folder / "a.mp4", [("red", 4), ("blue", 6), ("red", 6)])
     make_colour_video(folder / "b.mp4", [("green", 8), ("blue", 8)])
     rows = [

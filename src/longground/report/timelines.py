@@ -95,6 +95,7 @@ def timeline_figure(report: ReportInput, picked: np.ndarray, which: str) -> Repo
                 spans = spans[:1]
             _lane(ax, m, spans, f"C{m - 1}")
         ax.set_xlim(0, sample.duration_s)
+        ax.set_ylim(-len(lanes) + 0.5, 0.5)  # every lane, even one with nothing drawn
         ax.set_yticks(-np.arange(len(lanes)), lanes, fontsize=9)
         ax.set_title(title, fontsize=10, loc="left")
         ax.tick_params(axis="x", labelsize=9)
