@@ -30,6 +30,7 @@ __all__ = [  # the output checks live in longground.outputs; these names stay fo
     "check_output_file",
     "check_output_folder",
     "guard_text",
+    "number_argument_problem",
     "text_argument_problem",
 ]
 
@@ -39,6 +40,8 @@ __all__ = [  # the output checks live in longground.outputs; these names stay fo
 MAX_TEXT_CHARS = 2000
 #: The longest path (Linux's PATH_MAX).
 MAX_PATH_CHARS = 4096
+#: The largest whole number an option takes (a signed 64-bit integer).
+MAX_INT = 2**63 - 1
 
 
 def _check_folder(path: Path, where: str) -> Path:
@@ -126,13 +129,37 @@ def text_argument_problem(raw: str, is_path: bool) -> str | None:
     return None if problem is None else f"is not valid text ({problem})"
 
 
+def number_argument_problem(raw: str, kind: type) -> str | None:
+    """Why `raw`, typed for a number option of type `kind` (float or int), cannot be used,
+    or None (text that is no number is left to the option's own type to refuse).
+
+    A float must be finite (`inf` and `nan` mean nothing a command can do); an int must fit
+    in 64 bits (a count, a seed or a size beyond that would overflow on its way).
+
+    >>> number_argument_problem("nan", float), number_argument_problem("2.5", float)
+    ('nan is not a finite number', None)
+    >>> number_argument_problem(str(10**20), int)
+    '100000000000000000000 is out of range'
+    """
+    try:
+        value = kind(raw.strip())
+    except ValueError:
+        return None
+    if kind is float and not math.isfinite(value):
+        return f"{raw.strip()} is not a finite number"
+    if kind is int and abs(value) > MAX_INT:
+        return f"{raw.strip()} is out of range"
+    return None
+
+
 def guard_text(command) -> None:
-    """Check every text and path value of `command` (a click command or group, as
+    """Check every text, path and number value of `command` (a click command or group, as
     `typer.main.get_command` builds it) and of its subcommands as it is parsed, with
-    `text_argument_problem`: a usage error naming the option, before the command runs.
+    `text_argument_problem` and `number_argument_problem`: a usage error naming the option,
+    before the command runs.
 
     Installed on the parsed command rather than written into each option, so that an option
-    added later is covered too (tests/cli/test_limits.py tries every one).
+    added later is covered too (tests/cli/test_every_option.py tries every one).
     """
     for sub in getattr(command, "commands", {}).values():
         guard_text(sub)
@@ -140,10 +167,20 @@ def guard_text(command) -> None:
         return
     hints = typing.get_type_hints(inspect.unwrap(command.callback))
     for param in command.params:
-        _guard_param(param, "Path" in str(hints.get(param.name, "")))
+        _guard_param(param, _value_kind(hints.get(param.name)))
 
 
-def _guard_param(param, is_path: bool) -> None:
+def _value_kind(hint) -> str:
+    """"path", "float", "int" or "text" for a parameter's type hint (lists and None aside)."""
+    args = set(typing.get_args(hint)) or {hint}
+    args |= {inner for arg in list(args) for inner in typing.get_args(arg)}
+    names = {getattr(arg, "__name__", "") for arg in args}
+    if "Path" in names or "Path" in str(hint):
+        return "path"
+    return "float" if "float" in names else "int" if "int" in names else "text"
+
+
+def _guard_param(param, kind: str) -> None:
     """Check the raw value of `param` (as typed, before conversion) ahead of click's own
     handling of it."""
     handle = param.handle_parse_result
@@ -151,7 +188,12 @@ def _guard_param(param, is_path: bool) -> None:
     def checked(ctx, opts, args):
         raw = opts.get(param.name)
         for item in raw if isinstance(raw, (list, tuple)) else [raw]:
-            problem = isinstance(item, str) and text_argument_problem(item, is_path)
+            if not isinstance(item, str):
+                continue
+            if kind in ("float", "int"):
+                problem = number_argument_problem(item, {"float": float, "int": int}[kind])
+            else:
+                problem = text_argument_problem(item, kind == "path")
             if problem:
                 raise typer.BadParameter(problem, ctx=ctx, param=param)
         return handle(ctx, opts, args)

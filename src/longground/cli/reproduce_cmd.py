@@ -114,6 +114,8 @@ def reproduce_command(
     if published not in ("auto", "always", "never"):
         raise UserError(f"--published {published!r}: choose auto, always or never")
     scoped = scoped_params(params)
+    counts = parse_frames(frames)
+    opt.check_preset(preset, TABLES[table].methods)
     check_cache_root(cache_dir)
     samples = load_samples(bench, fmt)
     bench_format = resolve(SAMPLE_FORMATS, "benchmark", bench, fmt).name
@@ -150,7 +152,7 @@ def reproduce_command(
     ctx = Context(
         samples, bench, bench_format, out, config_for, [*(videos or []), bench.parent],
         model=model_label or ("Video-LLM" if paper.needs_video_llm else "offline"),
-        encoder_label=encoder, published=show, frames=parse_frames(frames),
+        encoder_label=encoder, published=show, frames=counts,
     )  # fmt: skip
     if reference is not None:
         ctx.reference = replace(ctx, samples=ref_samples, bench=reference, bench_format=ref_format,

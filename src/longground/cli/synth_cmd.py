@@ -81,6 +81,8 @@ def synth(
     from ..synth.rendering import parse_size
 
     lengths = parse_minutes(minutes)
+    if out is not None:  # even for --dry-run: an --out that could not be written is said now
+        check_output_folder(out, "--out")
     if av:
         return _synth_av(out, videos, lengths, seed, overwrite)
     if fps is not None and not 1 <= fps <= 60:
