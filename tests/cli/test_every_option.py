@@ -15,6 +15,7 @@ list may not name an option or value that does not exist.
 
 from __future__ import annotations
 
+import enum
 import inspect
 import os
 import threading
@@ -27,7 +28,7 @@ from types import SimpleNamespace
 import pytest
 import typer
 
-from longground.cli.checks import MAX_PATH_CHARS, MAX_TEXT_CHARS
+from longground.cli.checks import MAX_PATH_CHARS, MAX_TEXT_CHARS, value_kind
 from longground.cli.main import _register, app
 from tests.cli.test_outputs import FILE_OUTPUTS, FOLDER_OUTPUTS, snapshot
 from tests.support.hostile import FAKE, TEST_ENCODER, call, make_world, register_test_encoder
@@ -83,17 +84,16 @@ class Param:
         return self.flag or self.name
 
 
-def _kind(hint) -> str:
-    text = str(hint)
-    if "Path" in text:
-        return "path"
-    for name in ("bool", "float", "int"):
-        if f"<class '{name}'>" in text or text.startswith(name) or f"[{name}]" in text or \
-                f"{name} |" in text:  # fmt: skip
-            return {"bool": "flag"}.get(name, name)
-    if "enum" in text or "Kind" in text or "Only" in text:
+def _kind(param, hint) -> str:
+    """The hostile values a parameter gets: by the guard's reading of its type, a flag's
+    none, an enumeration's as a choice."""
+    if getattr(param, "is_flag", False):
+        return "flag"
+    inner = {hint, *typing.get_args(hint)}
+    inner |= {i for arg in list(inner) for i in typing.get_args(arg)}
+    if any(isinstance(arg, type) and issubclass(arg, enum.Enum) for arg in inner):
         return "choice"
-    return "text"
+    return value_kind(hint)
 
 
 def parameters() -> list[Param]:
@@ -112,7 +112,7 @@ def parameters() -> list[Param]:
                 continue
             flag = p.opts[0] if p.param_type_name == "option" else None
             words = (*p.opts, p.name, p.name.replace("_", "-"), getattr(p, "metavar", None))
-            found.append(Param(" ".join(names), p.name, flag, _kind(hints[p.name]),
+            found.append(Param(" ".join(names), p.name, flag, _kind(p, hints[p.name]),
                                tuple(w.lower().strip("-") for w in words if w)))  # fmt: skip
 
     walk(typer.main.get_command(app), [])

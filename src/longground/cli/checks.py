@@ -29,9 +29,10 @@ __all__ = [  # the output checks live in longground.outputs; these names stay fo
     "check_cache_root",
     "check_output_file",
     "check_output_folder",
-    "guard_text",
+    "guard_values",
     "number_argument_problem",
     "text_argument_problem",
+    "value_kind",
 ]
 
 #: The longest text a command takes as an argument (a query, a name, `-p KEY=VALUE`): as many
@@ -152,7 +153,7 @@ def number_argument_problem(raw: str, kind: type) -> str | None:
     return None
 
 
-def guard_text(command) -> None:
+def guard_values(command) -> None:
     """Check every text, path and number value of `command` (a click command or group, as
     `typer.main.get_command` builds it) and of its subcommands as it is parsed, with
     `text_argument_problem` and `number_argument_problem`: a usage error naming the option,
@@ -162,16 +163,20 @@ def guard_text(command) -> None:
     added later is covered too (tests/cli/test_every_option.py tries every one).
     """
     for sub in getattr(command, "commands", {}).values():
-        guard_text(sub)
+        guard_values(sub)
     if command.callback is None:
         return
     hints = typing.get_type_hints(inspect.unwrap(command.callback))
     for param in command.params:
-        _guard_param(param, _value_kind(hints.get(param.name)))
+        _guard_param(param, value_kind(hints.get(param.name)))
 
 
-def _value_kind(hint) -> str:
-    """"path", "float", "int" or "text" for a parameter's type hint (lists and None aside)."""
+def value_kind(hint) -> str:
+    """"path", "float", "int" or "text" for a parameter's type hint (lists and None aside).
+
+    >>> value_kind(list[Path] | None), value_kind(float | None), value_kind(int), value_kind(str)
+    ('path', 'float', 'int', 'text')
+    """
     args = set(typing.get_args(hint)) or {hint}
     args |= {inner for arg in list(args) for inner in typing.get_args(arg)}
     names = {getattr(arg, "__name__", "") for arg in args}

@@ -17,7 +17,7 @@ except ImportError:  # pragma: no cover - older typer on the installed click
     from click.exceptions import NoArgsIsHelpError, UsageError
 
 from ..errors import UserError
-from .checks import guard_text
+from .checks import guard_values
 
 app = typer.Typer(
     add_completion=False,
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     _register(argv)
     warnings.showwarning = _show_warning
     command = typer.main.get_command(app)
-    guard_text(command)
+    guard_values(command)
     try:
         code = command.main(args=argv, prog_name="longground", standalone_mode=False)
     except UserError as exc:

@@ -45,6 +45,15 @@ def _prepare(out: Path, inputs: list[Path | None]) -> None:
     (out / MARKER).write_text(json.dumps({"written_by": "longground reproduce"}), "utf-8")
 
 
+def _paper_benchmark(paper, benches: list[tuple[Path, list]]):
+    """`(the paper benchmark found, the file it is)`: the first of `benches` (BENCH, then
+    ewb-table1's --reference) that is one the table's paper rows are on, else BENCH's."""
+    from ..reproduce import identify
+
+    found = [(identify(path, samples), path) for path, samples in benches]
+    return next((f for f in found if f[0] in paper.home), found[0])
+
+
 @app.command("reproduce")
 def reproduce_command(
     table: Annotated[
@@ -106,7 +115,7 @@ def reproduce_command(
     from ..llm.config import LLMConfig
     from ..llm.factory import resolve_model
     from ..methods.presets import preset_names
-    from ..reproduce import TABLES, Context, identify, published_note, to_markdown, write_result
+    from ..reproduce import TABLES, Context, published_note, to_markdown, write_result
     from ..sweep import parse_frames
 
     if table not in TABLES:
@@ -143,10 +152,8 @@ def reproduce_command(
     if paper.needs_video_llm or agent_asks:  # a row will ask a Video-LLM: one must be named
         resolve_model(llm_config or LLMConfig())
     model_label = llm_config.model if llm_config is not None and llm_config.model else None
-    found, named = identify(bench, samples), bench
-    if reference is not None and found not in paper.home:  # ewb-table1's other column
-        other = identify(reference, ref_samples)
-        found, named = (other, reference) if other in paper.home else (found, named)
+    found, named = _paper_benchmark(paper, [(bench, samples)] + (
+        [(reference, ref_samples)] if reference is not None else []))  # fmt: skip
     show = published == "always" or (published == "auto" and found in paper.home)
     _prepare(out, [bench, reference])
     ctx = Context(
