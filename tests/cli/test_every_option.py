@@ -30,8 +30,15 @@ import typer
 
 from longground.cli.checks import MAX_PATH_CHARS, MAX_TEXT_CHARS, value_kind
 from longground.cli.main import _register, app
-from tests.cli.test_outputs import FILE_OUTPUTS, FOLDER_OUTPUTS, snapshot
-from tests.support.hostile import FAKE, TEST_ENCODER, call, make_world, register_test_encoder
+from tests.cli.test_outputs import CACHE_ROOTS, FILE_OUTPUTS, FOLDER_OUTPUTS, snapshot
+from tests.support.hostile import (
+    FAKE,
+    TEST_ENCODER,
+    add_extras,
+    call,
+    make_world,
+    register_test_encoder,
+)
 
 LIMIT_S = 8.0
 
@@ -167,19 +174,11 @@ ACCEPTED: dict[tuple[str, str, str], str] = {
         ("build ewb", "--api-key"), ("build ewb", "--cinematic-words"),
         ("annotate serve", "--annotator"), ("find", "--ray"), ("run", "--ray"),
     )},
-    # folders where a folder is asked for
+    # folders where a folder is asked for: cache roots, output folders, folders of videos
     **{(c, o, "folder"): "a folder is what it takes" for c, o in (
-        ("find", "videos"), ("find", "--cache-dir"), ("run", "--cache-dir"),
-        ("run", "--videos"), ("index", "--cache-dir"), ("sweep", "--cache-dir"),
-        ("sweep", "--videos"), ("reproduce", "--cache-dir"), ("reproduce", "--videos"),
-        ("transcript", "--cache-dir"), ("cache info", "--cache-dir"),
-        ("cache list", "--cache-dir"), ("cache clean", "--cache-dir"),
-        ("build comet", "--cache-dir"), ("build comet", "videos"), ("build ewb", "--cache-dir"),
-        ("build ewb", "videos"), ("annotate serve", "--videos"),
-        ("annotate serve", "--cache-dir"), ("annotate export", "--videos"),
-        ("eval", "--cache-dir"), ("index", "videos"), ("find", "--clips"), ("run", "--clips"),
-        ("synth", "--out"), ("report", "--out"), ("sweep", "--out"), ("reproduce", "--out"),
-        ("build agree", "--out"), ("build comet", "--out"), ("build ewb", "--out"),
+        *CACHE_ROOTS, *FOLDER_OUTPUTS, ("find", "videos"), ("run", "--videos"),
+        ("sweep", "--videos"), ("reproduce", "--videos"), ("annotate serve", "--videos"),
+        ("annotate export", "--videos"),
     )},
 }  # fmt: skip
 
@@ -228,21 +227,13 @@ class World:
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
-    base = make_world(tmp_path_factory.mktemp("every-option"))
-    (base.root / "bench2.jsonl").write_bytes(base.bench.read_bytes())
-    fifo = base.root / "pipe"
-    os.mkfifo(fifo)
+    base = add_extras(make_world(tmp_path_factory.mktemp("every-option")))
     talk = base.root / "talk.mp4"
     talk.write_bytes(base.video.read_bytes())
     names = {k: str(v) for k, v in base.__dict__.items()}
-    names.update(fifo=str(fifo), bench2=str(base.root / "bench2.jsonl"), talk=str(talk))
-    here = Path.cwd()
-    os.chdir(base.root)
-    try:
-        assert call(["annotate", "import", "--db", "ann.db", "bench.jsonl"])[0] == 0
-    finally:
-        os.chdir(here)
-    return World(names, base.root, base.cache, fifo)
+    names.update(fifo=str(base.root / "pipe"), bench2=str(base.root / "bench2.jsonl"),
+                 talk=str(talk))  # fmt: skip
+    return World(names, base.root, base.cache, base.root / "pipe")
 
 
 @pytest.fixture(autouse=True)
