@@ -122,3 +122,15 @@ def test_run_records_a_file_that_is_not_video_and_exits_2(world, name, tmp_path)
     assert code == 2 and "Traceback" not in err, err
     (record,) = [json.loads(line) for line in out.read_text().splitlines()]
     assert record["intervals"] is None and f"{name}: not a video" in record["error"]
+
+
+def test_a_video_whose_length_reads_as_zero_is_not_a_video(world, monkeypatch):
+    """A stream with a decodable picture but no positive duration (headers silent, packets
+    without durations) is one picture, not a video."""
+    import longground.video.container as container
+    import longground.video.info as info
+
+    monkeypatch.setattr(container, "_duration_s", lambda *args: None)
+    monkeypatch.setattr(info, "_scan_duration_s", lambda video: 0.0)
+    line, _ = one_line_error(["info", str(world.video)])
+    assert line == f"longground: error: {world.video}: not a video: one picture with no duration"
