@@ -166,9 +166,16 @@ def guard_values(command) -> None:
         guard_values(sub)
     if command.callback is None:
         return
-    hints = typing.get_type_hints(inspect.unwrap(command.callback))
+    kinds: dict[str, str] = {}
+
+    def kind_of(name: str) -> str:  # read from the type hints when the command is parsed
+        if not kinds:
+            hints = typing.get_type_hints(inspect.unwrap(command.callback))
+            kinds.update({p.name: value_kind(hints.get(p.name)) for p in command.params})
+        return kinds[name]
+
     for param in command.params:
-        _guard_param(param, value_kind(hints.get(param.name)))
+        _guard_param(param, kind_of)
 
 
 def value_kind(hint) -> str:
@@ -185,13 +192,14 @@ def value_kind(hint) -> str:
     return "float" if "float" in names else "int" if "int" in names else "text"
 
 
-def _guard_param(param, kind: str) -> None:
+def _guard_param(param, kind_of: Callable[[str], str]) -> None:
     """Check the raw value of `param` (as typed, before conversion) ahead of click's own
-    handling of it."""
+    handling of it; `kind_of(name)` is the kind of value a parameter takes."""
     handle = param.handle_parse_result
 
     def checked(ctx, opts, args):
         raw = opts.get(param.name)
+        kind = kind_of(param.name)
         for item in raw if isinstance(raw, (list, tuple)) else [raw]:
             if not isinstance(item, str):
                 continue
