@@ -28,6 +28,7 @@ def serve_stub(
     """Serve scripted chat completions at http://127.0.0.1:PORT/v1 until Ctrl-C, so that
     every table of `longground reproduce` can be tried offline:
 
+    \b
         longground serve-stub --reply '[[4, 10]]'
         longground reproduce comet-table2 bench.jsonl --out repro --base-url URL --model stub
 
