@@ -94,6 +94,8 @@ def synth(
     from ..synth.wordings import check_wordings
 
     lengths = parse_minutes(minutes)
+    if out is not None:  # even for --dry-run: an --out that could not be written is said now
+        check_output_folder(out, "--out")
     if montage is not None:
         other = [n for n, on in (("--av", av), ("--tiny", tiny), ("--object-scale", object_scale),
                                  ("--composition", composition)) if on]  # fmt: skip
