@@ -60,6 +60,8 @@ BASES: dict[str, tuple[dict[str, str], list[str]]] = {
                   ["--out", "{root}/repro", "--encoder", TEST_ENCODER, "--preset", "longground"]),
     "transcript": ({"video": "{talk}"}, []),
     "serve-stub": ({}, []),
+    "serve": ({"folders": "{root}"}, ["--port", "0", "--encoder", TEST_ENCODER,
+                                     "--channels", "none"]),
     "cache info": ({}, []),
     "cache list": ({}, []),
     "cache clean": ({}, ["--dry-run"]),
@@ -150,6 +152,7 @@ ACCEPTED: dict[tuple[str, str, str], str] = {
     ("eval", "--offset-min", "0"): "every failure is a search failure",
     ("annotate serve", "--port", "0"): "0 picks a free port",
     ("serve-stub", "--port", "0"): "0 picks a free port",
+    ("serve", "--port", "0"): "0 picks a free port",
     ("build attributes", "--count", "0"): "no combination asked for",
     ("cache clean", "--older-than", "0"): "every entry is older than 0 days",
     ("cache clean", "--older-than", "huge"): "no entry is that old: nothing to remove",
@@ -162,7 +165,7 @@ ACCEPTED: dict[tuple[str, str, str], str] = {
        "uniform" for c in ("build attributes", "build comet")
        for o, v in (("--mu", "-1"), ("--mu", "0"), ("--alpha", "0"))},
     **{(c, "--fps", "huge"): "capped at the video's own rate with a warning"
-       for c in ("find", "run", "index", "sweep", "reproduce")},
+       for c in ("find", "run", "index", "sweep", "reproduce", "serve")},
     # names and free text: any word is a name
     **{(c, o, "word"): "free text" for c, o in (
         ("find", "query"), ("find", "--model"), ("find", "--api-key"), ("run", "--model"),
@@ -173,12 +176,13 @@ ACCEPTED: dict[tuple[str, str, str], str] = {
         ("build comet", "--api-key"), ("build ewb", "--domain"), ("build ewb", "--model"),
         ("build ewb", "--api-key"), ("build ewb", "--cinematic-words"),
         ("annotate serve", "--annotator"), ("find", "--ray"), ("run", "--ray"),
+        ("index", "--ray"), ("serve", "--model"), ("serve", "--api-key"),
     )},
     # folders where a folder is asked for: cache roots, output folders, folders of videos
     **{(c, o, "folder"): "a folder is what it takes" for c, o in (
         *CACHE_ROOTS, *FOLDER_OUTPUTS, ("find", "videos"), ("run", "--videos"),
         ("sweep", "--videos"), ("reproduce", "--videos"), ("annotate serve", "--videos"),
-        ("annotate export", "--videos"),
+        ("annotate export", "--videos"), ("serve", "folders"), ("index", "videos"),
     )},
 }  # fmt: skip
 

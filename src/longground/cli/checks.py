@@ -79,9 +79,9 @@ def check_cache_root(override: Path | None, write: bool = True) -> Path:
     return root
 
 
-def at_least(low: float) -> Callable[[float | None], float | None]:
-    """A typer callback for a number option: inf, nan and values below `low` are usage
-    errors (one line naming the option); None passes.
+def at_least(low: float, high: float | None = None) -> Callable[[float | None], float | None]:
+    """A typer callback for a number option: inf, nan, values below `low` and (when given)
+    above `high` are usage errors (one line naming the option); None passes.
 
     >>> at_least(0.01)(2.5)
     2.5
@@ -99,9 +99,15 @@ def at_least(low: float) -> Callable[[float | None], float | None]:
             raise typer.BadParameter(f"{value} is not a finite number")
         if value < low:
             raise typer.BadParameter(f"{value:g} is below {low:g}")
+        if high is not None and value > high:
+            raise typer.BadParameter(f"{value:g} is above {high:g}")
         return value
 
     return check
+
+
+#: The longest wait between polls (`index --watch --interval`, `serve --rescan`): a day.
+MAX_POLL_S = 86400.0
 
 
 def text_argument_problem(raw: str, is_path: bool) -> str | None:
