@@ -19,7 +19,7 @@ import typer
 from ..cache import CACHE_ENV, cache_root
 from ..errors import UserError
 from ..outputs import VIRTUAL_ROOTS, check_output_file, check_output_folder, check_writable_folder
-from ..text import text_problem
+from ..text import MAX_TEXT_CHARS, text_problem
 
 __all__ = [  # the output checks live in longground.outputs; these names stay for the commands
     "MAX_PATH_CHARS",
@@ -38,7 +38,6 @@ __all__ = [  # the output checks live in longground.outputs; these names stay fo
 #: The longest text a command takes as an argument (a query, a name, `-p KEY=VALUE`): as many
 #: characters as the annotation tool allows in a query. Retrieval's text side grows faster than
 #: linearly with the length (4,000 characters: 1.2 s; 16,000: 5.7 s; 100,000: minutes).
-MAX_TEXT_CHARS = 2000
 #: The longest path (Linux's PATH_MAX).
 MAX_PATH_CHARS = 4096
 #: The largest whole number an option takes (a signed 64-bit integer).

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..errors import UserError
+from ..text import MAX_TEXT_CHARS
 from . import grammar as g
 from .channel import Route, object_noun, route
 from .structure import Relation, main_sentence, occurrence, split_relation, strip_lead_ins
@@ -31,9 +32,8 @@ from .vocabulary import canonical_noun
 from .windows import extract_window, window_words
 from .words import head_noun, tag
 
-#: Longest query read, in characters: a query is a sentence or two, and anything longer is a
-#: pasted file or a mistake that would make every channel's matching slow.
-MAX_QUERY_CHARS = 1000
+#: Longest query read, in characters (`text.MAX_TEXT_CHARS`, the limit of every text value).
+MAX_QUERY_CHARS = MAX_TEXT_CHARS
 _COUNT = re.compile(r"^\s*(?:how\s+many|count\b|number\s+of\b)", re.I)
 _TRAILING = re.compile(
     r"(?:\s+(?:appears?|appeared|appearing|(?:(?:is|are|gets?)\s+)?(?:shown|seen|visible|"

@@ -27,6 +27,7 @@ from typing import Annotated, Any, Literal
 from ..annotate.access import MAX_BODY_BYTES, BodyLimit, TokenGate, add_guards
 from ..annotate.app import ERRORS, MEDIA_RESPONSES
 from ..errors import UserError, require
+from ..query import MAX_QUERY_CHARS
 from .downloads import FORMATS, download
 from .library import Library
 from .search import Answers, Filters, Searcher, explain, search_library
@@ -34,7 +35,6 @@ from .thumbs import Thumbnails
 
 STATIC = Path(__file__).with_name("static")
 #: The longest query taken (a query is a sentence; this bounds a request's work).
-MAX_QUERY_CHARS = 1000
 #: The most hits one export takes.
 MAX_EXPORT_HITS = 10_000
 
