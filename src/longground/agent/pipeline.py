@@ -351,8 +351,10 @@ class CometAgent:
 
     def _object_index(self, source: VideoSource, video_key: str):
         """Features of the frame halves' object boxes (`perception.boxes`), computed where the
-        verifier asks for them; their cost is also shown alone as "detail.objects"."""
-        if not (self.settings.regions and source.has_objects):
+        verifier asks for them; their cost is also shown alone as "detail.objects". Only in
+        the composited scene: an object box is what the frame's outer ring does not show."""
+        composited = self.settings.scene == "composited"
+        if not (self.settings.regions and composited and source.has_objects):
             return None
         name = None if self.cache.root is None else agent_objects_name(video_key)
         return self._indexed(source.object_features, video_key, name, "objects")
