@@ -60,7 +60,7 @@ _LEAD_INS = (
     r"(?:is|are)\s+there",
     rf"(?:all|every|each)\s+(?:of\s+)?(?:the\s+)?{_UNITS}(?:\s+(?:showing|with|when|where|"
     r"in\s+which|that|of))?",
-    rf"(?:the\s+)?{_UNITS}\s+(?:showing|with|when|where|in\s+which|of|that)",
+    rf"(?:the\s+|a\s+|an\s+)?{_UNITS}\s+(?:showing|with|when|where|in\s+which|of|that)",
     r"every\s+time",
     r"the\s+moments?(?:\s+(?:when|that))?(?!\s+(?:after|before)\b)",
     r"each\s+time",
@@ -144,9 +144,12 @@ THEN = re.compile(
     IGNORE,
 )
 TOGETHER = re.compile(
-    r"\b(?:together|at\s+the\s+same\s+time|simultaneously|in\s+the\s+same\s+(?:shot|frame|scene))\b",
+    r"\b(?:together|at\s+the\s+same\s+time|simultaneously|in\s+the\s+same\s+(?:shot|frame|scene)"
+    r"|both)\b",
     IGNORE,
 )
+#: "X with Y together / in the same frame": the second thing joined by "with".
+WITH_TOGETHER = re.compile(r"^(.+?)\s+with\s+(.+)$", IGNORE)
 
 FILLERS = re.compile(
     r"\b(?:appears?|appeared|appearing|(?:is|are|gets?)\s+(?:shown|seen|visible|displayed|"
