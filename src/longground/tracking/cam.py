@@ -96,6 +96,10 @@ class CamLocaliser:
     def accepts(self, target: str) -> bool:
         return bool(named_classes(target))
 
+    def decode_side(self, target: str) -> int:
+        """The shorter side, in pixels, to decode frames at (the network's view)."""
+        return self.side_px
+
     def location_logits(self, frames: np.ndarray) -> np.ndarray:
         """`(N, 1000, h, w)` float32 class logits per cell of whole `(N, H, W, 3)` frames."""
         torch = require("torch", "labelbridge")
