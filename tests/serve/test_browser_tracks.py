@@ -6,8 +6,6 @@ the player get the cat's box drawn over them, where the cat is. Skipped without
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from tests.serve.test_browser import CHROMIUM, _screenshot, start_server  # skips without it

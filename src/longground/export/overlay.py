@@ -13,8 +13,10 @@ import numpy as np
 from ..track import Track
 
 #: Outline colours by track number (matplotlib's tab10), as RGB.
-PALETTE = ((31, 119, 180), (255, 127, 14), (44, 160, 44), (214, 39, 40), (148, 103, 189),
-           (140, 86, 75), (227, 119, 194), (127, 127, 127), (188, 189, 34), (23, 190, 207))  # fmt: skip
+PALETTE = (
+    (31, 119, 180), (255, 127, 14), (44, 160, 44), (214, 39, 40), (148, 103, 189),
+    (140, 86, 75), (227, 119, 194), (127, 127, 127), (188, 189, 34), (23, 190, 207),
+)  # fmt: skip
 #: Samples further apart than this are not bridged: the object was not seen in between.
 MAX_GAP_S = 1.0
 
