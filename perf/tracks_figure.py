@@ -1,7 +1,7 @@
 """Track a target through a real video, count the objects, and draw the tracks.
 
     python perf/tracks_figure.py VIDEO TARGET --out docs/img/vtest-tracks.png \
-        [--rate 2] [--tracks tracks.jsonl] [--frames 4]
+        [--rate 5] [--tracks tracks.jsonl] [--frames 4]
 
 Samples VIDEO at `--rate` frames a second, finds TARGET in each (`tracking.localise`),
 links the boxes into tracks (`tracking.follow`) and prints the objects count
@@ -25,13 +25,14 @@ from longground.timecode import format_time
 from longground.tracking.count import count_objects, object_moments
 from longground.tracking.follow import follow
 from longground.tracking.localise import localise
+from longground.tracking.on_moments import TRACK_FPS
 
 
 def read_frames(path: str, rate: float) -> tuple[np.ndarray, np.ndarray]:
     """Frames every `1/rate` s at their own size as `(N, H, W, 3)` RGB, and their times."""
     from longground.video import sample_frames
 
-    batches = list(sample_frames(path, rate, short_side=None))
+    batches = list(sample_frames(path, rate, short_side=None, batch_size=16))
     return np.concatenate([b.frames for b in batches]), np.concatenate([b.times_s for b in batches])
 
 
@@ -78,7 +79,7 @@ def main() -> int:
     parser.add_argument("video")
     parser.add_argument("target")
     parser.add_argument("--out", required=True, help="the figure, .png")
-    parser.add_argument("--rate", type=float, default=2.0)
+    parser.add_argument("--rate", type=float, default=TRACK_FPS)
     parser.add_argument("--tracks", help="also write the tracks here (JSONL)")
     parser.add_argument("--frames", type=int, default=4)
     args = parser.parse_args()

@@ -68,12 +68,14 @@ def target_words(query: str, channel: str | None = None) -> tuple[str | None, st
 
 
 def moment_times(start_s: float, end_s: float, fps: float, max_fps: float) -> np.ndarray:
-    """The sample times inside `[start_s, end_s)`: every `1 / fps` s from `start_s`, or, for
-    a moment too short for `MIN_SAMPLES` of them, that many evenly spaced (no faster than
-    `max_fps`). Empty for a moment of no length.
+    """The sample times inside `[start_s, end_s)`: the multiples of `1 / fps` s there (one
+    grid for the whole video, so the boxes of two moments, or of a track and the video's
+    own frames at a multiple of `fps`, fall on the same times), or, for a moment too short
+    for `MIN_SAMPLES` of them, the multiples of a faster rate (up to `max_fps`). Empty for
+    a moment of no length.
 
-    >>> moment_times(10.0, 11.0, 5.0, 25.0).tolist()
-    [10.0, 10.2, 10.4, 10.6, 10.8]
+    >>> moment_times(10.1, 11.1, 5.0, 25.0).round(3).tolist()
+    [10.2, 10.4, 10.6, 10.8, 11.0]
     >>> moment_times(3.0, 3.3, 5.0, 25.0).round(3).tolist()
     [3.0, 3.1, 3.2]
     """
@@ -81,8 +83,9 @@ def moment_times(start_s: float, end_s: float, fps: float, max_fps: float) -> np
     if not length_s > 0:
         return np.zeros(0)
     rate = min(max(fps, MIN_SAMPLES / length_s), max(fps, max_fps))
-    count = max(1, math.ceil(length_s * rate - 1e-9))
-    return start_s + np.arange(count) / rate
+    first = math.ceil(start_s * rate - 1e-9)
+    times = np.arange(first, math.ceil(end_s * rate - 1e-9)) / rate
+    return times if len(times) else np.array([start_s])
 
 
 def tracks_on(
