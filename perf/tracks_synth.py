@@ -17,6 +17,11 @@ grounding (the `stvg` protocol), for a method through `longground.find(..., trac
    interval with that track's boxes (RESULTS/stvg_truth.jsonl, at the video's frame rate);
    the prediction is the method's best moment with its main track (`tracking.tubes.tube_of`,
    RESULTS/stvg_pred.jsonl). Then `longground eval --protocol stvg` scores them.
+
+`--oracle` replaces the method by the truth's own spans (no grounding): the counts are of
+the tracks on the true appearances, and the tubes are the tracks on the true interval
+(RESULTS/counts_oracle.jsonl, RESULTS/stvg_pred_oracle.jsonl). What is lost there is lost
+by the localiser and the tracker, not by finding the moments.
 """
 
 from __future__ import annotations
@@ -32,7 +37,10 @@ from pathlib import Path
 from longground import find
 from longground.formats.lines import write_jsonl
 from longground.formats.tracks import read_tracks
+from longground.moments import Moments
 from longground.synth.catalog import CATEGORIES as CATALOG
+from longground.tracking.count import count_objects
+from longground.tracking.on_moments import target_words, tracks_on
 from longground.tracking.tubes import tube_of
 from longground.video import probe
 
@@ -67,6 +75,33 @@ def count_rows(folder: Path, truth: dict, method: str) -> list[dict]:
                          "seconds": time.perf_counter() - started})  # fmt: skip
             print(json.dumps(rows[-1]), flush=True)
     return rows
+
+
+def oracle_count_rows(folder: Path, truth: dict) -> list[dict]:
+    """The counts of tracks followed through the true appearances of each category."""
+    rows = []
+    for name, tracks in truth.items():
+        video = folder / "videos" / f"{name}.mp4"
+        for category, (plural, _) in CATEGORIES.items():
+            spans = [[t.start_s, t.end_s + 0.2] for t, _ in tracks if t.label == category]
+            moments = Moments.from_list(spans).merge(0.0) if spans else Moments.empty()
+            followed = tracks_on(video, moments, plural, progress=False) if spans else []
+            rows.append({"video": name, "category": category, "truth": len(spans),
+                         "objects": count_objects([t for ts in followed for t in ts]),
+                         "shots": moments.count})  # fmt: skip
+            print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def oracle_predictions(folder: Path, tubes: list[dict]) -> list[dict]:
+    """The tracks followed through each true interval, reduced to one tube."""
+    preds = []
+    for tube in tubes:
+        moments = Moments.from_list([tube["span"]])
+        words = target_words(tube["query"])[0] or CATEGORIES[named_category(tube["query"])][0]
+        tracks = tracks_on(folder / tube["video"], moments, words, progress=False)
+        preds.append(tube_of(tube["qid"], moments, tracks, fps=tube["fps"]))
+    return preds
 
 
 def named_category(query: str) -> str | None:
@@ -127,18 +162,23 @@ def main() -> int:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--method", default="agent")
     parser.add_argument("--skip-counts", action="store_true")
+    parser.add_argument("--oracle", action="store_true", help="the true spans, no method")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     truth = video_tracks(args.benchmark)
+    tail = "_oracle" if args.oracle else ""
     if not args.skip_counts:
-        rows = count_rows(args.benchmark, truth, args.method)
-        write_jsonl(args.out / "counts.jsonl", rows)
+        rows = (oracle_count_rows(args.benchmark, truth) if args.oracle
+                else count_rows(args.benchmark, truth, args.method))  # fmt: skip
+        write_jsonl(args.out / f"counts{tail}.jsonl", rows)
         summary(rows)
     tubes = stvg_truth(args.benchmark, truth)
     write_jsonl(args.out / "stvg_truth.jsonl", tubes)
-    write_jsonl(args.out / "stvg_pred.jsonl", stvg_predictions(args.benchmark, tubes, args.method))
+    preds = (oracle_predictions(args.benchmark, tubes) if args.oracle
+             else stvg_predictions(args.benchmark, tubes, args.method))  # fmt: skip
+    write_jsonl(args.out / f"stvg_pred{tail}.jsonl", preds)
     command = [sys.executable, "-m", "longground", "eval", str(args.out / "stvg_truth.jsonl"),
-               str(args.out / "stvg_pred.jsonl"), "--protocol", "stvg"]  # fmt: skip
+               str(args.out / f"stvg_pred{tail}.jsonl"), "--protocol", "stvg"]  # fmt: skip
     return subprocess.run(command).returncode
 
 
