@@ -25,7 +25,7 @@ from longground.formats.tracks import write_tracks
 from longground.moments import Moments
 from longground.timecode import format_time
 from longground.tracking import on_moments
-from longground.tracking.count import MIN_S, count_objects, object_moments
+from longground.tracking.count import MIN_S, count_objects
 from longground.tracking.localise import localiser_for
 from longground.tracking.on_moments import TRACK_FPS
 from longground.video import probe
@@ -108,8 +108,9 @@ def main() -> int:
           f"{calls['localised']} localised, {len(tracks)} tracks, {n} objects counted "
           f"(seen for {MIN_S:g} s or more)")  # fmt: skip
     print(f"{seconds:.1f} s, {seconds / max(1, calls['sampled']) * 1000:.0f} ms a sampled frame")
-    for (s, e), t in zip(object_moments(tracks).spans, tracks):
-        print(f"  track {t.track_id}: {format_time(s)}-{format_time(e)}, {len(t)} boxes")
+    for t in tracks:
+        print(f"  track {t.track_id}: {format_time(t.start_s)}-{format_time(t.end_s)}, "
+              f"{len(t)} boxes")  # fmt: skip
     if args.tracks:
         write_tracks(args.tracks, tracks, video=str(args.video))
     title = (f"{Path(args.video).name}: {len(tracks)} tracks of {args.target!r} at "

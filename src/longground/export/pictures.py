@@ -66,8 +66,10 @@ def _sheet(cells: list[tuple[np.ndarray, str]], found: Sequence[Found]):
     aspect = cells[0][0].shape[1] / cells[0][0].shape[0] if cells else 16 / 9
     fig = _figure(width_in=3.0 * columns * aspect / (16 / 9), height_in=2.0 * rows + 0.5)
     queries = "; ".join(sorted({item.query for item in found}))
-    fig.suptitle(f"{queries!r}: {len(cells)} moment{'s' if len(cells) != 1 else ''}",
-                 fontsize=12)  # fmt: skip
+    counted = [item.objects for item in found if item.objects is not None]
+    objects = f", {sum(counted)} object{'s' if sum(counted) != 1 else ''} (distinct tracks)"
+    fig.suptitle(f"{queries!r}: {len(cells)} moment{'s' if len(cells) != 1 else ''}"
+                 f"{objects if counted else ''}", fontsize=12)  # fmt: skip
     axes = fig.subplots(rows, columns, squeeze=False)
     for ax in axes.flat:
         ax.set_axis_off()
