@@ -4,8 +4,8 @@
         [--rate 5] [--tracks tracks.jsonl] [--frames 4] [--every-frame]
 
 Follows TARGET through the whole of VIDEO as `find --tracks` follows it through one moment
-(`tracking.on_moments.tracks_on`: `--rate` frames a second, the change gate unless
-`--every-frame`, the localiser, ByteTrack) and prints the objects count (`tracking.count`),
+(`tracking.on_moments.tracks_on`: `--rate` frames a second, the localiser coarse to fine
+unless `--every-frame`, ByteTrack) and prints the objects count (`tracking.count`),
 the seconds it took, how many frames were localised, and each track's span. The figure: one
 frame with every track's path (the bottom middle of its box, a colour per track) and
 `--frames` frames spread over the video with the boxes and track numbers drawn.
@@ -82,14 +82,15 @@ def main() -> int:
     parser.add_argument("--rate", type=float, default=TRACK_FPS)
     parser.add_argument("--tracks", help="also write the tracks here (JSONL)")
     parser.add_argument("--frames", type=int, default=4)
-    parser.add_argument("--every-frame", action="store_true", help="no change gate")
+    parser.add_argument("--every-frame", action="store_true",
+                        help="localise every sampled frame (no coarse to fine, no change gate)")
     args = parser.parse_args()
     calls = {"sampled": 0, "localised": 0}
     try:
         if not args.out.endswith(".png"):
             raise UserError(f"--out {args.out}: give a .png path")
-        gate = on_moments.ChangeGate(0, 0) if args.every_frame else on_moments.GATE
-        on_moments.GATE = gate
+        if args.every_frame:
+            on_moments.GATE, on_moments.coarse.STEP = on_moments.ChangeGate(0, 0), 1
         localiser = localiser_for(args.target)
         counted = _Counting(localiser, calls)
         on_moments.localiser_for = lambda target: counted  # the same one, counting
@@ -121,7 +122,7 @@ def main() -> int:
 
 
 class _Counting:
-    """A localiser that counts the frames it is given (those the change gate let through)."""
+    """A localiser that counts the frames it is given (those coarse to fine looked at)."""
 
     def __init__(self, localiser, calls: dict):
         self.localiser, self.calls = localiser, calls

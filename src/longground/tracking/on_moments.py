@@ -4,9 +4,10 @@ A step after grounding, not part of any method: the moments are given, the targe
 come from the query analysis (`target_words`), and each moment is sampled at `TRACK_FPS`
 (denser when it is short: at least `MIN_SAMPLES` frames), localised and followed on its
 own. The frames are decoded at the size the localiser looks at and handled a batch at a
-time, so a long moment costs time, not memory. Only frames whose picture changed since the
-last one localised are localised (the index's change gate, `index.change.ChangeGate`); the
-others keep its boxes, so a still shot costs a frame, a moving one every frame.
+time, so a long moment costs time, not memory. The localiser sees the frames coarse to fine
+(`sparse.SparseLocaliser`: a frame every 2 s, and more only where the boxes change; a
+frame whose picture did not change keeps the boxes it had, by the index's change gate), so
+a still or smoothly moving object costs a localisation every two seconds.
 
 A moment found by speech or on-screen text has no track: `target_words` gives None for
 such a query, and nothing is invented for it.
@@ -25,9 +26,11 @@ from ..index.change import ChangeGate
 from ..moments import Moments
 from ..progress import progress_bar
 from ..track import Track
+from . import sparse as coarse
 from .detections import Detections
 from .follow import follow
 from .localise import localiser_for
+from .sparse import SparseLocaliser
 
 #: Frames a second sampled inside a moment: a walker moves a fifth of its width between
 #: samples (vtest.avi), so ByteTrack's overlap matching holds (at 2 fps it broke tracks).
@@ -133,11 +136,11 @@ def tracks_on(
                 out.append([])
                 continue
             rate = 1.0 / float(times[1] - times[0]) if len(times) > 1 else fps
-            gated = GatedLocaliser(localiser, target)
+            sparse = SparseLocaliser(localiser, target, GATE, coarse.STEP)
             parts, seen = [], []
             for batch in sample_frames(video, rate, float(times[0]), float(times[-1]) + 0.5 / rate,
                                        short_side=side):  # fmt: skip
-                found = gated(batch.frames)
+                found = sparse(batch.frames)
                 parts.append(replace(found, frames=found.frames + sum(map(len, seen))))
                 seen.append(batch.times_s)
                 bar.update(len(batch))
@@ -146,41 +149,6 @@ def tracks_on(
             out.append([_renumbered(t, next_id + k) for k, t in enumerate(tracks)])
             next_id += len(tracks)
     return out
-
-
-class GatedLocaliser:
-    """A localiser called only on frames whose picture changed (`GATE`) since the last one
-    it was called on; the others get that frame's boxes. One per run of frames in order.
-
-    >>> class Counting:
-    ...     calls = 0
-    ...     def __call__(self, frames, target):
-    ...         self.calls += len(frames)
-    ...         return Detections.joined([Detections([[0, 0, 0.5, 0.5]], [1.0], [0])] * len(frames))
-    >>> inner = Counting()
-    >>> still = np.zeros((4, 36, 64, 3), np.uint8)
-    >>> found = GatedLocaliser(inner, "x")(still)
-    >>> inner.calls, found.frames.tolist()
-    (1, [0, 1, 2, 3])
-    """
-
-    def __init__(self, localiser, target: str, gate: ChangeGate | None = None):
-        self.localiser, self.target, self.gate = localiser, target, gate or GATE
-        self._last_thumb = None
-        self._last = Detections.empty()
-
-    def __call__(self, frames: np.ndarray) -> Detections:
-        changed, self._last_thumb = self.gate.select(self.gate.thumbnails(frames),
-                                                     self._last_thumb)  # fmt: skip
-        found = self.localiser(frames[changed], self.target) if changed.any() else None
-        picked = np.flatnonzero(changed)
-        parts = []
-        for k, is_new in enumerate(changed):
-            if is_new:
-                here = found.in_frame(int(np.searchsorted(picked, k)))
-                self._last = replace(here, frames=np.zeros(len(here), np.int64))
-            parts.append(self._last)
-        return Detections.joined(parts)
 
 
 def _renumbered(track: Track, track_id: int) -> Track:
