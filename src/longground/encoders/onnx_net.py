@@ -36,14 +36,16 @@ def onnx_available() -> bool:
     return all(importlib.util.find_spec(name) for name in ("onnxruntime", "onnx"))
 
 
-def export_onnx(make_net, path: Path, image_size: int, output_names: tuple[str, ...]) -> Path:
+def export_onnx(make_net, path: Path, image_size: int | tuple[int, int],
+                output_names: tuple[str, ...]) -> Path:  # fmt: skip
     """Export an eval-mode torch module taking `(N, 3, S, S)` float32 to `path`, atomically.
 
     Args:
         make_net: builds the module (only once the file could be opened); its forward returns
             one tensor per name in `output_names`.
         path: where the `.onnx` file goes.
-        image_size: S, the square input side the graph is traced at (batch stays dynamic).
+        image_size: S, the square input side the graph is traced at (batch stays dynamic), or
+            `(height, width)` for another shape.
         output_names: names given to the outputs, in forward order.
 
     Returns:
@@ -51,7 +53,8 @@ def export_onnx(make_net, path: Path, image_size: int, output_names: tuple[str, 
     """
     import torch
 
-    example = torch.zeros(2, 3, image_size, image_size)
+    height, width = (image_size, image_size) if isinstance(image_size, int) else image_size
+    example = torch.zeros(2, 3, height, width)
     axes = {INPUT_NAME: {0: "batch"}, **{name: {0: "batch"} for name in output_names}}
     with warnings.catch_warnings(), torch.inference_mode(False), atomic_open(path, "wb") as out:
         warnings.simplefilter("ignore")  # tracer notes about shape arithmetic in SAME padding
@@ -118,7 +121,7 @@ def cached_onnx_net(
     make_net,
     weights: Path,
     name: str,
-    image_size: int,
+    image_size: int | tuple[int, int],
     output_names: tuple[str, ...],
     root: Path | None = None,
     threads: int | None = None,
@@ -131,7 +134,7 @@ def cached_onnx_net(
         weights: the weights file; the cache entry is keyed on its name, size and mtime, and on
             the torch version that exported it.
         name: file stem for the entry, e.g. "efficientnet-lite0".
-        image_size: square input side.
+        image_size: square input side, or `(height, width)`.
         output_names: output names, in forward order.
         root: cache root; default `cache_root()`.
         threads: intra-op threads for the session.
@@ -143,7 +146,8 @@ def cached_onnx_net(
     """
     from importlib.metadata import version  # not `import torch`: 200 MB for a version
 
-    key = f"{files_fingerprint(Path(weights))}-torch{version('torch')}-s{image_size}"
+    size = image_size if isinstance(image_size, int) else "x".join(map(str, image_size))
+    key = f"{files_fingerprint(Path(weights))}-torch{version('torch')}-s{size}"
     path = encoder_file(f"{name}-{key}.onnx", root)
     if path.is_file():
         try:
