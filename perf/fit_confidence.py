@@ -131,7 +131,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fit", nargs="+", required=True, help="BENCH=PRED pairs to fit on")
     parser.add_argument("--check", nargs="*", default=[], help="BENCH=PRED pairs held out")
-    parser.add_argument("--figure", type=Path, help="reliability diagrams of --check (PNG+PDF)")
+    parser.add_argument(
+        "--figure", type=Path, help="reliability of the refitted models on --check (PNG+PDF)"
+    )
     args = parser.parse_args()
     fitted = moments(args.fit)
     if not fitted:
@@ -158,7 +160,7 @@ def main() -> int:
                 f"{ece(d['score'], d['right']):.3f}  refitted {ece(refit, d['right']):.3f}"
             )
             if name == "check":
-                panels.append((kind, d["score"], d["right"]))
+                panels.append((f"{kind} (held out)", refit, d["right"]))
     if args.figure and panels:
         figure(args.figure, panels)
     return 0

@@ -29,7 +29,7 @@ SCENE_SWITCHES = ("object_presence", "object_looks", "relative")
 #: the tuning montage and generated renderings (docs/find.md, "What a score means").
 SCENE_CONFIDENCE = {
     "composited": {"confidence_z": 0.05, "confidence_log_s": 1.45, "confidence_bias": -3.1},
-    "general": {"confidence_z": 1.0, "confidence_log_s": 0.0, "confidence_bias": 0.0},
+    "general": {"confidence_z": 0.154, "confidence_log_s": 0.184, "confidence_bias": -0.503},
 }
 REGION_SOURCES = ("index", "encoder")
 PROFILE_FIELDS = tuple(f.name for f in fields(Profile) if f.name != "name")

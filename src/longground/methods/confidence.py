@@ -48,10 +48,10 @@ class Logistic:
 #: (`agent.confidence`, weights per scene in `AgentSettings`). Fitted by
 #: `perf/fit_confidence.py` (docs/find.md, "What a score means").
 CALIBRATIONS: dict[str, Logistic] = {
-    "speech": Logistic(1.0, 0.0, 0.0),
-    "text": Logistic(1.0, 0.0, 0.0),
-    "people": Logistic(1.0, 0.0, 0.0),
-    "retrieval": Logistic(1.0, 0.0, -2.4, logit_raw=False),
+    "speech": Logistic(0.981, 1.927, -5.017),
+    "text": Logistic(0.0, 3.0, -0.324),
+    "people": Logistic(0.171, 0.996, -4.711),
+    "retrieval": Logistic(0.614, 0.224, -4.367, logit_raw=False),
 }
 
 
@@ -61,7 +61,7 @@ def calibrated(grounding: Grounding, kind: str) -> Grounding:
 
     >>> g = calibrated(Grounding(Moments.from_list([[0.0, 2.0]], scores=[0.9])), "speech")
     >>> round(float(g.moments.scores[0]), 3), g.raw_scores
-    (0.9, [0.9])
+    (0.179, [0.9])
     """
     model = CALIBRATIONS.get(kind)
     moments = grounding.moments

@@ -1,0 +1,76 @@
+"""Scores per wording of a benchmark written with `synth --wordings K`: one row per wording
+(0 is the generator's own, 1.. the other wordings of the same queries), F1@0.5, Rej-F1 and
+count MAE as `longground eval --protocol comet` gives them, and the share of near-miss
+negatives left unanswered (rejected), for each run.
+
+    python perf/wording_table.py BENCH.jsonl NAME=PREDS.jsonl [NAME=PREDS.jsonl ...]
+
+Every wording asks the same thing with the same truth, so a method that reads queries as
+people phrase them scores the same on each row.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import defaultdict
+
+from robustness_table import KEYS, row
+
+from longground.errors import UserError
+from longground.formats import load_predictions, load_samples
+
+SHOWN = (("f1@0.5", "F1@0.5"), ("rej_f1", "Rej-F1"), ("mae", "MAE"))
+
+
+def wordings(bench: str) -> dict[str, int]:
+    """qid -> wording number (0 where the line has none)."""
+    with open(bench, encoding="utf-8") as f:
+        lines = [json.loads(line) for line in f if line.strip()]
+    return {d["qid"]: int(d.get("wording", 0)) for d in lines}
+
+
+def rejected(samples, preds) -> str:
+    """Percent of the near-miss negatives answered with no moment."""
+    near = {s.qid for s in samples if "near-miss" in s.attributes}
+    if not near:
+        return "-"
+    empty = sum(1 for p in preds if p.qid in near and (p.moments is None or not p.moments.count))
+    return f"{100 * empty / len(near):.0f}"
+
+
+def table(bench: str, runs: dict[str, str]) -> str:
+    samples = load_samples(bench)
+    preds = {name: load_predictions(path, None, samples) for name, path in runs.items()}
+    groups: dict[int, list] = defaultdict(list)
+    number = wordings(bench)
+    for s in samples:
+        groups[number[s.qid]].append(s)
+    columns = [*(label for _, label in SHOWN), "near misses rejected %"]
+    head = " | ".join(f"{label} {name}" for label in columns for name in runs)
+    lines = [f"| wording | queries | {head} |", "|---|---|" + "---|" * (len(columns) * len(runs))]
+    for wording in sorted(groups):
+        group = groups[wording]
+        qids = {s.qid for s in group}
+        kept = {n: [p for p in ps if p.qid in qids] for n, ps in preds.items()}
+        cells = {n: row(group, kept[n]) for n in runs}
+        shown = [cells[n][KEYS.index(key)] for key, _ in SHOWN for n in runs]
+        shown += [rejected(group, kept[n]) for n in runs]
+        lines.append(f"| {wording} | {len(group)} | " + " | ".join(shown) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) < 2 or not all("=" in a for a in argv[1:]):
+        print(__doc__, file=sys.stderr)
+        return 2
+    try:
+        print(table(argv[0], dict(a.split("=", 1) for a in argv[1:])))
+    except (UserError, OSError, ValueError) as exc:
+        print(f"wording_table: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
