@@ -25,7 +25,7 @@ SCENE_SWITCHES = ("object_presence", "object_looks", "relative")
 #: The moment-confidence weights of each scene (`agent.confidence`): on the separation z (in
 #: the composited scene robust standard deviations above the text's threshold, in the
 #: general scene log-odds of presence), on ln(seconds), and the bias. Composited: fitted on
-#: the tuning rendering (docs/notes/agent-rounds.md); general: `perf/fit_confidence.py` on
+#: the tuning rendering (docs/agent.md, "Calibrated scores"); general: `perf/fit_confidence.py` on
 #: the tuning montage and generated renderings (docs/find.md, "What a score means").
 SCENE_CONFIDENCE = {
     "composited": {"confidence_z": 0.05, "confidence_log_s": 1.45, "confidence_bias": -3.1},
