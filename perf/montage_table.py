@@ -14,9 +14,8 @@ from __future__ import annotations
 import sys
 from collections import defaultdict
 
-from robustness_table import KEYS, row
+from robustness_table import KEYS, row, run_table
 
-from longground.errors import UserError
 from longground.formats import load_predictions, load_samples
 from longground.synth.montage_queries import ATTRIBUTES
 
@@ -48,15 +47,7 @@ def table(bench: str, runs: dict[str, str]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) < 2 or not all("=" in a for a in argv[1:]):
-        print(__doc__, file=sys.stderr)
-        return 2
-    try:
-        print(table(argv[0], dict(a.split("=", 1) for a in argv[1:])))
-    except UserError as exc:
-        print(f"montage_table: {exc}", file=sys.stderr)
-        return 2
-    return 0
+    return run_table(argv, table, __doc__, "montage_table")
 
 
 if __name__ == "__main__":

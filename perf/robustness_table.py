@@ -43,6 +43,22 @@ def row(samples, preds) -> list:
     return cells
 
 
+def run_table(argv: list[str], table, doc: str, name: str) -> int:
+    """`main` of a per-slice table script: `BENCH NAME=PREDS ...` printed as `table(bench,
+    runs)`; the usage on bad arguments, one line on an unusable file (exit 2)."""
+    from longground.errors import UserError
+
+    if len(argv) < 2 or not all("=" in a for a in argv[1:]):
+        print(doc, file=sys.stderr)
+        return 2
+    try:
+        print(table(argv[0], dict(a.split("=", 1) for a in argv[1:])))
+    except (UserError, OSError, ValueError) as exc:
+        print(f"{name}: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def unfound(samples, preds) -> list[str]:
     by_qid = {p.qid: p for p in preds}
     shown, hit = set(), set()

@@ -15,9 +15,8 @@ import json
 import sys
 from collections import defaultdict
 
-from robustness_table import KEYS, row
+from robustness_table import KEYS, row, run_table
 
-from longground.errors import UserError
 from longground.formats import load_predictions, load_samples
 
 SHOWN = (("f1@0.5", "F1@0.5"), ("rej_f1", "Rej-F1"), ("mae", "MAE"))
@@ -61,15 +60,7 @@ def table(bench: str, runs: dict[str, str]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) < 2 or not all("=" in a for a in argv[1:]):
-        print(__doc__, file=sys.stderr)
-        return 2
-    try:
-        print(table(argv[0], dict(a.split("=", 1) for a in argv[1:])))
-    except (UserError, OSError, ValueError) as exc:
-        print(f"wording_table: {exc}", file=sys.stderr)
-        return 2
-    return 0
+    return run_table(argv, table, __doc__, "wording_table")
 
 
 if __name__ == "__main__":
