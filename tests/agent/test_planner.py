@@ -350,3 +350,44 @@ def test_profiles_hold_table_4():
 )
 def test_cause_and_effect_is_one_episode(query, episode):
     assert plan_query(query, 600).episode == episode
+
+
+@pytest.mark.parametrize(
+    ("query", "other"),
+    [
+        # other verbs for making something fall, and the object between verb and particle
+        ("Find every time the ball knocks something over.", "When does the ball knock anything down?"),
+        ("Find every time the ball knocks something over.", "when does the ball topple something?"),
+        ("Find every time the ball knocks something over.", "the ball tipping an object over"),
+        # the passive, with what falls left unnamed
+        ("Find every time the ball knocks something over.",
+         "every time something gets knocked over by the ball"),
+        # other words for staying up, and passing as a plain verb
+        ("When does the ball roll past something that stays standing?",
+         "Show me the ball rolling by something that stays up"),
+        ("When does the ball roll past something that stays standing?",
+         "when does the ball pass an object that doesn't fall?"),
+        ("Find every time the ball rolls past the horse without knocking it over.",
+         "Does the ball roll past the horse without toppling it?"),
+        # "in the picture" says only that it is seen
+        ("When do the cat and the cup appear at the same time?",
+         "moments with both the cat and the cup in the picture"),
+    ],
+)  # fmt: skip
+def test_other_words_plan_the_same(query, other):
+    """A rewording of a class the grammar knows gives the same plan: target, conditions,
+    relation, episode and motion."""
+
+    def shape(text):
+        p = plan_query(text, 600)
+        return p.target.lower(), p.conditions, p.relation, p.episode, p.motion
+
+    assert shape(other) == shape(query)
+
+
+@pytest.mark.parametrize(
+    "query", ["person bring over a book close to the computer", "the man is upset by the news"]
+)
+def test_words_near_a_fall_that_say_something_else(query):
+    plan = plan_query(query, 600)
+    assert plan.episode is None and plan.relation is Relation.NONE

@@ -83,6 +83,13 @@ def test_synonyms_reach_the_encoders_words():
     assert plan_query("the lights go out", 600).target == "the lights go out"
 
 
+def test_open_compounds_reach_the_closed_word():
+    """"tea pot" is the encoder's "teapot" (one class), not any "pot"."""
+    assert plan_query("Is there a tea pot?", 600).target == "a teapot"
+    assert plan_query("a coffee pot", 600).target == "a coffeepot"
+    assert plan_query("a coffee table", 600).target == "a coffee table"  # no "coffeetable"
+
+
 def test_things_beside_a_person_are_seen_with_them():
     a = analyse("a man in a grey suit")
     assert a.target.route.channel == "people"

@@ -175,6 +175,9 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
     body = strip_lead_ins(g.AGAIN.sub(" ", body))
     nth, body = occurrence(body)
     target, conditions, relation = split_relation(body)
+    if relation is Relation.CAUSED_BY and conditions and g.GENERIC.match(event_text(target)):
+        # "something gets knocked over by the ball": what the ball does is asked for
+        target, conditions, relation = conditions[0], (target,), Relation.CAUSES
     phrases = carry_subject([target.strip(" ,.?!"), *(c.strip(" ,.?!") for c in conditions)])
     events = [_event("target", phrases[0])]
     events += [
@@ -182,7 +185,9 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
         for p in phrases[1:]
         if event_text(p) and not g.GENERIC.match(event_text(p))
     ]
-    if len(events) == 1 and relation is not Relation.BETWEEN:
+    # a cause whose effect names nothing ("the ball knocks something over") stays causal
+    keeps = (Relation.BETWEEN, Relation.CAUSES, Relation.CAUSED_BY)
+    if len(events) == 1 and relation not in keeps:
         relation = Relation.NONE
     seen_with = _seen_with(events[0])
     if seen_with and len(events) == 1:
@@ -226,6 +231,11 @@ def _event(role: str, phrase: str) -> Event:
     head = head_noun(tokens)
     subject = tokens[head].text if head is not None else ""
     known_as = None
+    if choice.channel == "visual" and head and tokens[head - 1].is_noun:
+        # an open compound of a closed one the encoder knows: "tea pot" -> "teapot"
+        closed = (tokens[head - 1].text + subject).lower()
+        if canonical_noun(closed) == closed:
+            return Event(role, phrase, text, choice, f"{tokens[head - 1].text} {subject}", closed)
     if choice.channel == "visual" and subject:
         word = canonical_noun(subject)
         plural = subject.lower() in (f"{word}s", f"{word}es")

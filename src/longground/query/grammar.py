@@ -80,10 +80,25 @@ _LEAD_INS = (
 # One lead-in at the start of the event text, with the spaces or comma after it.
 LEAD_IN = re.compile(rf"^(?:{'|'.join(_LEAD_INS)})(?:[\s,]+|$)", IGNORE)
 
-# "X misses Y", "X rolls past Y": X moves by Y, both on screen.
+# "X misses Y", "X rolls past Y", "X passes an object": X moves by Y, both on screen ("the car
+# passes the truck" stays one event).
 PASSING = (
     r"miss(?:es|ed)?|(?:rolls?|rolled|rolling|goes|go|going|went|pass(?:es|ed)?|passing)"
-    r"\s+(?:by|past)"
+    r"\s+(?:by|past)|pass(?:es|ed)?(?=\s+(?:something|anything|an?\s+(?:object|thing|item))\b)"
+)
+# Making something fall, in the words people use for it: "knocks it over", "knocks the cup
+# down", "topples it", "tips it over", "bowls it over" ("brings it over", "pushes the chair
+# over to the table" and "is upset by" say something else).
+_KNOCK_VERB = r"(?:knock(?:s|ed|ing)?|tip(?:s|ped|ping)?|bowl(?:s|ed|ing)?)"
+_TOPPLE = r"topple[sd]?|toppling|overturn(?:s|ed|ing)?"
+KNOCK = rf"{_KNOCK_VERB}\s+(?:over|down)|{_TOPPLE}"
+KNOCKED = r"(?:(?:knocked|tipped|bowled)\s+(?:over|down)|toppled|overturned)"
+# the verb with its object between it and the particle: "knocks the cup over"
+KNOCK_SPLIT = rf"{_KNOCK_VERB}(?=(?:\s+\S+){{1,3}}?\s+(?:over|down)\b)"
+# "stays standing", "stays up", "remains upright", "does not fall"
+STAYS_UP = (
+    r"(?:stays?|remains?|staying|remaining|keeps?\s+standing|is\s+left)\s+(?:standing|upright|"
+    r"up|on\s+its\s+feet)|(?:does|do)\s*(?:n't|\s+not)\s+(?:fall|topple|tip)(?:\s+(?:over|down))?"
 )
 
 # Relation markers, most specific first; the leftmost match in the query wins.
@@ -91,16 +106,16 @@ MARKERS: list[tuple[str, str]] = [
     (
         "caused by",
         r"caused\s+by|because\s+of|because|as\s+a\s+result\s+of|due\s+to|triggered\s+by"
-        r"|in\s+response\s+to|resulting\s+from|(?:is|are|gets?)\s+knocked\s+(?:over|down)\s+by",
+        r"|in\s+response\s+to|resulting\s+from"
+        rf"|(?:(?:is|are|gets?|got|was|were|being)\s+)?{KNOCKED}\s+by",
     ),
     (
         "causes",
         r"(?:that|which)\s+(?:causes?|makes?|leads?\s+to|results?\s+in)|causing|leading\s+to"
         # a knock needs "over" or "down" ("the waves knock him off his surfboard" is one
         # event), a hit the fall that follows ("a man hits the ball" is one event)
-        r"|resulting\s+in|knock(?:s|ed|ing)?\s+(?:over|down)"
-        r"|knock(?:s|ed|ing)?(?=(?:\s+\S+){1,3}?\s+(?:over|down)\b)"
-        r"|hit(?:s|ting)?(?=\s+.{1,40}?\s+and\s+(?:knock|mak)\w*\b)",
+        rf"|resulting\s+in|{KNOCK}|{KNOCK_SPLIT}"
+        r"|hit(?:s|ting)?(?=\s+.{1,40}?\s+and\s+(?:knock|mak|topp|tip)\w*\b)",
     ),
     (
         "right after",
@@ -154,12 +169,13 @@ WITH_TOGETHER = re.compile(r"^(.+?)\s+with\s+(.+)$", IGNORE)
 FILLERS = re.compile(
     r"\b(?:appears?|appeared|appearing|(?:is|are|gets?)\s+(?:shown|seen|visible|displayed|"
     r"present|on[\s-]screen)|shows?\s+up|showing\s+up|can\s+be\s+seen|comes?\s+into\s+view|"
-    r"pops?\s+up|on[\s-]screen|in\s+view|in\s+the\s+(?:video|frame|scene|shot)|is\s+there|"
+    r"pops?\s+up|on[\s-]screen|in\s+view|in\s+the\s+(?:video|frame|scene|shot|picture|image)|"
+    r"is\s+there|"
     r"there\s+(?:is|are)|there's|shown|visible|both|again|(?:a|the)\s+shots?\s+of|"
     r"(?:the\s+video\s+)?cuts?\s+to|(?:that|which)\s+(?:comes?|is|are|was|were)$|"
-    r"and\s+(?:knocks?|makes?|make)\s+(?:it|them)\s+(?:over|down|fall)|over$|"
-    r"without\s+knocking\s+(?:it|them)(?:\s+(?:over|down))?|"
-    r"(?:and\s+.+?|that|which)\s+(?:stays?|remains?)\s+(?:standing|upright)$)\b",
+    rf"and\s+(?:{_KNOCK_VERB}|makes?|make)\s+(?:it|them)\s+(?:over|down|fall)|over$|"
+    rf"without\s+(?:{_KNOCK_VERB}|toppling|overturning)\s+(?:it|them)(?:\s+(?:over|down))?|"
+    rf"(?:and\s+.+?|that|which)\s+(?:{STAYS_UP})$)\b",
     IGNORE,
 )
 LEADING_WORDS = re.compile(
@@ -233,8 +249,9 @@ ORDINAL_SUFFIX = re.compile(
 OCCURRENCE = re.compile(rf"\b(?:for\s+)?the\s+({_ORD})\s+time(?:\s+(?:that|when))?\b\s*", IGNORE)
 # Condition texts that name nothing in particular: the encoder cannot check them.
 GENERIC = re.compile(
-    r"^(?:something|anything|someone|anyone|an?\s+(?:object|thing|item)|it|them|"
-    r"(?:knocking|knock)(?:\s+(?:it|them))?(?:\s+(?:over|down))?)$",
+    r"^(?:(?:something|anything|someone|anyone|an?\s+(?:object|thing|item)|it|them)"
+    r"(?:\s+(?:over|down))?|"
+    rf"(?:{_KNOCK_VERB}|toppling|overturning)(?:\s+(?:it|them))?(?:\s+(?:over|down))?)$",
     IGNORE,
 )
 
