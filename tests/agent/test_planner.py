@@ -352,16 +352,18 @@ def test_cause_and_effect_is_one_episode(query, episode):
     assert plan_query(query, 600).episode == episode
 
 
+KNOCKS = "Find every time the ball knocks something over."
+
+
 @pytest.mark.parametrize(
     ("query", "other"),
     [
         # other verbs for making something fall, and the object between verb and particle
-        ("Find every time the ball knocks something over.", "When does the ball knock anything down?"),
-        ("Find every time the ball knocks something over.", "when does the ball topple something?"),
-        ("Find every time the ball knocks something over.", "the ball tipping an object over"),
+        (KNOCKS, "When does the ball knock anything down?"),
+        (KNOCKS, "when does the ball topple something?"),
+        (KNOCKS, "the ball tipping an object over"),
         # the passive, with what falls left unnamed
-        ("Find every time the ball knocks something over.",
-         "every time something gets knocked over by the ball"),
+        (KNOCKS, "every time something gets knocked over by the ball"),
         # other words for staying up, and passing as a plain verb
         ("When does the ball roll past something that stays standing?",
          "Show me the ball rolling by something that stays up"),
