@@ -71,6 +71,17 @@ class ImageTextEncoder(ABC):
         return (self.score(features, text) - self.default_threshold) / self.presence_scale
 
 
+def presence_scores(encoder, features: dict[str, np.ndarray], text: str) -> np.ndarray:
+    """`encoder.presence(features, text)`; for an encoder registered with
+    `ImageTextEncoder.register` rather than subclassed, which may lack it, the default
+    reading of its score against its `default_threshold`."""
+    own = getattr(encoder, "presence", None)
+    if own is not None:
+        return own(features, text)
+    scale = getattr(encoder, "presence_scale", ImageTextEncoder.presence_scale)
+    return (encoder.score(features, text) - encoder.default_threshold) / scale
+
+
 EncoderFactory = Callable[[str], ImageTextEncoder]
 ENCODERS: dict[str, EncoderFactory] = {}
 DEFAULT_ENCODER = "label-bridge"

@@ -127,8 +127,11 @@ class FileSource(VideoSource):
         return float(self.store.get_or_build(self.video, self.encoder, fps).fps)
 
     def score(self, features: dict[str, np.ndarray], text: str) -> np.ndarray:
-        scorer = self.encoder.presence if self.presence else self.encoder.score
-        return np.asarray(scorer(features, text), dtype=np.float64)
+        from ..encoders.base import presence_scores
+
+        if self.presence:
+            return np.asarray(presence_scores(self.encoder, features, text), dtype=np.float64)
+        return np.asarray(self.encoder.score(features, text), dtype=np.float64)
 
     def frames(
         self, start_s: float, end_s: float, fps: float, short_side: int
