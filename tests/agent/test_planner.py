@@ -371,6 +371,12 @@ KNOCKS = "Find every time the ball knocks something over."
          "when does the ball pass an object that doesn't fall?"),
         ("Find every time the ball rolls past the horse without knocking it over.",
          "Does the ball roll past the horse without toppling it?"),
+        (KNOCKS, "Show me the ball hitting an object so that it falls over"),
+        # a backdrop said of the thing, or with "with ... behind it"
+        ("the motorcycle on a purple background", "When is the motorcycle's background purple?"),
+        ("a motorcycle on a purple background", "a motorcycle with a purple backdrop behind it"),
+        ("the motorcycle in front of a brick wall", "Show me the motorcycle with bricks behind it"),
+        ("the cat with nothing moving on screen", "show me the cat with nothing moving at all"),
         # "in the picture" says only that it is seen
         ("When do the cat and the cup appear at the same time?",
          "moments with both the cat and the cup in the picture"),
@@ -382,7 +388,7 @@ def test_other_words_plan_the_same(query, other):
 
     def shape(text):
         p = plan_query(text, 600)
-        return p.target.lower(), p.conditions, p.relation, p.episode, p.motion
+        return p.target.lower(), p.conditions, p.relation, p.episode, p.motion, p.backdrop
 
     assert shape(other) == shape(query)
 

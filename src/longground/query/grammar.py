@@ -115,7 +115,8 @@ MARKERS: list[tuple[str, str]] = [
         # a knock needs "over" or "down" ("the waves knock him off his surfboard" is one
         # event), a hit the fall that follows ("a man hits the ball" is one event)
         rf"|resulting\s+in|{KNOCK}|{KNOCK_SPLIT}"
-        r"|hit(?:s|ting)?(?=\s+.{1,40}?\s+and\s+(?:knock|mak|topp|tip)\w*\b)",
+        r"|hit(?:s|ting)?(?=\s+.{1,40}?\s+(?:and\s+(?:knock|mak|topp|tip)\w*|so\s+(?:that\s+)?"
+        r"(?:it|they)\s+f[ae]ll|making\s+(?:it|them)\s+fall)\w*\b)",
     ),
     (
         "right after",
@@ -174,6 +175,8 @@ FILLERS = re.compile(
     r"there\s+(?:is|are)|there's|shown|visible|both|again|(?:a|the)\s+shots?\s+of|"
     r"(?:the\s+video\s+)?cuts?\s+to|(?:that|which)\s+(?:comes?|is|are|was|were)$|"
     rf"and\s+(?:{_KNOCK_VERB}|makes?|make)\s+(?:it|them)\s+(?:over|down|fall)|over$|"
+    r"so\s+(?:that\s+)?(?:it|they)\s+(?:falls?|fell)(?:\s+(?:over|down))?|"
+    r"making\s+(?:it|them)\s+fall(?:\s+(?:over|down))?|"
     rf"without\s+(?:{_KNOCK_VERB}|toppling|overturning)\s+(?:it|them)(?:\s+(?:over|down))?|"
     rf"(?:and\s+.+?|that|which)\s+(?:{STAYS_UP})$)\b",
     IGNORE,
@@ -185,7 +188,7 @@ TRAILING_WORDS = re.compile(r"\s+(?:is|are|was|were|and|that|which|it|to)\s*$", 
 
 STILL = re.compile(
     r"\b(?:(?:in\s+a\s+)?still\s+shot(?:\s+where\s+nothing\s+moves)?|(?:with\s+)?nothing\s+"
-    r"(?:moving|moves|is\s+moving)(?:\s+on[\s-]screen)?|standing\s+still|stands?\s+still|"
+    r"(?:moving|moves|is\s+moving)(?:\s+at\s+all)?(?:\s+on[\s-]screen)?|standing\s+still|stands?\s+still|"
     r"stationary|motionless|not\s+moving|(?:does|do)\s*(?:n't|\s+not)\s+move|at\s+rest|idle)\b",
     IGNORE,
 )
@@ -255,21 +258,46 @@ GENERIC = re.compile(
     IGNORE,
 )
 
-# "on a green background", "against a blue backdrop": the colour of what fills the frame edges.
+# "on a green background", "against a blue backdrop", "with a blue background (behind it)":
+# the colour of what fills the frame edges.
+_COLOURS = (
+    r"red|orange|yellow|green|cyan|turquoise|blue|purple|violet|pink|magenta|white|gr[ae]y|black"
+)
+_BEHIND = r"(?:\s+(?:behind|in\s+the\s+background)(?:\s+(?:it|them|him|her))?)?"
 BACKDROP = re.compile(
-    r"\s*\b(?:on|against|in\s+front\s+of|over)\s+(?:a|an|the)\s+(red|orange|yellow|green|cyan|"
-    r"turquoise|blue|purple|violet|pink|magenta|white|gr[ae]y|black)\s+(?:background|backdrop|"
-    r"backcloth|wall|screen)\b",
+    rf"\s*\b(?:on|against|in\s+front\s+of|over|with)\s+(?:a|an|the)\s+({_COLOURS})\s+"
+    rf"(?:background|backdrop|backcloth|wall|screen){_BEHIND}\b",
     IGNORE,
 )
-# "in front of a brick wall", "with a brick wall behind it": a textured backdrop
-# (`perception.backdrops.BACKDROP_TEXTURES`), removed from the target text like a colour.
+# "in front of a brick wall", "with a brick wall behind it", "with bricks behind it": a
+# textured backdrop (`perception.backdrops.BACKDROP_TEXTURES`), removed from the target text
+# like a colour.
 BACKDROP_TEXTURE = re.compile(
     r"\s*\b(?:(?:on|against|in\s+front\s+of|over|by)\s+(?:a|an|the)\s+(brick)\s+(?:wall|"
-    r"background|backdrop)|with\s+(?:a|an|the)\s+(brick)\s+wall\s+(?:behind|in\s+the\s+"
+    r"background|backdrop)|with\s+(?:(?:a|an|the)\s+)?(brick)s?(?:\s+wall)?\s+(?:behind|in\s+the\s+"
     r"background)(?:\s+(?:it|them|him|her))?)\b",
     IGNORE,
 )
+# "the cat's background is green", "the cat's backdrop green": the same, said of the thing.
+POSSESSIVE_BACKDROP = re.compile(
+    rf"^(.+?)'s\s+(?:background|backdrop)\s+(?:is\s+|was\s+)?(?:all\s+)?({_COLOURS}|brick)$",
+    IGNORE,
+)
+
+
+def backdrop_said_of(text: str) -> str:
+    """`text` with a possessive backdrop put the usual way round.
+
+    >>> backdrop_said_of("the motorbike's background is red")
+    'the motorbike on a red background'
+    """
+    said = POSSESSIVE_BACKDROP.match(text.strip())
+    if said is None:
+        return text
+    if said[2].lower() == "brick":
+        return f"{said[1]} in front of a brick wall"
+    return f"{said[1]} on a {said[2]} background"
+
 
 # "the black-and-white cat", "a grey horse": the object itself has no colour (checked on its
 # pixels, `perception.object_colors`); the words stay in the target text.
