@@ -188,7 +188,8 @@ TRAILING_WORDS = re.compile(r"\s+(?:is|are|was|were|and|that|which|it|to)\s*$", 
 
 STILL = re.compile(
     r"\b(?:(?:in\s+a\s+)?still\s+shot(?:\s+where\s+nothing\s+moves)?|(?:with\s+)?nothing\s+"
-    r"(?:moving|moves|is\s+moving)(?:\s+at\s+all)?(?:\s+on[\s-]screen)?|standing\s+still|stands?\s+still|"
+    r"(?:moving|moves|is\s+moving)(?:\s+at\s+all)?(?:\s+on[\s-]screen)?|standing\s+still|"
+    r"stands?\s+still|"
     r"stationary|motionless|not\s+moving|(?:does|do)\s*(?:n't|\s+not)\s+move|at\s+rest|idle)\b",
     IGNORE,
 )
@@ -274,8 +275,8 @@ BACKDROP = re.compile(
 # like a colour.
 BACKDROP_TEXTURE = re.compile(
     r"\s*\b(?:(?:on|against|in\s+front\s+of|over|by)\s+(?:a|an|the)\s+(brick)\s+(?:wall|"
-    r"background|backdrop)|with\s+(?:(?:a|an|the)\s+)?(brick)s?(?:\s+wall)?\s+(?:behind|in\s+the\s+"
-    r"background)(?:\s+(?:it|them|him|her))?)\b",
+    r"background|backdrop)|with\s+(?:(?:a|an|the)\s+)?(brick)s?(?:\s+wall)?\s+(?:behind|"
+    r"in\s+the\s+background)(?:\s+(?:it|them|him|her))?)\b",
     IGNORE,
 )
 # "the cat's background is green", "the cat's backdrop green": the same, said of the thing.
