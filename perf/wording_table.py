@@ -15,11 +15,9 @@ import json
 import sys
 from collections import defaultdict
 
-from robustness_table import KEYS, row, run_table
+from robustness_table import run_table, slice_table
 
 from longground.formats import load_predictions, load_samples
-
-SHOWN = (("f1@0.5", "F1@0.5"), ("rej_f1", "Rej-F1"), ("mae", "MAE"))
 
 
 def wordings(bench: str) -> dict[str, int]:
@@ -30,7 +28,9 @@ def wordings(bench: str) -> dict[str, int]:
 
 
 def rejected(samples, preds) -> str:
-    """Percent of the near-miss negatives answered with no moment."""
+    """near misses rejected %
+
+    Percent of the near-miss negatives answered with no moment."""
     near = {s.qid for s in samples if "near-miss" in s.attributes}
     if not near:
         return "-"
@@ -45,18 +45,7 @@ def table(bench: str, runs: dict[str, str]) -> str:
     number = wordings(bench)
     for s in samples:
         groups[number[s.qid]].append(s)
-    columns = [*(label for _, label in SHOWN), "near misses rejected %"]
-    head = " | ".join(f"{label} {name}" for label in columns for name in runs)
-    lines = [f"| wording | queries | {head} |", "|---|---|" + "---|" * (len(columns) * len(runs))]
-    for wording in sorted(groups):
-        group = groups[wording]
-        qids = {s.qid for s in group}
-        kept = {n: [p for p in ps if p.qid in qids] for n, ps in preds.items()}
-        cells = {n: row(group, kept[n]) for n in runs}
-        shown = [cells[n][KEYS.index(key)] for key, _ in SHOWN for n in runs]
-        shown += [rejected(group, kept[n]) for n in runs]
-        lines.append(f"| {wording} | {len(group)} | " + " | ".join(shown) + " |")
-    return "\n".join(lines)
+    return slice_table("wording", {w: groups[w] for w in sorted(groups)}, preds, rejected)
 
 
 def main(argv: list[str]) -> int:
