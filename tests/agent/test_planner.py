@@ -377,6 +377,13 @@ KNOCKS = "Find every time the ball knocks something over."
         ("a motorcycle on a purple background", "a motorcycle with a purple backdrop behind it"),
         ("the motorcycle in front of a brick wall", "Show me the motorcycle with bricks behind it"),
         ("the cat with nothing moving on screen", "show me the cat with nothing moving at all"),
+        # returns and ordinals in other words
+        ("When does the cat that appeared first come back? List every return, not its first "
+         "showing.", "show me the first cat we see when it reappears"),
+        ("When does the cat that appeared first come back? List every return, not its first "
+         "showing.", "the first cat we see, every time it comes back"),
+        ("When is the second horse to appear seen again?", "when does the second horse show up "
+         "again?"),
         # "in the picture" says only that it is seen
         ("When do the cat and the cup appear at the same time?",
          "moments with both the cat and the cup in the picture"),
@@ -388,7 +395,8 @@ def test_other_words_plan_the_same(query, other):
 
     def shape(text):
         p = plan_query(text, 600)
-        return p.target.lower(), p.conditions, p.relation, p.episode, p.motion, p.backdrop
+        return (p.target.lower(), p.conditions, p.relation, p.episode, p.motion, p.backdrop,
+                p.ordinal, p.skip_first)  # fmt: skip
 
     assert shape(other) == shape(query)
 

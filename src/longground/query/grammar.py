@@ -26,6 +26,7 @@ COREFERENCE = re.compile(
 # Asking only for returns of an entity: its first showing is left out.
 AGAIN = re.compile(
     r"\b(?:comes?\s+back|coming\s+back|seen\s+again|shown\s+again|appears?\s+again|every\s+return"
+    r"|(?:shows?|showing|showed)\s+up\s+again|turns?\s+up\s+again|(?:is|are)\s+back"
     r"|returns?|reappears?|not\s+(?:its|the)\s+first(?:\s+(?:appearance|showing))?)\b",
     IGNORE,
 )
@@ -173,6 +174,7 @@ FILLERS = re.compile(
     r"pops?\s+up|on[\s-]screen|in\s+view|in\s+the\s+(?:video|frame|scene|shot|picture|image)|"
     r"is\s+there|"
     r"there\s+(?:is|are)|there's|shown|visible|both|again|(?:a|the)\s+shots?\s+of|"
+    r"(?:that\s+)?(?:we|you)\s+(?:see|saw)|,?\s*(?:every|each)\s+time$|"
     r"(?:the\s+video\s+)?cuts?\s+to|(?:that|which)\s+(?:comes?|is|are|was|were)$|"
     rf"and\s+(?:{_KNOCK_VERB}|makes?|make)\s+(?:it|them)\s+(?:over|down|fall)|over$|"
     r"so\s+(?:that\s+)?(?:it|they)\s+(?:falls?|fell)(?:\s+(?:over|down))?|"
