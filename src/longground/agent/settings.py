@@ -20,7 +20,8 @@ ORDERS = ("coverage", "uniform")
 #: perception that assumes a backdrop: object boxes against the frame's outer ring, object
 #: looks, thresholds relative to the video (`SCENE_SWITCHES`), and frame halves as the
 #: regions looked at closer (the general scene looks at tiles).
-SCENES = ("general", "composited")
+#: "auto" (the default) reads which of the two each video is (`agent.footage`).
+SCENES = ("auto", "general", "composited")
 SCENE_SWITCHES = ("object_presence", "object_looks", "relative")
 #: The moment-confidence weights of each scene (`agent.confidence`): on the separation z (in
 #: the composited scene robust standard deviations above the text's threshold, in the
@@ -46,9 +47,11 @@ class AgentSettings:
             offline), "offline" or "llm".
         planner, filter, verifier, aggregator: per-role backend overriding `roles`.
         profile: "auto" (the planner's choice) or a profile name.
-        scene: "general" or "composited" (`SCENES`): sets the `SCENE_SWITCHES` left
+        scene: "auto", "general" or "composited" (`SCENES`): sets the `SCENE_SWITCHES` left
             unset, and in the general scene texts are scored by the encoder's presence
-            model (calibrated log-odds, `ImageTextEncoder.presence`).
+            model (calibrated log-odds, `ImageTextEncoder.presence`). "auto" is read per
+            video by the agent method (`agent.footage`); these settings alone take it as
+            "general".
         hops: K, both the reach of indirect edges and the hops of a perception context.
         full_rate_events: segment events on every indexed sample when the index is denser
             than the profile's rho_E (False: subsample to rho_E).
@@ -134,7 +137,7 @@ class AgentSettings:
     verifier: str | None = None
     aggregator: str | None = None
     profile: str = "auto"
-    scene: str = "general"
+    scene: str = "auto"
     hops: int = 2
     full_rate_events: bool = True
     max_iterations: int = 0
@@ -195,10 +198,12 @@ class AgentSettings:
             raise UserError(
                 f"agent: parameter scene={self.scene!r}; choose one of: " + ", ".join(SCENES)
             )
+        # "auto" is resolved per video by the agent method; read alone, it is the general one
+        scene = "general" if self.scene == "auto" else self.scene
         for name in SCENE_SWITCHES:
             if getattr(self, name) is None:
-                object.__setattr__(self, name, self.scene == "composited")
-        for name, value in SCENE_CONFIDENCE[self.scene].items():
+                object.__setattr__(self, name, scene == "composited")
+        for name, value in SCENE_CONFIDENCE[scene].items():
             if getattr(self, name) is None:
                 object.__setattr__(self, name, value)
         if self.order not in ORDERS:

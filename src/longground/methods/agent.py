@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..agent.footage import Footage, read_footage
 from ..agent.graph.cache import GraphCache
 from ..agent.perception.object_views import OBJECT_FOUND, object_views
 from ..agent.perception.regions import halves
@@ -413,26 +414,51 @@ class AgentMethod(IndexedGrounder):
             from .ask import method_chat_client
 
             client = method_chat_client(config)
-        cache = GraphCache(agent_dir(config.cache_dir))
-        self.agent = CometAgent(self.settings, config.fps, cache, client)
+        self._cache, self._client = GraphCache(agent_dir(config.cache_dir)), client
+        self._agents: dict[str, CometAgent] = {}
+        self._footage: dict[Path, Footage] = {}
         self._extractors = feature_extractors(  # bad specs fail before any work
             self.settings, self.config.device, self.config.batch_size
         )
-        self._sources: dict[Path, FileSource] = {}
+        self._sources: dict[tuple[Path, str], FileSource] = {}
 
     def _wants_llm(self) -> bool:
         roles = ("planner", "filter", "verifier", "aggregator")
         named = [getattr(self.settings, r) or self.settings.roles for r in roles]
         return "llm" in named or ("auto" in named and self.config.llm is not None)
 
-    def source(self, video: Path) -> FileSource:
+    def scene(self, video: Path) -> str:
+        """The scene the agent answers `video` in: the one asked for, or, with "auto", the
+        one its footage looks like (`agent.footage`, read once per video)."""
+        if self.settings.scene != "auto":
+            return self.settings.scene
         video = Path(video)
-        if video not in self._sources:
-            self._sources[video] = FileSource(
+        if video not in self._footage:
+            from ..video import probe
+
+            self._footage[video] = read_footage(video, float(probe(video).duration_s))
+        return self._footage[video].scene
+
+    def agent(self, scene: str) -> CometAgent:
+        """The agent of one scene, its settings those given with that scene."""
+        if scene not in self._agents:
+            settings = (
+                self.settings
+                if scene == self.settings.scene
+                else AgentSettings.from_params({**self.config.params, "scene": scene})
+            )
+            self._agents[scene] = CometAgent(settings, self.config.fps, self._cache, self._client)
+        return self._agents[scene]
+
+    def source(self, video: Path, scene: str | None = None) -> FileSource:
+        video = Path(video)
+        scene = scene or self.scene(video)
+        if (video, scene) not in self._sources:
+            self._sources[(video, scene)] = FileSource(
                 video, self.encoder, self.store, self._extractors, self.config,
-                self.settings.region_source, presence=self.settings.scene == "general",
+                self.settings.region_source, presence=scene == "general",
             )  # fmt: skip
-        return self._sources[video]
+        return self._sources[(video, scene)]
 
     def ground(self, video: Path, query: str) -> Grounding:
         from .channels import routed_grounding, with_route
@@ -449,10 +475,13 @@ class AgentMethod(IndexedGrounder):
         return with_route(grounding, analysis, self.config)
 
     def _ground_frames(self, video: Path, query: str) -> Grounding:
-        moments, trace = self.agent.run(self.source(video), query)
+        scene = self.scene(video)
+        moments, trace = self.agent(scene).run(self.source(video, scene), query)
         if self.config.single and len(moments) > 1:
             moments = moments[np.argsort(-moments.scores, kind="stable")[:1]]
         record = {"method": "agent", **trace.to_dict()}
+        footage = self._footage.get(Path(video))
+        record["scene"] = footage.to_dict() if footage else {"scene": scene, "rule": "asked for"}
         failure = trace.parse_failure if len(moments) == 0 else None
         if failure is not None:
             return Grounding(moments, raw=failure.raw, trace=record, parse_error=failure.reason)
