@@ -20,7 +20,7 @@ ORDERS = ("coverage", "uniform")
 #: perception that assumes a backdrop: object boxes against the frame's outer ring, object
 #: looks, thresholds relative to the video (`SCENE_SWITCHES`), and frame halves as the
 #: regions looked at closer (the general scene looks at tiles).
-#: "auto" (the default) reads which of the two each video is (`agent.footage`).
+#: "auto" (the default) reads which of the two each video is (`methods.footage`).
 SCENES = ("auto", "general", "composited")
 SCENE_SWITCHES = ("object_presence", "object_looks", "relative")
 #: The moment-confidence weights of each scene (`agent.confidence`): on the separation z (in
@@ -50,7 +50,7 @@ class AgentSettings:
         scene: "auto", "general" or "composited" (`SCENES`): sets the `SCENE_SWITCHES` left
             unset, and in the general scene texts are scored by the encoder's presence
             model (calibrated log-odds, `ImageTextEncoder.presence`). "auto" is read per
-            video by the agent method (`agent.footage`); these settings alone take it as
+            video by the agent method (`methods.footage`); these settings alone take it as
             "general".
         hops: K, both the reach of indirect edges and the hops of a perception context.
         full_rate_events: segment events on every indexed sample when the index is denser

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import numpy as np
 
-from ..agent.footage import Footage, read_footage
 from ..agent.graph.cache import GraphCache
 from ..agent.perception.object_views import OBJECT_FOUND, object_views
 from ..agent.perception.regions import halves
@@ -25,6 +24,7 @@ from ..encoders.label_bridge import HALF_LOGITS
 from ..errors import UserError
 from ..query import Route, analyse
 from .base import Grounding, IndexedGrounder, MethodConfig, register_method
+from .footage import Footage, read_footage
 from .presets import Preset, register_preset
 
 FRAME_SIDE = 224
@@ -429,7 +429,7 @@ class AgentMethod(IndexedGrounder):
 
     def scene(self, video: Path) -> str:
         """The scene the agent answers `video` in: the one asked for, or, with "auto", the
-        one its footage looks like (`agent.footage`, read once per video)."""
+        one its footage looks like (`methods.footage`, read once per video)."""
         if self.settings.scene != "auto":
             return self.settings.scene
         video = Path(video)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..moments import Moments
 from ..timecode import format_time
 from .base import Grounding
+from .footage import COMPOSITED_SHARE
 
 
 def explain(grounding: Grounding) -> list[str]:
@@ -93,6 +94,11 @@ def _visual(moments: Moments, trace: dict) -> list[str]:
     target = plan.get("target", "")
     lines = [f"why: the image encoder, target {target!r}"
              + ("" if threshold is None else f" (presence threshold {threshold:.3f})")]  # fmt: skip
+    scene = trace.get("scene", {})
+    if "uniform_frames" in scene:
+        lines.append(f"why: read as {scene['scene']} footage: {scene['uniform_frames']:.0%} of "
+                     f"{scene['frames']} frames have a one-colour edge (composited from "
+                     f"{COMPOSITED_SHARE:.0%})")  # fmt: skip
     lines += _classes(target)
     actions = trace.get("graph", {}).get("actions", [])
     for v in trace.get("verifications", []):

@@ -1,10 +1,10 @@
 """The default scene is read per video: real camera footage in the general scene, a clip
-that is mostly plain grey frames around a photo in the composited one (`agent.footage`)."""
+that is mostly plain grey frames around a photo in the composited one (`methods.footage`)."""
 
 from __future__ import annotations
 
-from longground.agent.footage import read_footage
 from longground.methods import MethodConfig, build_method
+from longground.methods.footage import read_footage
 from longground.video import probe
 from tests.support.media import bikes_path, cat_video
 
