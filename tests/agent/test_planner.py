@@ -384,6 +384,11 @@ KNOCKS = "Find every time the ball knocks something over."
          "showing.", "the first cat we see, every time it comes back"),
         ("When is the second horse to appear seen again?", "when does the second horse show up "
          "again?"),
+        # "X that directly follows a shot of Y"; crossing "from one side of the picture"
+        ("the cat immediately after a shot of the horse",
+         "every shot of the cat that directly follows a shot of the horse"),
+        ("a rocket moving across the screen", "a rocket moving from one side of the picture to "
+         "the other"),
         # "in the picture" says only that it is seen
         ("When do the cat and the cup appear at the same time?",
          "moments with both the cat and the cup in the picture"),

@@ -122,7 +122,10 @@ MARKERS: list[tuple[str, str]] = [
     (
         "right after",
         r"(?:right|immediately|just|directly|shortly|soon|straight)\s+after"
-        r"|(?:immediately|directly|right)\s+following|the\s+moment\s+after",
+        r"|(?:immediately|directly|right)\s+following|the\s+moment\s+after"
+        # "X that directly follows a shot of Y" (not "a car just follows the bus")
+        r"|(?:(?:that|which)\s+)?(?:immediately|directly|right|just)\s+follows?"
+        r"(?=\s+(?:a|the)\s+(?:shot|scene|clip)s?\s+of\b)",
     ),
     (
         "right before",
@@ -204,9 +207,10 @@ MOVING = re.compile(
     r"falls?(?:\s+(?:over|down))?|falling|fell|miss(?:es|ed)?|(?:goes|go|going|went)\s+(?:by|past)|"
     r"(?:slowly\s+)?zoom(?:s|ing)?(?:\s+(?:in|out))?(?:\s+(?:on|from))?|"
     r"(?:slowly\s+)?pan(?:s|ning)?(?:\s+sideways)?(?:\s+(?:across|over))?)\b"
-    r"|\b(?:across\s+the\s+(?:screen|frame|scene)|from\s+(?:left|right)\s+to\s+(?:left|right)|"
-    r"(?:from\s+)?(?:left|right)\s+to\s+(?:left|right)|from\s+one\s+side\s+of\s+the\s+"
-    r"(?:frame|screen)\s+to\s+the\s+other|through\s+the\s+(?:frame|screen)|into\s+(?:view|the\s+"
+    r"|\b(?:across\s+the\s+(?:screen|frame|scene|picture)|from\s+(?:left|right)\s+to\s+"
+    r"(?:left|right)|(?:from\s+)?(?:left|right)\s+to\s+(?:left|right)|from\s+one\s+side\s+of\s+"
+    r"the\s+(?:frame|screen|picture|image|shot)\s+to\s+the\s+other|through\s+the\s+(?:frame|screen)|"
+    r"into\s+(?:view|the\s+"
     r"frame)|out\s+of\s+(?:view|the\s+frame)|the\s+view|a\s+slow|slowly)\b",
     IGNORE,
 )
@@ -233,7 +237,8 @@ MOTION_KIND_WORDS = (
         "crossing",
         re.compile(
             r"\b(?:across\s+the\s+(?:screen|frame|scene|picture)|from\s+one\s+side\s+of\s+the\s+"
-            r"(?:frame|screen|picture)\s+to\s+the\s+other|through\s+the\s+(?:frame|screen)|"
+            r"(?:frame|screen|picture|image|shot)\s+to\s+the\s+other|through\s+the\s+(?:frame|"
+            r"screen)|"
             r"(?:left\s+to\s+right|right\s+to\s+left))\b",
             IGNORE,
         ),
