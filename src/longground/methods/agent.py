@@ -24,7 +24,7 @@ from ..encoders.label_bridge import HALF_LOGITS
 from ..errors import UserError
 from ..query import Route, analyse
 from .base import Grounding, IndexedGrounder, MethodConfig, register_method
-from .footage import Footage, read_footage
+from .footage import Footage, cached_footage
 from .presets import Preset, register_preset
 
 FRAME_SIDE = 224
@@ -434,9 +434,7 @@ class AgentMethod(IndexedGrounder):
             return self.settings.scene
         video = Path(video)
         if video not in self._footage:
-            from ..video import probe
-
-            self._footage[video] = read_footage(video, float(probe(video).duration_s))
+            self._footage[video] = cached_footage(video, self._cache.root)
         return self._footage[video].scene
 
     def agent(self, scene: str) -> CometAgent:

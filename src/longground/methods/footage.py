@@ -17,11 +17,14 @@ thresholds sit between those; they were not fitted further.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+#: Version of the rule below, in the name of its cache files.
+VERSION = 1
 RING_SAMPLES = 24
 RING_SIDE = 90
 #: The ring is this share of the frame's shorter side, at least 2 pixels.
@@ -75,9 +78,33 @@ def read_footage(video: str | Path, duration_s: float) -> Footage:
     shares = []
     for start_s in starts:
         end_s = min(float(start_s) + 0.5, duration_s)
-        for batch in sample_frames(video, 2.0, float(start_s), end_s, short_side=RING_SIDE):
-            shares += [ring_uniformity(frame) for frame in batch.frames[:1]]
-            break
+        batch = next(iter(sample_frames(video, 2.0, float(start_s), end_s, short_side=RING_SIDE)),
+                     None)  # fmt: skip
+        if batch is not None and len(batch.frames):
+            shares.append(ring_uniformity(batch.frames[0]))
     uniform = float(np.mean(np.array(shares) >= UNIFORM_SHARE)) if shares else 0.0
     scene = "composited" if uniform >= COMPOSITED_SHARE else "general"
     return Footage(scene, uniform, len(shares))
+
+
+def cached_footage(video: str | Path, root: Path | None) -> Footage:
+    """`read_footage` of `video`, kept beside the agent's graph files under `root` (the
+    agent's cache folder; None: not kept), so later queries on the video do not seek through
+    it again (8 s on a 20-minute generated video)."""
+    from ..atomic import atomic_open
+    from ..cache.fingerprint import video_fingerprint
+    from ..video import probe
+
+    path = None if root is None else root / f"{video_fingerprint(video)}-footage-v{VERSION}.json"
+    if path is not None and path.is_file():
+        try:
+            data = json.loads(path.read_text())
+            return Footage(data["scene"], float(data["uniform_frames"]), int(data["frames"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # unreadable: read the footage again and write it anew
+    footage = read_footage(video, float(probe(video).duration_s))
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_open(path) as handle:
+            json.dump(footage.to_dict(), handle)
+    return footage
