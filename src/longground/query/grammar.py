@@ -83,9 +83,11 @@ LEAD_IN = re.compile(rf"^(?:{'|'.join(_LEAD_INS)})(?:[\s,]+|$)", IGNORE)
 
 # "X misses Y", "X rolls past Y", "X passes an object": X moves by Y, both on screen ("the car
 # passes the truck" stays one event).
+# Words for a thing left unnamed: "something", "an object".
+_SOMETHING = r"(?:something|anything|an?\s+(?:object|thing|item))"
 PASSING = (
     r"miss(?:es|ed)?|(?:rolls?|rolled|rolling|goes|go|going|went|pass(?:es|ed)?|passing)"
-    r"\s+(?:by|past)|pass(?:es|ed)?(?=\s+(?:something|anything|an?\s+(?:object|thing|item))\b)"
+    rf"\s+(?:by|past)|pass(?:es|ed)?(?=\s+{_SOMETHING}\b)"
 )
 # Making something fall, in the words people use for it: "knocks it over", "knocks the cup
 # down", "topples it", "tips it over", "bowls it over" ("brings it over", "pushes the chair
@@ -260,7 +262,7 @@ ORDINAL_SUFFIX = re.compile(
 OCCURRENCE = re.compile(rf"\b(?:for\s+)?the\s+({_ORD})\s+time(?:\s+(?:that|when))?\b\s*", IGNORE)
 # Condition texts that name nothing in particular: the encoder cannot check them.
 GENERIC = re.compile(
-    r"^(?:(?:something|anything|someone|anyone|an?\s+(?:object|thing|item)|it|them)"
+    rf"^(?:(?:{_SOMETHING}|someone|anyone|it|them)"
     r"(?:\s+(?:over|down))?|"
     rf"(?:{_KNOCK_VERB}|toppling|overturning)(?:\s+(?:it|them))?(?:\s+(?:over|down))?)$",
     IGNORE,
