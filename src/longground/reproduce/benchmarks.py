@@ -8,11 +8,11 @@ queries and videos together (CoMET-Bench's 2,789 over 600; ExtremeWhenBench's 2,
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..cache.fingerprint import file_sha256
 from ..samples import Sample
 
 
@@ -54,15 +54,6 @@ ACTIVITYNET_VAL2 = PaperBenchmark(
     "ActivityNet Captions val_2", 17031, 4885, source="ActivityNet Captions' val_2 split"
 )
 KNOWN = (COMET_BENCH, EWB, CHARADES_TEST, ACTIVITYNET_VAL1, ACTIVITYNET_VAL2)
-
-
-def file_sha256(path: Path) -> str:
-    """The SHA-256 of a file's bytes, read in blocks."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def identify(path: Path, samples: Sequence[Sample]) -> PaperBenchmark | None:
