@@ -90,9 +90,10 @@ class OnnxNet:
 
     Args:
         path: the `.onnx` file.
-        threads: intra-op threads; default all the cores this process may use. Threads sleep
-            instead of spinning when idle, so a decoder running beside the network keeps its
-            core.
+        threads: intra-op threads; default `$LONGGROUND_ONNX_THREADS`, else all the cores this
+            process may use but one (at least one): the project's decoders run on one thread
+            beside the network (the index decodes ahead while it encodes), and a session as
+            wide as the machine competes with them. Threads sleep instead of spinning when idle.
         providers: ONNX Runtime execution providers (`device.onnx_providers`); default the CPU.
     """
 
@@ -100,7 +101,7 @@ class OnnxNet:
         import onnxruntime as ort
 
         options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or _env_threads() or _usable_cores()
+        options.intra_op_num_threads = threads or _env_threads() or max(1, _usable_cores() - 1)
         options.inter_op_num_threads = 1
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         # No pre-planned block for all intermediate tensors: the arena reuses freed ones.
