@@ -2,7 +2,8 @@
 ordinals, and the sentence-level rules (instructions, "the one" co-reference, "again").
 
 Every list is a regular expression matched case-insensitively on word boundaries. The grammar
-that uses them is in planner.py and written out in docs/agent.md.
+that uses them is in planner.py, summed up in docs/agent.md ("Step 1") and written out in
+docs/notes/agent-log.md ("Grammar").
 """
 
 from __future__ import annotations

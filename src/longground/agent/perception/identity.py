@@ -13,7 +13,7 @@ backdrop's hues aside as in `reid.without_backdrops`); it is then taken as two o
 pixels in each half (`two_sides`). One object across the middle keeps its colouring in both
 halves. On r4 (1280x720, objects at 1.2 of their size) this finds 19 of the 30 frames of its
 two-object shots whose objects touch, and splits 4 of its 214 frames of one object
-(docs/agent.md, "Objects that touch").
+(docs/notes/agent-log.md, "Objects that touch").
 """
 
 from __future__ import annotations

@@ -252,7 +252,7 @@ class Visibility:
         With object boxes, one box is one object (`owned`): a half whose box shows another of the
         texts, and not this one, does not show this one, however its whole half or the whole
         frame reads; the whole frames' reading counts only where some half is left for the
-        text (docs/agent.md, "One box, one object"). The view of the largest object whole
+        text (docs/notes/agent-log.md, "One box, one object"). The view of the largest object whole
         (`object_views`) belongs to no half: a text it shows is seen."""
         key = (texts, level, "together")
         if key not in self._memo:
