@@ -3,8 +3,9 @@
 A step after grounding, not part of any method: the moments are given, the target's words
 come from the query analysis (`target_words`), and each moment is sampled at `TRACK_FPS`
 (denser when it is short: at least `MIN_SAMPLES` frames), localised and followed on its
-own. The frames are decoded at the size the localiser looks at and handled a batch at a
-time, so a long moment costs time, not memory. The localiser sees the frames coarse to fine
+own. The frames are decoded at the size the localiser looks at, in a thread that runs a
+batch or two ahead of the localiser (`index.prefetch`), and handled a batch at a time, so a
+long moment costs time, not memory. The localiser sees the frames coarse to fine
 (`sparse.SparseLocaliser`: a frame every 2 s, and more only where the boxes change; a
 frame whose picture did not change keeps the boxes it had, by the index's change gate), so
 a still or smoothly moving object costs a localisation every two seconds.
@@ -17,12 +18,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import UserError
 from ..index.change import ChangeGate
+from ..index.prefetch import prefetch
 from ..moments import Moments
 from ..progress import progress_bar
 from ..track import Track
@@ -123,32 +127,41 @@ def tracks_on(
     Raises:
         UserError: no localiser knows `target`, or the video cannot be read.
     """
-    from ..video import probe, sample_frames
+    from ..video import probe
 
     localiser = localiser_for(target)
     side = localiser.decode_side(target)
     video_fps = float(probe(video).fps or fps)
     plans = [moment_times(float(s), float(e), fps, video_fps) for s, e in moments.spans]
-    out, next_id = [], 0
+    out: list[list[Track]] = [[] for _ in plans]
+    next_id = 0
+    decoded = prefetch(_moment_batches(video, plans, fps, side))  # decoding beside localising
     with progress_bar(sum(len(p) for p in plans), "tracks", "frame", progress) as bar:
-        for times in plans:
-            if not len(times):
-                out.append([])
-                continue
-            rate = 1.0 / float(times[1] - times[0]) if len(times) > 1 else fps
+        for k, batches in groupby(decoded, key=itemgetter(0)):
             sparse = SparseLocaliser(localiser, target, GATE, coarse.STEP)
             parts, seen = [], []
-            for batch in sample_frames(video, rate, float(times[0]), float(times[-1]) + 0.5 / rate,
-                                       short_side=side):  # fmt: skip
+            for _, batch in batches:
                 found = sparse(batch.frames)
                 parts.append(replace(found, frames=found.frames + sum(map(len, seen))))
                 seen.append(batch.times_s)
                 bar.update(len(batch))
-            sampled = np.concatenate(seen) if seen else np.zeros(0)
-            tracks = follow(Detections.concat(parts), sampled, target)
-            out.append([_renumbered(t, next_id + k) for k, t in enumerate(tracks)])
+            tracks = follow(Detections.concat(parts), np.concatenate(seen), target)
+            out[k] = [_renumbered(t, next_id + j) for j, t in enumerate(tracks)]
             next_id += len(tracks)
     return out
+
+
+def _moment_batches(video, plans: list[np.ndarray], fps: float, side: int):
+    """`(k, batch)`: the sampled frames of moment `k`, a batch at a time, moment after moment."""
+    from ..video import sample_frames
+
+    for k, times in enumerate(plans):
+        if not len(times):
+            continue
+        rate = 1.0 / float(times[1] - times[0]) if len(times) > 1 else fps
+        for batch in sample_frames(video, rate, float(times[0]), float(times[-1]) + 0.5 / rate,
+                                   short_side=side):  # fmt: skip
+            yield k, batch
 
 
 def _renumbered(track: Track, track_id: int) -> Track:
