@@ -13,9 +13,12 @@ encoder that uses it must say so in its id).
 
 from __future__ import annotations
 
+import contextvars
 import importlib.util
 import os
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -25,10 +28,32 @@ from ..cache.kinds import encoder_file
 from .disk_cache import files_fingerprint
 
 INPUT_NAME = "images"
-# A thread count for every ONNX Runtime session of the process (default: every usable core);
-# `perf/bench_adaptive.py` uses it to compare an encoder on one thread beside the decoder.
+# A thread count for every ONNX Runtime session of the process (default: every usable core,
+# one fewer beside a decoding thread); `perf/bench_adaptive.py` compares settings with it.
 THREADS_ENV = "LONGGROUND_ONNX_THREADS"
 OPSET = 17
+_DECODING_BESIDE = contextvars.ContextVar("longground_decoding_beside", default=False)
+
+
+@contextmanager
+def decoding_beside() -> Iterator[None]:
+    """Within this block a decoding thread runs beside the networks (the index's and the
+    tracks' `prefetch`): sessions without a set thread count run one intra-op thread fewer,
+    so the decoder keeps its core. On 2 quiet cores the 20-minute index of
+    `perf/bench_index_cost.py` took 7.0-8.6 s with one encoder thread against 9.4-9.7 s with
+    two, while the agent's own passes (no decoder beside them) were 20 % slower on one.
+
+    >>> with decoding_beside():
+    ...     _DECODING_BESIDE.get()
+    True
+    >>> _DECODING_BESIDE.get()
+    False
+    """
+    token = _DECODING_BESIDE.set(True)
+    try:
+        yield
+    finally:
+        _DECODING_BESIDE.reset(token)
 
 
 def onnx_available() -> bool:
@@ -90,32 +115,43 @@ class OnnxNet:
 
     Args:
         path: the `.onnx` file.
-        threads: intra-op threads; default `$LONGGROUND_ONNX_THREADS`, else all the cores this
-            process may use but one (at least one): the project's decoders run on one thread
-            beside the network (the index decodes ahead while it encodes), and a session as
-            wide as the machine competes with them. Threads sleep instead of spinning when idle.
+        threads: intra-op threads; default `$LONGGROUND_ONNX_THREADS`, else every core this
+            process may use, one fewer inside `decoding_beside` (a session of each width is
+            made when first needed). Threads sleep instead of spinning when idle.
         providers: ONNX Runtime execution providers (`device.onnx_providers`); default the CPU.
     """
 
     def __init__(self, path: Path, threads: int | None = None, providers: list | None = None):
-        import onnxruntime as ort
-
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or _env_threads() or max(1, _usable_cores() - 1)
-        options.inter_op_num_threads = 1
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        # No pre-planned block for all intermediate tensors: the arena reuses freed ones.
-        # EfficientNet-Lite0 at 8 frames: 85 MB less resident, the same CPU time per frame.
-        options.enable_mem_pattern = False
-        options.log_severity_level = 3
-        providers = providers or ["CPUExecutionProvider"]
         self.path = Path(path)
-        self.session = ort.InferenceSession(str(path), options, providers=providers)
+        self.threads = threads
+        self.providers = providers or ["CPUExecutionProvider"]
+        self._sessions: dict[int, object] = {}
+        self._session()  # a file ONNX Runtime cannot load fails here, not at the first call
+
+    def _session(self):
+        width = self.threads or _env_threads()
+        if not width:
+            width = max(1, _usable_cores() - 1) if _DECODING_BESIDE.get() else _usable_cores()
+        if width not in self._sessions:
+            import onnxruntime as ort
+
+            options = ort.SessionOptions()
+            options.intra_op_num_threads = width
+            options.inter_op_num_threads = 1
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            # No pre-planned block for all intermediate tensors: the arena reuses freed
+            # ones. EfficientNet-Lite0 at 8 frames: 85 MB less resident, the same CPU time.
+            options.enable_mem_pattern = False
+            options.log_severity_level = 3
+            self._sessions[width] = ort.InferenceSession(
+                str(self.path), options, providers=self.providers
+            )
+        return self._sessions[width]
 
     def __call__(self, images: np.ndarray) -> tuple[np.ndarray, ...]:
         """Run on `(N, 3, S, S)` float32 (C-contiguous); returns the outputs, float32."""
         inputs = {INPUT_NAME: np.ascontiguousarray(images, dtype=np.float32)}
-        return tuple(self.session.run(None, inputs))
+        return tuple(self._session().run(None, inputs))
 
 
 def cached_onnx_net(

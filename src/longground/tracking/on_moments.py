@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..encoders.onnx_net import decoding_beside
 from ..errors import UserError
 from ..index.change import ChangeGate
 from ..index.prefetch import prefetch
@@ -136,7 +137,8 @@ def tracks_on(
     out: list[list[Track]] = [[] for _ in plans]
     next_id = 0
     decoded = prefetch(_moment_batches(video, plans, fps, side))  # decoding beside localising
-    with progress_bar(sum(len(p) for p in plans), "tracks", "frame", progress) as bar:
+    total = sum(len(p) for p in plans)
+    with progress_bar(total, "tracks", "frame", progress) as bar, decoding_beside():
         for k, batches in groupby(decoded, key=itemgetter(0)):
             sparse = SparseLocaliser(localiser, target, GATE, coarse.STEP)
             parts, seen = [], []
