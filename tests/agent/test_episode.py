@@ -6,10 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from longground.agent.composited.scene import LOOK_S
+from longground.agent.composited.standing import stays_standing
 from longground.agent.graph.cache import GraphCache
 from longground.agent.perception.episode import (
     EPISODE_FPS,
-    LOOK_S,
     Episode,
     ShotEpisodes,
     cut_pairs,
@@ -27,9 +28,9 @@ COMPOSITED = CometAgent(AgentSettings(roles="offline", scene="composited"), 1.0,
 
 
 def shot_episode(frames_at, shot_s: tuple[float, float], step_s: float) -> Episode | None:
-    """The episode of the shot around the middle of `shot_s`, as the verifier reads it
-    (`shot_episodes(...).at`)."""
-    shots = shot_episodes(frames_at, shot_s, step_s)
+    """The episode of the shot around the middle of `shot_s`, as the verifier reads it in the
+    composited scene (`shot_episodes(...).at`)."""
+    shots = shot_episodes(frames_at, shot_s, step_s, look_s=LOOK_S, standing=stays_standing)
     return None if shots is None else shots.at(sum(shot_s) / 2)
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from longground.agent.composited.regions import halves
 from longground.agent.graph.levels import split_event, split_events
-from longground.agent.perception.regions import halves
 from longground.agent.profiles import PROFILES
 from longground.agent.settings import AgentSettings
 from longground.encoders.label_bridge import HALF_LOGITS

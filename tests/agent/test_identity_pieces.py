@@ -4,8 +4,8 @@ because no cut lies between them (one shot)."""
 import numpy as np
 
 from longground.agent.aggregate import consolidate
-from longground.agent.perception.identity import one_shot, whole_looks
-from longground.agent.perception.reid import Look
+from longground.agent.composited.identity import one_shot, whole_looks
+from longground.agent.composited.reid import Look
 from longground.agent.verify.memory import MemoryEntry
 
 

@@ -3,12 +3,9 @@
 import numpy as np
 import pytest
 
+from longground.agent.composited.slivers import holds_other_object, sliver_is_own_shot
 from longground.agent.graph.cache import GraphCache
-from longground.agent.perception.conditions import (
-    holds_other_object,
-    past_slivers,
-    sliver_is_own_shot,
-)
+from longground.agent.perception.conditions import past_slivers
 from longground.agent.pipeline import CometAgent
 from longground.agent.settings import AgentSettings
 from longground.errors import UserError

@@ -15,6 +15,7 @@ import numpy as np
 from .graph.nodes import Nodes
 from .plan.planner import Plan
 from .profiles import Profile
+from .scene import CloserLooks
 
 FramesAt = Callable[[np.ndarray], np.ndarray]
 
@@ -40,13 +41,9 @@ class Evidence:
         scores: raw encoder relevance `(T,)` per plan text (target and conditions).
         events: the event level of the graph.
         actions: the action level (None until Step 2 has built it).
-        frames_at: decodes `(N, H, W, 3)` uint8 frames at given times (LLM roles only).
-        score_features: the encoder's `score(features, text) -> (M,)` on feature rows.
-        regions: region features `(N, R, ...)` at given times (see `regions.RegionIndex`),
-            or None when the source has none.
-        objects: features of the frames' object views `(N, V, ...)` at given times (each
-            half's object box, `perception.boxes`, and the largest object whole,
-            `perception.object_views`), or None.
+        frames_at: decodes `(N, H, W, 3)` uint8 frames at given times.
+        closer: the scene's closer looks at the frames (`scene.CloserLooks`: frame halves
+            and object boxes in the composited scene), or None.
         profile: the graph profile in use (its budgets bound what roles look at).
         calibrations: per plan text, the calibration decided relative to the video
             (`perception.relative`); None: the roles' shared calibration.
@@ -61,9 +58,7 @@ class Evidence:
     events: Nodes
     actions: Nodes | None = None
     frames_at: FramesAt | None = None
-    score_features: Callable[[dict[str, np.ndarray], str], np.ndarray] | None = None
-    regions: Callable[[np.ndarray], dict[str, np.ndarray]] | None = None
-    objects: Callable[[np.ndarray], dict[str, np.ndarray]] | None = None
+    closer: CloserLooks | None = None
     profile: Profile | None = None
     calibrations: dict[str, Any] | None = None
     memo: dict[str, Any] = field(default_factory=dict)

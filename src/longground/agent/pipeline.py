@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
-from ..cache.kinds import agent_objects_name, agent_rate_key, agent_regions_name
+from ..cache.kinds import agent_rate_key
 from ..moments import Moments
 from .combine import combine, sub_events
 from .confidence import Weights, rescored
@@ -20,7 +20,6 @@ from .perception.filter import UNREADABLE_DROP
 from .perception.intervals import occurrence
 from .perception.null import best_standout, gate, null_standout
 from .perception.presence import pooled
-from .perception.regions import RegionIndex
 from .perception.relative import RelativeRule, calibrations, decide
 from .plan.planner import Relation
 from .profiles import PROFILES, SHORT_MAX_S, Profile
@@ -34,6 +33,8 @@ from .roles import (
     VerifierRole,
     build_role,
 )
+from .scene import Scene
+from .scenes import scene_for
 from .settings import AgentSettings
 from .source import VideoSource, segment_features
 from .trace import ParseFailure, Trace
@@ -57,10 +58,12 @@ class Roles:
 
 
 def make_roles(
-    settings: AgentSettings, threshold: float, client=None, width: float | None = None
-) -> Roles:
+    settings: AgentSettings, threshold: float, client=None, width: float | None = None,
+    scene: Scene | None = None,
+) -> Roles:  # fmt: skip
     """Build the role backends the settings ask for (LLM ones need `client`); `width`: the
-    source's score units per unit of log-odds, if it knows them."""
+    source's score units per unit of log-odds, if it knows them; `scene`: the perception the
+    scene adds (default: the general scene's, nothing)."""
     scorer = ScorerSettings.from_agent(settings, threshold, width)
     extra = {
         "filter": {"frames_per_event": settings.filter_frames, "batch": settings.filter_batch},
@@ -70,8 +73,9 @@ def make_roles(
     for role in ROLE_NAMES:
         backend = settings.backend(role, client is not None)
         built[role] = build_role(
-            role, backend, settings=scorer, client=client, **extra.get(role, {})
-        )
+            role, backend, settings=scorer, client=client, scene=scene or Scene(),
+            **extra.get(role, {}),
+        )  # fmt: skip
     return Roles(**built)
 
 
@@ -117,10 +121,9 @@ class CometAgent:
 
     def __init__(self, settings: AgentSettings, index_fps: float, cache: GraphCache, client=None):
         self.settings, self.index_fps, self.cache, self.client = settings, index_fps, cache, client
+        self.scene = scene_for(settings, cache.root)
         self._roles: dict[tuple[float, float | None], Roles] = {}
-        self._regions: dict[tuple[str, str], RegionIndex] = {}  # (kind, video key)
         self._nulls: dict[tuple, dict[str, float]] = {}  # null standouts per video and events
-        self._trace = Trace()  # the query in progress (region features report their cost here)
 
     def absolute_threshold(self, source: VideoSource) -> float:
         """The raw score meaning "visible" before any decision relative to the video."""
@@ -132,7 +135,9 @@ class CometAgent:
     def roles(self, source: VideoSource) -> Roles:
         key = (self.absolute_threshold(source), source.default_width)
         if key not in self._roles:
-            self._roles[key] = make_roles(self.settings, *key[:1], self.client, key[1])
+            self._roles[key] = make_roles(
+                self.settings, key[0], self.client, key[1], self.scene
+            )
         return self._roles[key]
 
     def profile(self, name: str) -> Profile:
@@ -144,7 +149,6 @@ class CometAgent:
         channel (speech, on-screen text, people), the sub-events are answered one by one and
         combined with the plan's relation (`agent.combine`)."""
         trace, roles = Trace(), self.roles(source)
-        self._trace = trace
         plan, profile = self._plan(source, query, roles, trace)
         start_s, end_s = plan.window_s
         if end_s <= start_s:
@@ -192,11 +196,7 @@ class CometAgent:
             )  # fmt: skip
             inner = Trace()
             inner.put("plan", alone.to_record())
-            self._trace = inner
-            try:
-                moments = self._ground_plan(source, alone, profile, inner)
-            finally:
-                self._trace = trace
+            moments = self._ground_plan(source, alone, profile, inner)
             for name, seconds in inner.timings.items():
                 trace.timings[name] += seconds
             return moments, {"agent": inner.to_dict()}
@@ -246,13 +246,10 @@ class CometAgent:
             decisions = self._decide(source, fps, plan.texts, trace, events.spans_s)
         evidence = Evidence(
             plan, times_s, feats["embedding"], feats["appearance"], scores, events,
-            frames_at=source.frames_at, score_features=source.score,
-            regions=self._region_index(source, video_key), profile=profile,
-            objects=self._object_index(source, video_key),
-            calibrations=calibrations(decisions, self._width(source)),
+            frames_at=source.frames_at, closer=self.scene.closer(source, video_key, trace),
+            profile=profile, calibrations=calibrations(decisions, self._width(source)),
         )  # fmt: skip
         evidence.memo["decisions"] = decisions
-        evidence.memo["object_presence"] = self.settings.object_presence
         with trace.timed("graph.filter"):
             kept = self.roles(source).filter.select(evidence)
         trace.count("malformed.filter", kept.malformed)
@@ -339,38 +336,6 @@ class CometAgent:
             "confidence", {"texts": list(texts), "separation": z.tolist(), "verifier": verifier}
         )
         return moments
-
-    def _region_index(self, source: VideoSource, video_key: str):
-        """Region features of this video. Their cost falls inside the step that asks for them
-        (filter or verification) and is also shown alone as "detail.regions"."""
-        if not (self.settings.regions and source.has_regions):
-            return None
-        cheap = self.cache.root is None or source.regions_in_index
-        name = None if cheap else agent_regions_name(video_key)
-        return self._indexed(source.region_features, video_key, name, "regions")
-
-    def _object_index(self, source: VideoSource, video_key: str):
-        """Features of the frame halves' object boxes (`perception.boxes`), computed where the
-        verifier asks for them; their cost is also shown alone as "detail.objects"."""
-        if not (self.settings.regions and source.has_objects):
-            return None
-        name = None if self.cache.root is None else agent_objects_name(video_key)
-        return self._indexed(source.object_features, video_key, name, "objects")
-
-    def _indexed(self, compute_fn, video_key: str, file_name: str | None, kind: str):
-        """`features(times)` of one kind of region of this video, kept in memory and in
-        `file_name` under the cache root (None: memory only)."""
-        if (kind, video_key) not in self._regions:
-            path = None if file_name is None else self.cache.root / file_name
-
-            def compute(times_s: np.ndarray) -> dict[str, np.ndarray]:
-                trace = self._trace  # the query in progress
-                with trace.timed(f"detail.{kind}"):
-                    trace.count(f"graph.{kind[:-1]}_frames", len(times_s))
-                    return compute_fn(times_s)
-
-            self._regions[(kind, video_key)] = RegionIndex(compute, path)
-        return self._regions[(kind, video_key)].features
 
     def _verify(self, evidence: Evidence, roles: Roles, profile: Profile, trace: Trace):
         """Step 3: the verification loop over the action nodes."""

@@ -69,7 +69,7 @@ class AgentSettings:
             a shot of Y" must show Y (`roles.offline.ScorerSettings`), chosen on the tuning
             rendering.
         object_looks (composited scene): let the offline roles read the objects' own pixels
-            (`perception.reid`): ordinal plans group instances by the objects' looks rather
+            (`composited.reid`): ordinal plans group instances by the objects' looks rather
             than by `same_identity` on frame embeddings, and colourless plans check the
             object has no colour.
         pan_min, zoom_min, approach_min: per-second thresholds of the camera's pan and zoom
@@ -79,7 +79,7 @@ class AgentSettings:
             how far (fraction of the frame width) that difference's centre sweeps in a
             crossing ("moving across the screen").
         regions (composited scene): let the offline roles look at frame halves
-            (`regions.py`).
+            (`composited.regions`).
         region_source: where the halves' features come from: "index" (the encoder's
             whole-frame pass, when it gives them: label-bridge) or "encoder" (each half
             cropped and encoded again); see docs/agent.md, "The first look".

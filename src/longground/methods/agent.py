@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ..agent.composited.object_views import OBJECT_FOUND, object_views
+from ..agent.composited.regions import halves
 from ..agent.graph.cache import GraphCache
-from ..agent.perception.object_views import OBJECT_FOUND, object_views
-from ..agent.perception.regions import halves
 from ..agent.pipeline import CometAgent
 from ..agent.settings import AgentSettings
 from ..agent.source import ChannelAnswer, VideoSource

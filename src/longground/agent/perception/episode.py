@@ -22,8 +22,8 @@ shot is looked at again, at `EPISODE_FPS`:
    in their objects, but at once: a pair that changes `CUT_SPIKE` times more than the
    pairs around it is a cut too. When no cut lies within one step of an
    end of the graph's shot, that boundary is a change inside the shot (the graph splits a
-   shot where something falls), and frames are read up to `LOOK_S` further for the cut
-   (where something moves at that end: a still stretch adds nothing to an episode);
+   shot where something falls), and frames are read up to the scene's `look_s` further for
+   the cut (where something moves at that end: a still stretch adds nothing to an episode);
 4. the shot is the run of pairs between the cuts around the candidate; its episode runs
    from the first frame of its first pair that changes at least `MIN_CHANGED` of the frame
    to the second frame of its last such pair.
@@ -39,12 +39,11 @@ in its four knock-overs and 1.3 to 2.5 in its four passings; 5 lies between them
 geometric middle).
 
 Something passing by something else needs that something else: an object that *stays
-standing* in the shot while the other moves. It is read with the boundary prior of
-`boxes.foreground` (what the frame's outer ring does not show) on the middle frame of the
-shot, less every pixel that changes at some point of the shot; the largest part left, opened
-as `boxes.object_box` opens its mask, must cover at least `boxes.MIN_AREA` of half the frame.
-An object crossing, entering or leaving the frame alone leaves nothing standing: each of its
-pixels changes as its edges pass.
+standing* in the shot while the other moves. Where the scene can read it (`scene.Scene.
+standing`: the composited scene's boundary prior, on the middle frame of the shot, less every
+pixel that changes at some point of the shot) an episode where nothing stands is no passing
+by; an object crossing, entering or leaving the frame alone leaves nothing standing. Where it
+cannot, standing is unknown and does not decide.
 
 And whether what moved went *through*: the shot's last frame shows what its first showed. A
 passing-by needs it (the mover went by and on; an object entering beside a still one stays);
@@ -59,9 +58,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-
-from ...errors import require
-from .boxes import MIN_AREA, foreground
 
 #: Frames per second the shot is looked at.
 EPISODE_FPS = 8.0
@@ -85,11 +81,11 @@ CUT_CELL = 0.05
 #: Tuning rendering: its cuts stand 4.0 to 10^4 times above, pairs inside a shot at most
 #: 3.4 times (a zoom starting), 1.7 without zooms.
 CUT_SPIKE = 4.0
-#: How far beyond the graph's shot a cut is looked for, when its boundary is not one (s): the
-#: longest cause-and-effect shot the generator scripts (tuning rendering: 4.0 to 8.7 s).
-LOOK_S = 10.0
 #: Frames decoded at once.
 CHUNK = 64
+#: `standing(frame (h, w, 3), moved (h, w)) -> bool`: something stays standing apart from
+#: the pixels that moved (`scene.Scene.standing`).
+Standing = Callable[[np.ndarray, np.ndarray], bool]
 
 
 @dataclass(frozen=True)
@@ -100,7 +96,8 @@ class Episode:
         start_s, end_s: from the first frame that moves to the last (seconds).
         peak: the largest changed fraction of a pair in it.
         typical: the median changed fraction of its moving pairs.
-        standing: something stays standing in the shot while the rest moves.
+        standing: something stays standing in the shot while the rest moves (None:
+            unknown, the scene cannot read it).
         through: what moved went through: the shot's last frame shows what its first
             frame showed.
     """
@@ -109,7 +106,7 @@ class Episode:
     end_s: float
     peak: float
     typical: float
-    standing: bool = True
+    standing: bool | None = True
     through: bool = True
 
     @property
@@ -125,7 +122,7 @@ class Episode:
     def fits(self, kind: str) -> bool:
         """The episode is of the plan's kind (`Plan.episode`): "effect" needs a fall that
         lasts (the fallen thing lies there at the end: not `through`), "passing" no fall,
-        something standing, and the mover gone through.
+        something standing (where known), and the mover gone through.
 
         >>> Episode(0.0, 2.0, 0.006, 0.004).fits("passing")
         True
@@ -134,9 +131,9 @@ class Episode:
         """
         if kind == "effect":
             return self.falls and not self.through
-        return not self.falls and self.standing and self.through
+        return not self.falls and self.standing is not False and self.through
 
-    def to_record(self) -> dict[str, float | bool]:
+    def to_record(self) -> dict[str, float | bool | None]:
         return {"span_s": [self.start_s, self.end_s], "peak": self.peak,
                 "typical": self.typical, "falls": self.falls,
                 "standing": self.standing, "through": self.through}  # fmt: skip
@@ -175,29 +172,6 @@ def cut_pairs(changes: np.ndarray, grid: int = CUT_GRID, cell: float = CUT_CELL)
     return out | (fraction >= CUT_SPIKE * np.maximum(around, MIN_CHANGED))
 
 
-def stays_standing(frame: np.ndarray, moved: np.ndarray) -> bool:
-    """Something stays standing: the foreground of `frame` (`boxes.foreground`) less the
-    pixels in `moved` holds an opened part of at least `boxes.MIN_AREA` of half the frame.
-
-    Args:
-        frame: `(h, w, 3)` RGB frame of the shot.
-        moved: `(h, w)` bool, pixels that change at some point of the shot.
-
-    >>> f = np.full((40, 60, 3), 30, np.uint8); f[10:30, 35:50] = (200, 40, 40)
-    >>> m = np.zeros((40, 60), bool)
-    >>> stays_standing(f, m), stays_standing(f, m | (f[..., 0] > 100))
-    (True, False)
-    """
-    cv2 = require("cv2", "agent")
-    frame = np.asarray(frame, np.uint8)
-    still = (foreground(frame) & ~moved).astype(np.uint8)
-    k = max(3, int(round(frame.shape[0] * 0.02))) | 1
-    still = cv2.morphologyEx(still, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(still, connectivity=8)
-    largest = int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
-    return largest >= MIN_AREA * still.size / 2
-
-
 def pair_changes(small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per consecutive pair of shrunk frames: the gray changed fraction and the pixels that
     change in some colour channel (both by more than `PIXEL_STEP`).
@@ -222,6 +196,7 @@ def episode_of(
     changed: np.ndarray,
     colour: np.ndarray,
     min_changed: float = MIN_CHANGED,
+    standing: Standing | None = None,
 ) -> Episode | None:
     """The episode of one shot (frames between two cuts); None when nothing moves in it.
 
@@ -230,15 +205,19 @@ def episode_of(
         small: `(N, h, w, 3)` shrunk frames (`shrink`).
         changed, colour: `(N - 1,)` and `(N - 1, h, w)`, its pairs' `pair_changes`.
         min_changed: fraction of a frame that must change for a pair to be motion.
+        standing: the scene's reading of something standing (`scene.Scene.standing`), or
+            None (unknown).
     """
     moving = np.flatnonzero(changed >= min_changed)
     if not len(moving):
         return None
     changes = changed[moving]
-    standing = stays_standing(small[len(small) // 2].astype(np.uint8), colour.any(axis=0))
+    still = None
+    if standing is not None:
+        still = standing(small[len(small) // 2].astype(np.uint8), colour.any(axis=0))
     through = bool(pair_changes(small[[0, -1]])[0][0] < min_changed)
     return Episode(float(times_s[moving[0]]), float(times_s[moving[-1] + 1]),
-                   float(changes.max()), float(np.median(changes)), standing,
+                   float(changes.max()), float(np.median(changes)), still,
                    through)  # fmt: skip
 
 
@@ -256,18 +235,19 @@ class ShotEpisodes:
     episodes: tuple[Episode | None, ...]
 
     @classmethod
-    def read(cls, times_s: np.ndarray, small: np.ndarray) -> ShotEpisodes:
+    def read(
+        cls, times_s: np.ndarray, small: np.ndarray, standing: Standing | None = None
+    ) -> ShotEpisodes:
         """Cut `(N,)` frames at `times_s` (shrunk, `(N, h, w, 3)`) into shots at their cuts
-        (`cut_pairs`) and read each shot's episode."""
+        (`cut_pairs`) and read each shot's episode (`standing`: see `episode_of`)."""
         changed, colour = pair_changes(small)
         cuts = np.flatnonzero(cut_pairs(colour))
         firsts, lasts = np.r_[0, cuts + 1], np.r_[cuts, len(small) - 1]
         spans, episodes = [], []
         for a, b in zip(firsts, lasts, strict=True):
             spans.append((times_s[a], times_s[b]))
-            episodes.append(
-                episode_of(times_s[a : b + 1], small[a : b + 1], changed[a:b], colour[a:b])
-            )
+            episodes.append(episode_of(times_s[a : b + 1], small[a : b + 1], changed[a:b],
+                                       colour[a:b], standing=standing))  # fmt: skip
         return cls(np.asarray(spans, np.float64).reshape(-1, 2), tuple(episodes))
 
     def cut_near(self, at_s: float, reach_s: float) -> bool:
@@ -300,9 +280,11 @@ def shot_episodes(
     shot_s: tuple[float, float],
     step_s: float,
     fps: float = EPISODE_FPS,
+    look_s: float = 0.0,
+    standing: Standing | None = None,
 ) -> ShotEpisodes | None:
     """The shots and episodes around a graph's shot at `fps`, from one step before it to one
-    step after, read up to `LOOK_S` further on a side whose boundary is not a cut and where
+    step after, read up to `look_s` further on a side whose boundary is not a cut and where
     something moves (see the module docstring); None when fewer than two frames decode.
 
     Args:
@@ -310,6 +292,8 @@ def shot_episodes(
         shot_s: the shot's `(start_s, end_s)` from the event boundaries.
         step_s: the timeline's sampling step (how far the real cuts may lie from them).
         fps: rate the shot is looked at.
+        look_s: how far beyond the shot its real cut is looked for (`scene.Scene.look_s`).
+        standing: the scene's reading of something standing (see `episode_of`).
     """
     start_s = max(0.0, shot_s[0] - step_s)
     times_s = np.arange(start_s, shot_s[1] + step_s, 1.0 / fps)
@@ -317,8 +301,8 @@ def shot_episodes(
     if len(small) < 2:
         return None
     truncated, times_s = len(small) < len(times_s), times_s[: len(small)]
-    seen = ShotEpisodes.read(times_s, small)
-    reach = int(round(LOOK_S * fps))
+    seen = ShotEpisodes.read(times_s, small, standing)
+    reach = int(round(look_s * fps))
     before = times_s[0] - np.arange(min(reach, int(start_s * fps)), 0, -1) / fps
     if len(before) and seen.episodes[0] is not None and not seen.cut_near(shot_s[0], step_s):
         earlier = _read(frames_at, before)
@@ -329,4 +313,4 @@ def shot_episodes(
         later = _read(frames_at, after)
         if len(later):
             times_s, small = np.r_[times_s, after[: len(later)]], np.concatenate([small, later])
-    return ShotEpisodes.read(times_s, small)
+    return ShotEpisodes.read(times_s, small, standing)

@@ -5,8 +5,8 @@
   (`perception.filter.keep_seen`).
 - verifier: checks each decomposed part of the plan (see `OfflineVerifier`).
 - aggregator: chains touching same-identity entries and applies ordinal identity selection
-  (`aggregate.consolidate`), telling identities apart by the objects' looks
-  (`perception.identity`).
+  (`aggregate.consolidate`), telling identities apart as the scene can (the composited
+  scene: by the objects' looks, `scene.Scene.identities`).
 """
 
 from __future__ import annotations
@@ -20,14 +20,11 @@ from ..aggregate import Aggregation, consolidate
 from ..evidence import Evidence
 from ..graph.events import shot_groups
 from ..graph.nodes import mean_embeddings
-from ..perception import conditions
-from ..perception.backdrops import backdrop_probability
 from ..perception.camera import CAMERA_KINDS, camera_move, camera_moves
 from ..perception.conditions import condition_check, episode_relation, past_slivers
 from ..perception.crossing import run_sweep
 from ..perception.episode import Episode, shot_episodes
 from ..perception.filter import FilterResult, keep_seen
-from ..perception.identity import instance_looks, one_shot, same_identity_matrix
 from ..perception.motion import (
     SWEPT_KINDS,
     MotionReading,
@@ -35,10 +32,10 @@ from ..perception.motion import (
     motion_matches,
     node_matches,
 )
-from ..perception.object_colors import colourless_share
 from ..perception.presence import Calibration
 from ..perception.visibility import Visibility, confirmed, evidence_visibility, region_times
 from ..plan.planner import Plan, Relation, plan_query
+from ..scene import Scene
 from ..settings import AgentSettings
 from ..verify.loop import Verdict
 from ..verify.memory import MemoryEntry
@@ -71,8 +68,6 @@ class ScorerSettings:
         lookback: event nodes that "after" / "before" conditions may reach, when the evidence
             carries no profile (otherwise its `max_coarse_events`).
         merge_gap_s, same_identity: aggregator settings (see `aggregate.consolidate`).
-        object_looks: tell identities apart by the objects' looks (`perception.identity`) and
-            check colourless plans on the objects' pixels (`perception.object_colors`).
         neighbour_p: probability the condition of "right after / before" must reach in the
             neighbouring shot. That reading is the best of many looks (frames, halves, object
             boxes) over a whole shot, and a confusable object clears `accept_p` in one of
@@ -90,7 +85,6 @@ class ScorerSettings:
     same_identity: float
     drift_min: float = 0.002
     lookback: int = 4
-    object_looks: bool = True
     pan_min: float = 0.001
     zoom_min: float = 0.005
     approach_min: float = 0.001
@@ -172,8 +166,8 @@ class OfflineVerifier(VerifierRole):
     The confidence is the smallest probability among the parts checked.
     """
 
-    def __init__(self, settings: ScorerSettings, **_: object) -> None:
-        self.s = settings
+    def __init__(self, settings: ScorerSettings, scene: Scene | None = None, **_: object):
+        self.s, self.scene = settings, scene or Scene()
 
     def _target_p(self, ev: Evidence, vis: Visibility) -> np.ndarray:
         """Per action node: the target (or target and condition together for "while") is
@@ -188,7 +182,7 @@ class OfflineVerifier(VerifierRole):
             p = p * node_matches(plan.motion, reading)
         if plan.direction is not None:
             p = p * heads(plan.direction, reading, acts.drift, self.s.drift_min)
-        if plan.backdrop is not None and ev.frames_at is not None:
+        if plan.backdrop is not None and ev.frames_at is not None and self.scene.backdrop:
             p = np.minimum(p, self._backdrop(ev, plan.backdrop))
         return p
 
@@ -211,14 +205,14 @@ class OfflineVerifier(VerifierRole):
         )  # fmt: skip
 
     def _backdrop(self, ev: Evidence, name: str) -> np.ndarray:
-        """Per action node: probability of the backdrop colour or texture (two frames,
-        `backdrops.backdrop_probability`)."""
+        """Per action node: probability of the backdrop colour or texture in two frames (the
+        scene's reading, `scene.Scene.backdrop`)."""
         key = f"backdrop:{name}"
         if key not in ev.memo:
 
             def read(_: np.ndarray, times: np.ndarray) -> np.ndarray:
                 frames = ev.frames_at(times.reshape(-1))
-                shares = [backdrop_probability(f[None], name) for f in frames]
+                shares = [self.scene.backdrop(f[None], name) for f in frames]
                 return np.asarray(shares).reshape(times.shape).mean(axis=1)
 
             ev.memo[key] = confirmed(read, ev.actions, ev.times_s)  # as presence is read
@@ -243,9 +237,10 @@ class OfflineVerifier(VerifierRole):
                 measured["keypoints"] = {"zoom_per_s": zoom, "pan_per_s": pan}
                 whole = replace(whole, moves=camera_moves(whole.moves, zoom, pan))
             parts["motion"] = float(motion_matches(plan.motion, whole)[0])
-        if plan.colourless and self.s.object_looks and evidence.frames_at is not None:
+        if plan.colourless and self.scene.colourless and evidence.frames_at is not None:
             span = np.array([_run_span(evidence, run)])
-            parts["colourless"] = colourless_share(evidence.frames_at(region_times(span)[0]))
+            frames = evidence.frames_at(region_times(span)[0])
+            parts["colourless"] = self.scene.colourless(frames)
         if episode_relation(plan.relation, plan.episode) is not Relation.WHILE:
             for cond in plan.conditions:
                 parts[f"condition:{cond}"] = self._condition(evidence, vis, cond, run)
@@ -327,16 +322,19 @@ class OfflineVerifier(VerifierRole):
         if key not in ev.memo:
             spans = ev.events.spans_s[shots == shot]
             shot_s = (float(spans[:, 0].min()), float(spans[:, 1].max()))
-            ev.memo[key] = shot_episodes(ev.frames_at, shot_s, ev.step_s)
+            ev.memo[key] = shot_episodes(ev.frames_at, shot_s, ev.step_s,
+                                         look_s=self.scene.look_s,
+                                         standing=self.scene.standing)  # fmt: skip
         if ev.memo[key] is None:
             return None
         return ev.memo[key].at(float(ev.actions.spans_s[candidate].mean()))
 
     def _own_shot(self, ev: Evidence, vis: Visibility, step: int) -> Callable[[int], bool] | None:
-        """Shot index -> whether that sliver is a shot of its own (`sliver_is_own_shot` on its
-        timeline samples' frames and the samples around it), read once per shot; None
-        without frames."""
-        if ev.frames_at is None:
+        """Shot index -> whether that sliver is a shot of its own (`scene.Scene.own_shot` on
+        its timeline samples' frames and the samples around it), read once per shot; None
+        without frames or where the scene cannot tell."""
+        own_shot = self.scene.own_shot
+        if ev.frames_at is None or own_shot is None:
             return None
         shots, frames = self._shots(ev), ev.events.frames
         target = vis.nodes(ev.plan.target, ev.events, "events", seen_once=True)
@@ -348,7 +346,7 @@ class OfflineVerifier(VerifierRole):
                 a, b = frames[inside, 0].min(), frames[inside, 1].max()
                 around = ev.frames_at(ev.times_s[a - 1 : b + 1])  # and a sample either side
                 seen = float(target[inside].max())
-                ev.memo[key] = conditions.sliver_is_own_shot(around, step, seen, self.s.accept_p)
+                ev.memo[key] = own_shot(around, step, seen, self.s.accept_p)
             return ev.memo[key]
 
         return own
@@ -389,27 +387,17 @@ class OfflineVerifier(VerifierRole):
 class OfflineAggregator(AggregatorRole):
     """Chaining and identity selection over the memory bank."""
 
-    def __init__(self, settings: ScorerSettings, **_: object) -> None:
-        self.s = settings
+    def __init__(self, settings: ScorerSettings, scene: Scene | None = None, **_: object):
+        self.s, self.scene = settings, scene or Scene()
 
     def aggregate(self, evidence: Evidence, entries: list[MemoryEntry]) -> Aggregation:
         plan = evidence.plan
         same = shot = None
-        if plan.ordinal is not None and self.s.object_looks and evidence.frames_at is not None:
-            frames_at, step_s = evidence.frames_at, evidence.step_s
-
-            def shot(from_s: float, to_s: float) -> bool:
-                return one_shot(frames_at, from_s, to_s, step_s)
-
-            seen: dict[tuple[float, float], list] = {}  # looks by span, read once
-
-            def same(instances: list) -> np.ndarray:
-                spans = [(i.start_s, i.end_s) for i in instances]
-                new = sorted({s for s in spans if s not in seen})
-                looks = instance_looks(evidence, np.array(new).reshape(-1, 2), plan.target)
-                seen.update(zip(new, looks, strict=True))
-                return same_identity_matrix([seen[s] for s in spans])
-
+        if plan.ordinal is not None:
+            told = self.scene.identities(
+                evidence.closer, evidence.frames_at, evidence.step_s, plan.target
+            )
+            same, shot = told if told is not None else (None, None)
         # A still plan's instances are each inside one event (`OfflineVerifier._run`): two
         # that touch are two shots, or a shot before and after something moved, not pieces.
         gap_s = -1e-6 if plan.motion == "still" else self.s.merge_gap_s

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..evidence import Evidence, FramesAt
-from .crossing import CUT_SHARE
-from .episode import EPISODE_FPS, cut_pairs, pair_changes, shrink
+from ..perception.crossing import CUT_SHARE
+from ..perception.episode import EPISODE_FPS, cut_pairs, pair_changes, shrink
+from ..perception.visibility import region_times
+from ..scene import CloserLooks, FramesAt
 from .reid import (
     Look,
     backdrop_hues,
@@ -33,27 +34,24 @@ from .reid import (
     same_object,
     without_backdrops,
 )
-from .visibility import region_times
 
 
-def _sides(ev: Evidence, times_s: np.ndarray, text: str) -> list[int | None]:
+def _sides(closer: CloserLooks | None, times_s: np.ndarray, text: str) -> list[int | None]:
     """Per time, the half (0 left, 1 right) whose region scores `text` higher, or None."""
-    if ev.regions is None or ev.score_features is None or times_s.size == 0:
+    raw = None if closer is None else closer.halves_score(times_s, text)
+    if raw is None or raw.shape[1] != 2:
         return [None] * len(times_s)
-    feats = ev.regions(times_s)
-    n_regions = next(iter(feats.values())).shape[1]
-    if n_regions != 2:
-        return [None] * len(times_s)
-    flat = {k: v.reshape(v.shape[0] * n_regions, *v.shape[2:]) for k, v in feats.items()}
-    raw = np.asarray(ev.score_features(flat, text), dtype=np.float64).reshape(-1, n_regions)
     return [int(i) for i in raw.argmax(axis=1)]
 
 
-def instance_looks(ev: Evidence, spans_s: np.ndarray, text: str) -> list[list[Look]]:
+def instance_looks(
+    closer: CloserLooks | None, frames_at: FramesAt, spans_s: np.ndarray, text: str
+) -> list[list[Look]]:
     """The looks of the object `text` names in each instance's frames.
 
     Args:
-        ev: the query's evidence (needs `frames_at`).
+        closer: the query's closer looks (their halves tell which object a text means).
+        frames_at: decodes `(N, H, W, 3)` uint8 frames at given times.
         spans_s: `(K, 2)` instance spans in seconds.
         text: the plan's target text.
 
@@ -62,14 +60,14 @@ def instance_looks(ev: Evidence, spans_s: np.ndarray, text: str) -> list[list[Lo
     """
     times = region_times(np.asarray(spans_s, np.float64).reshape(-1, 2))
     flat = times.reshape(-1)
-    if ev.frames_at is None or flat.size == 0:
+    if flat.size == 0:
         return [[] for _ in range(len(times))]
-    frames = ev.frames_at(flat)
+    frames = frames_at(flat)
     split = [two_sides(f, *object_parts(f)) for f in frames]
     parts = [p for p, _ in split]
     several = np.array([i for i, p in enumerate(parts) if len(p) > 1], dtype=int)
     sides: list[int | None] = [None] * len(flat)
-    for i, side in zip(several, _sides(ev, flat[several], text)):
+    for i, side in zip(several, _sides(closer, flat[several], text)):
         sides[i] = side
     looks = [look_of(f, p, side, beyond)
              for f, (p, beyond), side in zip(frames, split, sides)]  # fmt: skip

@@ -9,6 +9,7 @@ computed on demand for the times the agent asks about and kept per video, in mem
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -36,21 +37,24 @@ def _key(times_s: np.ndarray) -> np.ndarray:
 
 
 class RegionIndex:
-    """Region features by time, computed with `compute(times) -> {name: (N, R, ...)}`.
+    """Region features by time, kept in memory and in the `.npz` file `path` (None: memory
+    only); the features of times not seen before come from the caller's `compute(times) ->
+    {name: (N, R, ...)}`. Safe to share between threads.
 
     >>> calls = []
     >>> def compute(t):
     ...     calls.append(len(t))
     ...     return {"embedding": np.stack([t, -t], axis=1)[:, :, None]}
-    >>> index = RegionIndex(compute, None)
-    >>> index.features(np.array([1.0, 2.0]))["embedding"][:, :, 0].tolist()
+    >>> index = RegionIndex(None)
+    >>> index.features(np.array([1.0, 2.0]), compute)["embedding"][:, :, 0].tolist()
     [[1.0, -1.0], [2.0, -2.0]]
-    >>> _ = index.features(np.array([2.0, 3.0])); calls
+    >>> _ = index.features(np.array([2.0, 3.0]), compute); calls
     [2, 1]
     """
 
-    def __init__(self, compute: ComputeFn, path: Path | None):
-        self.compute, self.path = compute, path
+    def __init__(self, path: Path | None):
+        self.path = path
+        self._lock = threading.Lock()
         self.keys = np.zeros(0, np.int64)
         self.arrays: dict[str, np.ndarray] = {}
         if path is not None and path.exists():
@@ -72,12 +76,15 @@ class RegionIndex:
         with atomic_open(self.path, "wb") as handle:
             np.savez(handle, __keys__=self.keys, **self.arrays)
 
-    def features(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
+    def features(self, times_s: np.ndarray, compute: ComputeFn) -> dict[str, np.ndarray]:
         """Region features `(N, R, ...)` at `times_s` (rounded to the millisecond)."""
-        keys = _key(times_s)
+        with self._lock:
+            return self._features(_key(times_s), compute)
+
+    def _features(self, keys: np.ndarray, compute: ComputeFn) -> dict[str, np.ndarray]:
         missing = np.setdiff1d(np.unique(keys), self.keys)
         if missing.size:
-            fresh = self.compute(missing / 1000.0)
+            fresh = compute(missing / 1000.0)
             if not self.arrays:
                 self.arrays = {k: np.asarray(v) for k, v in fresh.items()}
             else:

@@ -1,0 +1,127 @@
+"""The composited scene: photos pasted on plain or textured backdrops (studio and composited
+footage, and the project's own generator, `longground synth`).
+
+There the frame's outer ring shows the backdrop, and what it does not show is the object. The
+scene adds to the general perception (`scene.Scene`):
+
+- closer looks (`closer.HalvesAndBoxes`): the frame's halves (`regions`, with the features
+  the source gives for them) and the object boxes of each half and of the whole frame
+  (`object_views`), kept per video in memory and next to the graph cache;
+- backdrops named by colour or texture (`backdrops.backdrop_probability`);
+- objects told apart by their looks and colourless objects (`object_looks`: `identity`,
+  `object_colors`);
+- something standing while another thing moves (`standing`), a sliver shot told from a piece
+  of its neighbour by its backdrop (`slivers`), and episodes read up to `LOOK_S` beyond the
+  graph's shot.
+
+The settings' switches (`regions`, `object_presence`, `object_looks`) turn the parts they name
+on in any scene; the rest belong to the composited scene alone.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from ...cache.kinds import agent_objects_name, agent_regions_name
+from ..scene import CloserLooks, FramesAt, Identities, Scene
+from ..settings import AgentSettings
+from ..source import VideoSource
+from ..trace import Trace
+from .backdrops import backdrop_probability
+from .closer import HalvesAndBoxes
+from .identity import instance_looks, one_shot, same_identity_matrix
+from .object_colors import colourless_share
+from .regions import RegionIndex
+from .slivers import sliver_is_own_shot
+from .standing import stays_standing
+
+#: How far beyond the graph's shot an episode looks for its real cut, when the shot's boundary
+#: is not one (s): the longest cause-and-effect shot the generator scripts (tuning rendering:
+#: 4.0 to 8.7 s).
+LOOK_S = 10.0
+
+
+class CompositedScene(Scene):
+    """The composited scene's perception for one agent (it keeps the closer views' features
+    per video between queries).
+
+    Args:
+        settings: the agent's settings (`regions`, `object_presence`, `object_looks`).
+        cache_root: the graph cache's folder, where the views' features are kept (None:
+            memory only).
+    """
+
+    name = "composited"
+
+    def __init__(self, settings: AgentSettings, cache_root: Path | None):
+        self.settings, self.cache_root = settings, cache_root
+        self._indexes: dict[tuple[str, str], RegionIndex] = {}  # (kind, video key)
+        self._lock = threading.Lock()
+        whole = settings.scene == "composited"
+        self.look_s = LOOK_S if whole else 0.0
+        self.backdrop = backdrop_probability if whole else None
+        self.standing = stays_standing if whole else None
+        self.own_shot = sliver_is_own_shot if whole else None
+        self.colourless = colourless_share if settings.object_looks else None
+
+    def closer(self, source: VideoSource, video_key: str, trace: Trace) -> CloserLooks | None:
+        """Frame halves and object views of `source` for one query; their cost falls inside
+        the step that asks for them (filter or verification) and is also shown alone as
+        "detail.regions" and "detail.objects"."""
+        if not self.settings.regions:
+            return None
+        regions = objects = None
+        if source.has_regions:
+            cheap = self.cache_root is None or source.regions_in_index
+            name = None if cheap else agent_regions_name(video_key)
+            regions = self._indexed(source.region_features, video_key, name, "regions", trace)
+        if source.has_objects:
+            name = None if self.cache_root is None else agent_objects_name(video_key)
+            objects = self._indexed(source.object_features, video_key, name, "objects", trace)
+        return HalvesAndBoxes(source.score, regions, objects, self.settings.object_presence)
+
+    def _indexed(
+        self, compute_fn: Callable, video_key: str, file_name: str | None, kind: str,
+        trace: Trace,
+    ) -> Callable[[np.ndarray], dict[str, np.ndarray]]:  # fmt: skip
+        """`features(times)` of one kind of view of this video, kept in memory and in
+        `file_name` under the cache root (None: memory only); computing them is timed in
+        `trace`."""
+        with self._lock:
+            if (kind, video_key) not in self._indexes:
+                path = None if file_name is None else self.cache_root / file_name
+                self._indexes[(kind, video_key)] = RegionIndex(path)
+            index = self._indexes[(kind, video_key)]
+
+        def compute(times_s: np.ndarray) -> dict[str, np.ndarray]:
+            with trace.timed(f"detail.{kind}"):
+                trace.count(f"graph.{kind[:-1]}_frames", len(times_s))
+                return compute_fn(times_s)
+
+        return lambda times_s: index.features(times_s, compute)
+
+    def identities(
+        self, closer: CloserLooks | None, frames_at: FramesAt | None, step_s: float, text: str
+    ) -> Identities | None:
+        """Instances told apart by the objects' looks (`identity.same_identity_matrix`, each
+        span's looks read once), and touching pieces joined when no cut lies between them
+        (`identity.one_shot`); None without `object_looks` or frames."""
+        if not self.settings.object_looks or frames_at is None:
+            return None
+        seen: dict[tuple[float, float], list] = {}
+
+        def same(instances: list) -> np.ndarray:
+            spans = [(i.start_s, i.end_s) for i in instances]
+            new = sorted({s for s in spans if s not in seen})
+            looks = instance_looks(closer, frames_at, np.array(new).reshape(-1, 2), text)
+            seen.update(zip(new, looks, strict=True))
+            return same_identity_matrix([seen[s] for s in spans])
+
+        def shot(from_s: float, to_s: float) -> bool:
+            return one_shot(frames_at, from_s, to_s, step_s)
+
+        return same, shot
