@@ -11,6 +11,7 @@ from longground.agent.composited.identity import instance_looks, same_identity_m
 from longground.agent.composited.object_colors import colourless_share
 from longground.agent.composited.scene import CompositedScene
 from longground.agent.evidence import Evidence
+from longground.agent.frames import FrameSampler
 from longground.agent.graph.nodes import make_nodes
 from longground.agent.plan.planner import plan_query
 from longground.agent.roles.offline import OfflineAggregator, ScorerSettings
@@ -104,7 +105,7 @@ def test_ordinal_query_groups_instances_by_object_looks_not_frame_embeddings(cat
     plan = plan_query("Track the second cat to appear", 40.0)
     events = make_nodes(np.array([[0.0, 40.0]]), times, emb, 2.0, 1)
     scores = {plan.target: np.zeros(len(times))}
-    ev = Evidence(plan, times, emb, emb, scores, events, frames_at=frames_at)
+    ev = Evidence(plan, times, emb, emb, scores, events, frames=FrameSampler(frames_at))
     composited = AgentSettings(scene="composited")
     aggregator = OfflineAggregator(ScorerSettings.from_agent(composited, threshold=0.2),
                                    scene=CompositedScene(composited, None))  # fmt: skip
@@ -114,7 +115,8 @@ def test_ordinal_query_groups_instances_by_object_looks_not_frame_embeddings(cat
     blind_aggregator = OfflineAggregator(ScorerSettings.from_agent(blind, threshold=0.2),
                                          scene=CompositedScene(blind, None))  # fmt: skip
     assert len(blind_aggregator.aggregate(ev, entries).moments) == 0
-    matrix = same_identity_matrix(instance_looks(None, frames_at, np.array(spans), plan.target))
+    looks = instance_looks(None, FrameSampler(frames_at), np.array(spans), plan.target)
+    matrix = same_identity_matrix(looks)
     assert matrix.tolist() == [[a % 2 == b % 2 for b in range(4)] for a in range(4)]
 
 
@@ -145,10 +147,10 @@ def test_the_half_that_scores_the_target_picks_the_object_in_a_two_object_frame(
         return np.stack([frame] * len(t))
 
     closer = HalvesAndBoxes(first_feature, regions, None)
-    (looks,) = instance_looks(closer, frames_at, np.array([[0.0, 3.0]]), plan.target)
+    (looks,) = instance_looks(closer, FrameSampler(frames_at), np.array([[0.0, 3.0]]), plan.target)
     assert asked == [2] and all(look.box[2] >= 80 for look in looks)
     single = _scene(small, x0=10, y0=30)
-    (looks,) = instance_looks(closer, lambda t: np.stack([single] * len(t)),
+    (looks,) = instance_looks(closer, FrameSampler(lambda t: np.stack([single] * len(t))),
                               np.array([[0.0, 3.0]]), plan.target)  # fmt: skip
     assert asked == [2] and all(look.box[2] < 80 for look in looks)
 
@@ -169,11 +171,11 @@ def test_two_objects_that_touch_across_the_middle_are_told_apart(cat):
     def frames_at(t):
         return np.stack([frame] * len(t))
 
-    (looks,) = instance_looks(closer, frames_at, np.array([[0.0, 3.0]]), plan.target)
+    (looks,) = instance_looks(closer, FrameSampler(frames_at), np.array([[0.0, 3.0]]), plan.target)
     assert looks and all(look.box[3] <= 80 for look in looks)
     assert all(look.colour[-1] == 1.0 for look in looks)  # white: the cat's hues are not in it
     frame[20:70, 80:140] = 230  # one white object across the middle
-    (whole,) = instance_looks(closer, frames_at, np.array([[0.0, 3.0]]), plan.target)
+    (whole,) = instance_looks(closer, FrameSampler(frames_at), np.array([[0.0, 3.0]]), plan.target)
     assert whole and all(look.box[2] < 40 and look.box[3] > 130 for look in whole)
 
 
@@ -191,10 +193,10 @@ def test_frames_with_one_object_say_which_object_an_instance_shows(cat):
         return np.stack([alone if x < 2 else pair for x in t])
 
     # frames at 1.5, 3.0
-    (looks,) = instance_looks(closer, frames_at, np.array([[0.0, 4.5]]), plan.target)
+    (looks,) = instance_looks(closer, FrameSampler(frames_at), np.array([[0.0, 4.5]]), plan.target)
     assert len(looks) == 1 and looks[0].box[2] < 80
     # two-object frames only
-    (both,) = instance_looks(closer, frames_at, np.array([[3.0, 6.0]]), plan.target)
+    (both,) = instance_looks(closer, FrameSampler(frames_at), np.array([[3.0, 6.0]]), plan.target)
     assert len(both) == 2 and all(look.box[2] >= 80 for look in both)
 
 

@@ -6,18 +6,16 @@ keep per-query results in its `memo`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from .frames import FrameSampler
 from .graph.nodes import Nodes
 from .plan.planner import Plan
 from .profiles import Profile
 from .scene import CloserLooks
-
-FramesAt = Callable[[np.ndarray], np.ndarray]
 
 
 def timeline_step(times_s: np.ndarray) -> float:
@@ -41,7 +39,7 @@ class Evidence:
         scores: raw encoder relevance `(T,)` per plan text (target and conditions).
         events: the event level of the graph.
         actions: the action level (None until Step 2 has built it).
-        frames_at: decodes `(N, H, W, 3)` uint8 frames at given times.
+        frames: the query's frame sampler (`frames.FrameSampler`), or None without frames.
         closer: the scene's closer looks at the frames (`scene.CloserLooks`: frame halves
             and object boxes in the composited scene), or None.
         profile: the graph profile in use (its budgets bound what roles look at).
@@ -57,7 +55,7 @@ class Evidence:
     scores: dict[str, np.ndarray]
     events: Nodes
     actions: Nodes | None = None
-    frames_at: FramesAt | None = None
+    frames: FrameSampler | None = None
     closer: CloserLooks | None = None
     profile: Profile | None = None
     calibrations: dict[str, Any] | None = None

@@ -12,6 +12,7 @@ from ..cache.kinds import agent_rate_key
 from ..moments import Moments
 from .combine import combine, sub_events
 from .confidence import Weights, rescored
+from .frames import FrameSampler
 from .graph.cache import GraphCache
 from .graph.flat import flat_candidates, flat_nodes
 from .graph.levels import action_nodes, event_nodes
@@ -246,7 +247,8 @@ class CometAgent:
             decisions = self._decide(source, fps, plan.texts, trace, events.spans_s)
         evidence = Evidence(
             plan, times_s, feats["embedding"], feats["appearance"], scores, events,
-            frames_at=source.frames_at, closer=self.scene.closer(source, video_key, trace),
+            frames=FrameSampler(source.frames_at),
+            closer=self.scene.closer(source, video_key, trace),
             profile=profile, calibrations=calibrations(decisions, self._width(source)),
         )  # fmt: skip
         evidence.memo["decisions"] = decisions

@@ -19,12 +19,12 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .frames import FrameSampler
 from .source import VideoSource
 from .trace import Trace
 
 #: raw score -> presence probability (a `perception.presence.Calibration.probability`).
 Probability = Callable[[np.ndarray], np.ndarray]
-FramesAt = Callable[[np.ndarray], np.ndarray]
 #: `(same, one_shot)`: which instances may show the same identity, and whether two touching
 #: pieces lie in one shot (see `aggregate.consolidate`).
 Identities = tuple[Callable[[list], np.ndarray], Callable[[float, float], bool]]
@@ -90,7 +90,7 @@ class Scene:
         return None
 
     def identities(
-        self, closer: CloserLooks | None, frames_at: FramesAt | None, step_s: float, text: str
+        self, closer: CloserLooks | None, frames: FrameSampler | None, step_s: float, text: str
     ) -> Identities | None:
         """How instances of `text` are told apart by their looks, or None (the aggregator
         then compares embeddings)."""

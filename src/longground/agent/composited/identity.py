@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..frames import FrameSampler
 from ..perception.crossing import CUT_SHARE
-from ..perception.episode import EPISODE_FPS, cut_pairs, pair_changes, shrink
+from ..perception.episode import cut_pairs, pair_changes, shrink
 from ..perception.visibility import region_times
-from ..scene import CloserLooks, FramesAt
+from ..scene import CloserLooks
 from .reid import (
     Look,
     backdrop_hues,
@@ -45,13 +46,13 @@ def _sides(closer: CloserLooks | None, times_s: np.ndarray, text: str) -> list[i
 
 
 def instance_looks(
-    closer: CloserLooks | None, frames_at: FramesAt, spans_s: np.ndarray, text: str
+    closer: CloserLooks | None, frames: FrameSampler, spans_s: np.ndarray, text: str
 ) -> list[list[Look]]:
     """The looks of the object `text` names in each instance's frames.
 
     Args:
         closer: the query's closer looks (their halves tell which object a text means).
-        frames_at: decodes `(N, H, W, 3)` uint8 frames at given times.
+        frames: the query's frame sampler.
         spans_s: `(K, 2)` instance spans in seconds.
         text: the plan's target text.
 
@@ -62,7 +63,7 @@ def instance_looks(
     flat = times.reshape(-1)
     if flat.size == 0:
         return [[] for _ in range(len(times))]
-    frames = frames_at(flat)
+    frames = frames.frames(flat)
     split = [two_sides(f, *object_parts(f)) for f in frames]
     parts = [p for p, _ in split]
     several = np.array([i for i, p in enumerate(parts) if len(p) > 1], dtype=int)
@@ -158,12 +159,13 @@ def same_identity_matrix(looks: list[list[Look]]) -> np.ndarray:
 
 
 def one_shot(
-    frames_at: FramesAt, from_s: float, to_s: float, step_s: float, fps: float = EPISODE_FPS
+    frames: FrameSampler, from_s: float, to_s: float, step_s: float
 ) -> bool:
     """Whether no cut lies between two touching pieces: the frames from one timeline step
     before `from_s` (the earlier piece's end) to one step after `to_s` (the later piece's
     start), read at `fps`, hold no cut. The pieces' boundaries lie halfway between two
-    timeline samples, so a cut between them is within that reach.
+    timeline samples, so a cut between them is within that reach. The frames are read at
+    the sampler's rate.
 
     A cut is a pair of distinct consecutive frames (a repeated frame, read faster than the
     video's own rate, is left out) that changes most of the picture (`crossing.CUT_SHARE` of
@@ -174,24 +176,23 @@ def one_shot(
     enters, leaves, crosses or falls (at most 26 % of their pixels change between frames).
 
     Args:
-        frames_at: decodes `(N, H, W, 3)` uint8 frames at given times.
+        frames: the query's frame sampler.
         from_s, to_s: where the earlier piece ends and the later one starts (s).
         step_s: the timeline's sampling step (s).
-        fps: rate the frames are read at.
 
     Returns:
         False also when fewer than two frames decode (nothing says it is one shot).
 
     >>> f = np.zeros((9, 40, 60, 3), np.uint8); f[:, 10:20, 20:30] = 200
     >>> f[np.arange(9), 25:35, 5 * np.arange(9)] = 90  # something moves
-    >>> one_shot(lambda t: f[: len(t)], 1.0, 1.0, 0.5)
+    >>> one_shot(FrameSampler(lambda t: f[: len(t)]), 1.0, 1.0, 0.5)
     True
     >>> g = f.copy(); g[5:] = (0, 150, 255)
-    >>> one_shot(lambda t: g[: len(t)], 1.0, 1.0, 0.5)
+    >>> one_shot(FrameSampler(lambda t: g[: len(t)]), 1.0, 1.0, 0.5)
     False
     """
-    times = np.arange(max(0.0, from_s - step_s), to_s + step_s + 0.5 / fps, 1.0 / fps)
-    small = shrink(frames_at(times))
+    times = frames.grid(max(0.0, from_s - step_s), to_s + step_s + 0.5 / frames.fps)
+    small = shrink(frames.frames(times))
     if len(small) < 2:
         return False
     _, colour = pair_changes(small)

@@ -27,7 +27,8 @@ from pathlib import Path
 import numpy as np
 
 from ...cache.kinds import agent_objects_name, agent_regions_name
-from ..scene import CloserLooks, FramesAt, Identities, Scene
+from ..frames import FrameSampler
+from ..scene import CloserLooks, Identities, Scene
 from ..settings import AgentSettings
 from ..source import VideoSource
 from ..trace import Trace
@@ -105,23 +106,23 @@ class CompositedScene(Scene):
         return lambda times_s: index.features(times_s, compute)
 
     def identities(
-        self, closer: CloserLooks | None, frames_at: FramesAt | None, step_s: float, text: str
+        self, closer: CloserLooks | None, frames: FrameSampler | None, step_s: float, text: str
     ) -> Identities | None:
         """Instances told apart by the objects' looks (`identity.same_identity_matrix`, each
         span's looks read once), and touching pieces joined when no cut lies between them
         (`identity.one_shot`); None without `object_looks` or frames."""
-        if not self.settings.object_looks or frames_at is None:
+        if not self.settings.object_looks or frames is None:
             return None
         seen: dict[tuple[float, float], list] = {}
 
         def same(instances: list) -> np.ndarray:
             spans = [(i.start_s, i.end_s) for i in instances]
             new = sorted({s for s in spans if s not in seen})
-            looks = instance_looks(closer, frames_at, np.array(new).reshape(-1, 2), text)
+            looks = instance_looks(closer, frames, np.array(new).reshape(-1, 2), text)
             seen.update(zip(new, looks, strict=True))
             return same_identity_matrix([seen[s] for s in spans])
 
         def shot(from_s: float, to_s: float) -> bool:
-            return one_shot(frames_at, from_s, to_s, step_s)
+            return one_shot(frames, from_s, to_s, step_s)
 
         return same, shot

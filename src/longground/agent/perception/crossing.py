@@ -18,10 +18,9 @@ second object sliding into a pair shot 0-0.09, a ball knocking something over 0.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
+from ..frames import FrameSampler
 from ..graph.flow import centre_sweep, small_gray
 
 #: Rate the instance and its surroundings are looked at: a crossing of 2 s shows the object
@@ -36,7 +35,7 @@ CHANGE_LEVEL = 12
 
 
 def run_sweep(
-    frames_at: Callable[[np.ndarray], np.ndarray],
+    frames: FrameSampler,
     run_s: tuple[float, float],
     step_s: float,
     side: int = 160,
@@ -46,7 +45,7 @@ def run_sweep(
     during it.
 
     Args:
-        frames_at: decodes `(N, H, W, 3)` uint8 frames at given times (fewer past the end).
+        frames: the query's frame sampler (every `SWEEP_FPS` of its grid is read).
         run_s: the instance's `(start_s, end_s)`.
         step_s: the timeline's step: the run's ends are known to within it, so the sweep is
             read on the run widened by half a step.
@@ -60,20 +59,21 @@ def run_sweep(
 
     >>> video = np.zeros((40, 20, 80, 3), np.uint8)  # 10 s at 4 fps: a square crosses in 2-8 s
     >>> for t in range(8, 32): video[t, 5:15, int((t - 8) * 3.1) : int((t - 8) * 3.1) + 8] = 200
-    >>> frames_at = lambda times: video[np.minimum((np.asarray(times) * 4).astype(int), 39)]
-    >>> round(run_sweep(frames_at, (2.0, 8.0), 1.0), 2)
+    >>> frames = FrameSampler(lambda t: video[np.minimum((np.asarray(t) * 4).astype(int), 39)])
+    >>> round(run_sweep(frames, (2.0, 8.0), 1.0), 2)
     0.85
-    >>> round(run_sweep(frames_at, (2.5, 3.5), 1.0), 2)  # a part of it
+    >>> round(run_sweep(frames, (2.5, 3.5), 1.0), 2)  # a part of it
     0.3
-    >>> round(run_sweep(frames_at, (2.5, 3.5), 1.0, whole_shot=True), 2)  # 3 s either side
+    >>> round(run_sweep(frames, (2.5, 3.5), 1.0, whole_shot=True), 2)  # 3 s either side
     0.61
     """
     margin_s = step_s / 2
-    times_s = np.arange(max(run_s[0] - CONTEXT_S, 0.0), run_s[1] + CONTEXT_S, 1.0 / SWEEP_FPS)
-    frames = frames_at(times_s)
-    if len(frames) < 3:
+    every = max(int(round(frames.fps / SWEEP_FPS)), 1)
+    times_s = frames.grid(max(run_s[0] - CONTEXT_S, 0.0), run_s[1] + CONTEXT_S, every)
+    shown = frames.frames(times_s)
+    if len(shown) < 3:
         return 0.0
-    gray = small_gray(frames, side)
+    gray = small_gray(shown, side)
     times_s = times_s[: len(gray)]
     # a cut at the run's ends lies within half a step of them, and the two samples around it
     # within half a sample step more

@@ -7,7 +7,7 @@ Such a moment starts when the first thing starts to move and ends when the last 
 to rest, and both ends lie inside one shot: a cut starts another scene, whatever moves there.
 The timeline the graph is built on samples the video at 0.5 to 2 fps, too coarse for moments
 of 2 to 8 seconds, and the action nodes' flow averages a small moving object away. So the
-shot is looked at again, at `EPISODE_FPS`:
+shot is looked at again, at the frame sampler's rate (`frames.SAMPLER_FPS`):
 
 1. frames from one timeline step before the graph's shot to one step after it (its
    boundaries lie halfway between two samples, so a cut there is within that reach);
@@ -59,8 +59,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-#: Frames per second the shot is looked at.
-EPISODE_FPS = 8.0
+from ..frames import FrameSampler
+
 #: Gray-level change (0-255) that counts a pixel as changed.
 PIXEL_STEP = 25.0
 #: Fraction of a frame's pixels that must change for a pair of frames to count as motion.
@@ -81,8 +81,6 @@ CUT_CELL = 0.05
 #: Tuning rendering: its cuts stand 4.0 to 10^4 times above, pairs inside a shot at most
 #: 3.4 times (a zoom starting), 1.7 without zooms.
 CUT_SPIKE = 4.0
-#: Frames decoded at once.
-CHUNK = 64
 #: `standing(frame (h, w, 3), moved (h, w)) -> bool`: something stays standing apart from
 #: the pixels that moved (`scene.Scene.standing`).
 Standing = Callable[[np.ndarray, np.ndarray], bool]
@@ -262,55 +260,49 @@ class ShotEpisodes:
         return self.episodes[int(np.argmin(gaps))]
 
 
-def _read(frames_at: Callable[[np.ndarray], np.ndarray], times_s: np.ndarray) -> np.ndarray:
-    """Shrunk frames at `times_s`, decoded `CHUNK` at a time; fewer when the file is
-    truncated."""
-    parts: list[np.ndarray] = []
-    for at in range(0, len(times_s), CHUNK):
-        frames = frames_at(times_s[at : at + CHUNK])
-        if len(frames):
-            parts.append(shrink(frames))
-        if len(frames) < len(times_s[at : at + CHUNK]):
-            break
+def _read(frames: FrameSampler, times_s: np.ndarray) -> np.ndarray:
+    """Shrunk frames at `times_s` (grid times of `frames`), decoded a chunk at a time; fewer
+    when the file is truncated."""
+    parts = [shrink(f) for f in frames.chunks(times_s) if len(f)]
     return np.concatenate(parts) if parts else np.zeros((0, 1, 1, 3), np.int16)
 
 
 def shot_episodes(
-    frames_at: Callable[[np.ndarray], np.ndarray],
+    frames: FrameSampler,
     shot_s: tuple[float, float],
     step_s: float,
-    fps: float = EPISODE_FPS,
     look_s: float = 0.0,
     standing: Standing | None = None,
 ) -> ShotEpisodes | None:
-    """The shots and episodes around a graph's shot at `fps`, from one step before it to one
-    step after, read up to `look_s` further on a side whose boundary is not a cut and where
-    something moves (see the module docstring); None when fewer than two frames decode.
+    """The shots and episodes around a graph's shot at the sampler's rate, from one step
+    before it to one step after, read up to `look_s` further on a side whose boundary is not
+    a cut and where something moves (see the module docstring); None when fewer than two
+    frames decode.
 
     Args:
-        frames_at: decodes `(N, H, W, 3)` uint8 frames at given times.
+        frames: the query's frame sampler.
         shot_s: the shot's `(start_s, end_s)` from the event boundaries.
         step_s: the timeline's sampling step (how far the real cuts may lie from them).
-        fps: rate the shot is looked at.
         look_s: how far beyond the shot its real cut is looked for (`scene.Scene.look_s`).
         standing: the scene's reading of something standing (see `episode_of`).
     """
-    start_s = max(0.0, shot_s[0] - step_s)
-    times_s = np.arange(start_s, shot_s[1] + step_s, 1.0 / fps)
-    small = _read(frames_at, times_s)
+    times_s = frames.grid(max(0.0, shot_s[0] - step_s), shot_s[1] + step_s)
+    small = _read(frames, times_s)
     if len(small) < 2:
         return None
     truncated, times_s = len(small) < len(times_s), times_s[: len(small)]
     seen = ShotEpisodes.read(times_s, small, standing)
+    fps = frames.fps
     reach = int(round(look_s * fps))
-    before = times_s[0] - np.arange(min(reach, int(start_s * fps)), 0, -1) / fps
+    first = int(round(times_s[0] * fps))
+    before = times_s[0] - np.arange(min(reach, first), 0, -1) / fps
     if len(before) and seen.episodes[0] is not None and not seen.cut_near(shot_s[0], step_s):
-        earlier = _read(frames_at, before)
+        earlier = _read(frames, before)
         if len(earlier) == len(before):
             times_s, small = np.r_[before, times_s], np.concatenate([earlier, small])
     if not truncated and seen.episodes[-1] is not None and not seen.cut_near(shot_s[1], step_s):
         after = times_s[-1] + np.arange(1, reach + 1) / fps
-        later = _read(frames_at, after)
+        later = _read(frames, after)
         if len(later):
             times_s, small = np.r_[times_s, after[: len(later)]], np.concatenate([small, later])
     return ShotEpisodes.read(times_s, small, standing)

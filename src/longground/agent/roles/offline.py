@@ -182,7 +182,7 @@ class OfflineVerifier(VerifierRole):
             p = p * node_matches(plan.motion, reading)
         if plan.direction is not None:
             p = p * heads(plan.direction, reading, acts.drift, self.s.drift_min)
-        if plan.backdrop is not None and ev.frames_at is not None and self.scene.backdrop:
+        if plan.backdrop is not None and ev.frames is not None and self.scene.backdrop:
             p = np.minimum(p, self._backdrop(ev, plan.backdrop))
         return p
 
@@ -211,7 +211,7 @@ class OfflineVerifier(VerifierRole):
         if key not in ev.memo:
 
             def read(_: np.ndarray, times: np.ndarray) -> np.ndarray:
-                frames = ev.frames_at(times.reshape(-1))
+                frames = ev.frames.frames(times.reshape(-1))
                 shares = [self.scene.backdrop(f[None], name) for f in frames]
                 return np.asarray(shares).reshape(times.shape).mean(axis=1)
 
@@ -229,17 +229,17 @@ class OfflineVerifier(VerifierRole):
         if plan.motion is not None and plan.episode is None:
             lengths = np.diff(acts.spans_s[run], axis=1)[:, 0]
             whole = self._reading(acts.motion[run], acts.moves[run]).averaged(lengths)
-            if plan.motion in SWEPT_KINDS and evidence.frames_at is not None:
+            if plan.motion in SWEPT_KINDS and evidence.frames is not None:
                 measured["sweep"] = self._sweep(evidence, run, plan.motion != "crossing")
                 whole = replace(whole, sweep=np.array([measured["sweep"]]))
-            if plan.motion in CAMERA_KINDS and evidence.frames_at is not None:
+            if plan.motion in CAMERA_KINDS and evidence.frames is not None:
                 zoom, pan = self._camera(evidence, run)
                 measured["keypoints"] = {"zoom_per_s": zoom, "pan_per_s": pan}
                 whole = replace(whole, moves=camera_moves(whole.moves, zoom, pan))
             parts["motion"] = float(motion_matches(plan.motion, whole)[0])
-        if plan.colourless and self.scene.colourless and evidence.frames_at is not None:
+        if plan.colourless and self.scene.colourless and evidence.frames is not None:
             span = np.array([_run_span(evidence, run)])
-            frames = evidence.frames_at(region_times(span)[0])
+            frames = evidence.frames.frames(region_times(span)[0])
             parts["colourless"] = self.scene.colourless(frames)
         if episode_relation(plan.relation, plan.episode) is not Relation.WHILE:
             for cond in plan.conditions:
@@ -249,7 +249,7 @@ class OfflineVerifier(VerifierRole):
         failed = [k for k, v in parts.items() if v < self.s.accept_p]
         if failed:
             return Verdict(None, "failed: " + ", ".join(failed), details=details)
-        if plan.episode is not None and evidence.frames_at is not None:
+        if plan.episode is not None and evidence.frames is not None:
             episode = self._episode(evidence, candidate)
             if episode is None:
                 return Verdict(None, "nothing moves in its shot", details=details)
@@ -269,12 +269,12 @@ class OfflineVerifier(VerifierRole):
     def _sweep(self, ev: Evidence, run: list[int], whole_shot: bool = False) -> float:
         """How far what moves sweeps across the frame during the run (or its whole shot),
         against the backdrop of its surroundings (`perception.crossing.run_sweep`)."""
-        return run_sweep(ev.frames_at, _run_span(ev, run), ev.step_s, whole_shot=whole_shot)
+        return run_sweep(ev.frames, _run_span(ev, run), ev.step_s, whole_shot=whole_shot)
 
     def _camera(self, ev: Evidence, run: list[int]) -> tuple[float, float]:
         """The camera's zoom and pan per second over the run, read from keypoints
         (`perception.camera.camera_move`)."""
-        return camera_move(ev.frames_at, _run_span(ev, run), ev.step_s)
+        return camera_move(ev.frames, _run_span(ev, run), ev.step_s)
 
     def _run(self, ev: Evidence, p: np.ndarray, v: int, context: set[int]) -> list[int]:
         parent = ev.actions.parent
@@ -322,7 +322,7 @@ class OfflineVerifier(VerifierRole):
         if key not in ev.memo:
             spans = ev.events.spans_s[shots == shot]
             shot_s = (float(spans[:, 0].min()), float(spans[:, 1].max()))
-            ev.memo[key] = shot_episodes(ev.frames_at, shot_s, ev.step_s,
+            ev.memo[key] = shot_episodes(ev.frames, shot_s, ev.step_s,
                                          look_s=self.scene.look_s,
                                          standing=self.scene.standing)  # fmt: skip
         if ev.memo[key] is None:
@@ -334,7 +334,7 @@ class OfflineVerifier(VerifierRole):
         its timeline samples' frames and the samples around it), read once per shot; None
         without frames or where the scene cannot tell."""
         own_shot = self.scene.own_shot
-        if ev.frames_at is None or own_shot is None:
+        if ev.frames is None or own_shot is None:
             return None
         shots, frames = self._shots(ev), ev.events.frames
         target = vis.nodes(ev.plan.target, ev.events, "events", seen_once=True)
@@ -344,7 +344,7 @@ class OfflineVerifier(VerifierRole):
             if key not in ev.memo:
                 inside = shots == shot
                 a, b = frames[inside, 0].min(), frames[inside, 1].max()
-                around = ev.frames_at(ev.times_s[a - 1 : b + 1])  # and a sample either side
+                around = ev.frames.frames(ev.times_s[a - 1 : b + 1])  # and a sample either side
                 seen = float(target[inside].max())
                 ev.memo[key] = own_shot(around, step, seen, self.s.accept_p)
             return ev.memo[key]
@@ -395,7 +395,7 @@ class OfflineAggregator(AggregatorRole):
         same = shot = None
         if plan.ordinal is not None:
             told = self.scene.identities(
-                evidence.closer, evidence.frames_at, evidence.step_s, plan.target
+                evidence.closer, evidence.frames, evidence.step_s, plan.target
             )
             same, shot = told if told is not None else (None, None)
         # A still plan's instances are each inside one event (`OfflineVerifier._run`): two
