@@ -6,17 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from longground.agent.composited.scene import LOOK_S
 from longground.agent.composited.standing import stays_standing
 from longground.agent.frames import SAMPLER_FPS, FrameSampler
 from longground.agent.graph.cache import GraphCache
-from longground.agent.perception.episode import (
-    Episode,
-    ShotEpisodes,
-    cut_pairs,
-    shot_episodes,
-    shrink,
-)
+from longground.agent.perception.cuts import EventCuts, cut_pairs, shrink
+from longground.agent.perception.episode import Episode, ShotEpisodes, shot_episodes
 from longground.agent.pipeline import CometAgent
 from longground.agent.settings import AgentSettings
 from longground.moments import tiou_matrix
@@ -31,7 +25,7 @@ def shot_episode(frames_at, shot_s: tuple[float, float], step_s: float) -> Episo
     """The episode of the shot around the middle of `shot_s`, as the verifier reads it in the
     composited scene (`shot_episodes(...).at`)."""
     frames = FrameSampler(frames_at)
-    shots = shot_episodes(frames, shot_s, step_s, look_s=LOOK_S, standing=stays_standing)
+    shots = shot_episodes(frames, shot_s, step_s, standing=stays_standing)
     return None if shots is None else shots.at(sum(shot_s) / 2)
 
 
@@ -104,14 +98,15 @@ def test_a_cut_between_two_shots_on_one_backdrop():
     assert np.flatnonzero(cut_pairs(changes)).tolist() == [7]
 
 
-def test_a_graph_boundary_at_the_fall_is_not_the_shot_boundary():
-    """The graph split the shot where the block falls: the frames are read on to the cut,
-    and the episode is the whole cause and effect, from either part."""
-    before = shot_episode(frames_at, (2.0, FALL_S[0]), step_s=0.5)
-    after = shot_episode(frames_at, (FALL_S[0], 9.0), step_s=0.5)
-    assert before == after and before.falls
-    assert abs(before.start_s - BALL_S[0]) <= 1 / SAMPLER_FPS
-    assert LOOK_S >= CUTS_S[1] - FALL_S[0]
+def test_a_graph_boundary_at_the_fall_is_no_cut():
+    """The graph split the shot where the block falls: that boundary is no cut, so the shot
+    the episode is read on runs from cut to cut, and the episode is the whole cause and
+    effect."""
+    frames = FrameSampler(frames_at)
+    events = np.array([[0.0, 2.0], [2.0, FALL_S[0]], [FALL_S[0], 9.0], [9.0, 10.0]])
+    assert EventCuts(frames, events, 0.5).shots().tolist() == [0, 1, 1, 2]
+    episode = shot_episode(frames_at, (2.0, 9.0), step_s=0.5)
+    assert episode.falls and abs(episode.start_s - BALL_S[0]) <= 1 / SAMPLER_FPS
 
 
 def crossing(t: float, stays: bool) -> np.ndarray:

@@ -4,9 +4,10 @@ because no cut lies between them (one shot)."""
 import numpy as np
 
 from longground.agent.aggregate import consolidate
-from longground.agent.composited.identity import one_shot, whole_looks
+from longground.agent.composited.identity import whole_looks
 from longground.agent.composited.reid import Look
 from longground.agent.frames import FrameSampler
+from longground.agent.perception.cuts import one_shot
 from longground.agent.verify.memory import MemoryEntry
 
 

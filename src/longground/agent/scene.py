@@ -68,8 +68,6 @@ class Scene:
     hook is None, or answers None."""
 
     name = "general"
-    #: How far beyond a graph's shot an episode looks for the shot's real cut (seconds).
-    look_s = 0.0
 
     #: `backdrop(frames (N, H, W, 3), name) -> probability` that the frames show their
     #: object against the backdrop `name` (a colour or a texture), or None: not read.
@@ -79,10 +77,6 @@ class Scene:
     #: `standing(frame (h, w, 3), moved (h, w)) -> bool`: something stays standing apart
     #: from the pixels that moved at some point of its shot (`perception.episode`).
     standing: Callable[[np.ndarray, np.ndarray], bool] | None = None
-    #: `own_shot(frames (N + 2, H, W, 3), step, target_seen, accept_p) -> bool`: a sliver
-    #: (its frames with a sample before and after) is a shot of its own
-    #: (`perception.conditions.past_slivers`).
-    own_shot: Callable[[np.ndarray, int, float, float], bool] | None = None
 
     def closer(self, source: VideoSource, video_key: str, trace: Trace) -> CloserLooks | None:
         """Closer looks at `source`'s frames for one query (their cost is counted in

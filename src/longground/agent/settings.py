@@ -63,7 +63,7 @@ class AgentSettings:
         presence_threshold: raw encoder score meaning "visible" (None: the encoder's
             `default_threshold`); presence_width: logistic width around it (None: a tenth
             of the threshold's magnitude).
-        filter_p, accept_p, extend_p, moving_min, continuity, merge_gap_s, same_identity:
+        filter_p, accept_p, extend_p, moving_min, merge_gap_s, same_identity:
             offline role settings (see `roles.offline.ScorerSettings`).
         neighbour_p: how clearly the neighbouring shot of "a shot of X right after / before
             a shot of Y" must show Y (`roles.offline.ScorerSettings`), chosen on the tuning
@@ -152,7 +152,6 @@ class AgentSettings:
     approach_min: float = 0.001
     track_min: float = 0.05
     sweep_min: float = 0.5
-    continuity: float = 0.6
     merge_gap_s: float = 1.0
     same_identity: float = 0.9
     object_looks: bool | None = None

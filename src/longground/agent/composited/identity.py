@@ -21,8 +21,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..frames import FrameSampler
-from ..perception.crossing import CUT_SHARE
-from ..perception.episode import cut_pairs, pair_changes, shrink
 from ..perception.visibility import region_times
 from ..scene import CloserLooks
 from .reid import (
@@ -156,48 +154,3 @@ def same_identity_matrix(looks: list[list[Look]]) -> np.ndarray:
         for j in range(i + 1, k):
             out[i, j] = out[j, i] = same_object(looks[i], looks[j])
     return out
-
-
-def one_shot(
-    frames: FrameSampler, from_s: float, to_s: float, step_s: float
-) -> bool:
-    """Whether no cut lies between two touching pieces: the frames from one timeline step
-    before `from_s` (the earlier piece's end) to one step after `to_s` (the later piece's
-    start), read at `fps`, hold no cut. The pieces' boundaries lie halfway between two
-    timeline samples, so a cut between them is within that reach. The frames are read at
-    the sampler's rate.
-
-    A cut is a pair of distinct consecutive frames (a repeated frame, read faster than the
-    video's own rate, is left out) that changes most of the picture (`crossing.CUT_SHARE` of
-    its pixels by `episode.PIXEL_STEP`) or stands out of the pairs around it
-    (`episode.cut_pairs` on one cell). Not `episode.cut_pairs`' every-cell rule: a large
-    object entering or leaving changes every cell of its grid (r1, 320x180). On the tuning
-    rendering this finds each of its 72 cuts and none inside its 20 shots where something
-    enters, leaves, crosses or falls (at most 26 % of their pixels change between frames).
-
-    Args:
-        frames: the query's frame sampler.
-        from_s, to_s: where the earlier piece ends and the later one starts (s).
-        step_s: the timeline's sampling step (s).
-
-    Returns:
-        False also when fewer than two frames decode (nothing says it is one shot).
-
-    >>> f = np.zeros((9, 40, 60, 3), np.uint8); f[:, 10:20, 20:30] = 200
-    >>> f[np.arange(9), 25:35, 5 * np.arange(9)] = 90  # something moves
-    >>> one_shot(FrameSampler(lambda t: f[: len(t)]), 1.0, 1.0, 0.5)
-    True
-    >>> g = f.copy(); g[5:] = (0, 150, 255)
-    >>> one_shot(FrameSampler(lambda t: g[: len(t)]), 1.0, 1.0, 0.5)
-    False
-    """
-    times = frames.grid(max(0.0, from_s - step_s), to_s + step_s + 0.5 / frames.fps)
-    small = shrink(frames.frames(times))
-    if len(small) < 2:
-        return False
-    _, colour = pair_changes(small)
-    small = small[np.r_[True, colour.any(axis=(1, 2))]]
-    if len(small) < 2:
-        return True  # nothing changes
-    _, colour = pair_changes(small)
-    return not bool(cut_pairs(colour, grid=1, cell=CUT_SHARE).any())

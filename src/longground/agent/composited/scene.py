@@ -10,9 +10,7 @@ scene adds to the general perception (`scene.Scene`):
 - backdrops named by colour or texture (`backdrops.backdrop_probability`);
 - objects told apart by their looks and colourless objects (`object_looks`: `identity`,
   `object_colors`);
-- something standing while another thing moves (`standing`), a sliver shot told from a piece
-  of its neighbour by its backdrop (`slivers`), and episodes read up to `LOOK_S` beyond the
-  graph's shot.
+- something standing while another thing moves (`standing`).
 
 The settings' switches (`regions`, `object_presence`, `object_looks`) turn the parts they name
 on in any scene; the rest belong to the composited scene alone.
@@ -28,22 +26,17 @@ import numpy as np
 
 from ...cache.kinds import agent_objects_name, agent_regions_name
 from ..frames import FrameSampler
+from ..perception.cuts import one_shot
 from ..scene import CloserLooks, Identities, Scene
 from ..settings import AgentSettings
 from ..source import VideoSource
 from ..trace import Trace
 from .backdrops import backdrop_probability
 from .closer import HalvesAndBoxes
-from .identity import instance_looks, one_shot, same_identity_matrix
+from .identity import instance_looks, same_identity_matrix
 from .object_colors import colourless_share
 from .regions import RegionIndex
-from .slivers import sliver_is_own_shot
 from .standing import stays_standing
-
-#: How far beyond the graph's shot an episode looks for its real cut, when the shot's boundary
-#: is not one (s): the longest cause-and-effect shot the generator scripts (tuning rendering:
-#: 4.0 to 8.7 s).
-LOOK_S = 10.0
 
 
 class CompositedScene(Scene):
@@ -63,10 +56,8 @@ class CompositedScene(Scene):
         self._indexes: dict[tuple[str, str], RegionIndex] = {}  # (kind, video key)
         self._lock = threading.Lock()
         whole = settings.scene == "composited"
-        self.look_s = LOOK_S if whole else 0.0
         self.backdrop = backdrop_probability if whole else None
         self.standing = stays_standing if whole else None
-        self.own_shot = sliver_is_own_shot if whole else None
         self.colourless = colourless_share if settings.object_looks else None
 
     def closer(self, source: VideoSource, video_key: str, trace: Trace) -> CloserLooks | None:
@@ -110,7 +101,7 @@ class CompositedScene(Scene):
     ) -> Identities | None:
         """Instances told apart by the objects' looks (`identity.same_identity_matrix`, each
         span's looks read once), and touching pieces joined when no cut lies between them
-        (`identity.one_shot`); None without `object_looks` or frames."""
+        (`perception.cuts.one_shot`); None without `object_looks` or frames."""
         if not self.settings.object_looks or frames is None:
             return None
         seen: dict[tuple[float, float], list] = {}

@@ -1,13 +1,13 @@
 """Where a condition event must (or must not) be seen, relative to a target instance.
 
 The offline verifier checks relations at the level of shots (event nodes, joined where a
-boundary is a change inside one shot rather than a cut; see `events.shot_groups`). For an
+boundary is a change inside one shot rather than a cut; see `cuts.EventCuts`). For an
 instance spanning shots `first..last`:
 
 - right after: the condition is seen in shot `first - 1` (the shot before);
 - right before: in shot `last + 1` (the shot after); in both, a sliver there that is a
-  piece of a neighbouring shot passes the look on to the next (`past_slivers`; whether a
-  sliver is a shot of its own is the scene's reading, `scene.Scene.own_shot`);
+  piece of a neighbouring shot passes the look on to the next (`past_slivers`; a sliver
+  holding two cuts is a shot of its own, `cuts.cut_count`);
 - caused by, causes: in one of the instance's own shots `first..last`: a cause and its
   effect are one episode of motion inside one shot (`perception.episode`), so an object
   in the shot after (or before) is another scene;

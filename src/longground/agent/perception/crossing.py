@@ -6,9 +6,8 @@ crossing is often cut into several events (a large object changes the frame's lo
 goes, and the shot grouping takes that for a cut), each with its own nodes, and an event's
 median frame, the backdrop of the tracked move, then holds the object itself. So the sweep
 is read on the instance's surroundings: its frames are decoded `CONTEXT_S` beyond it on both
-sides, up to the nearest cut, told by the pixels (most of the picture changes between two
-samples, `CUT_SHARE`; an object moving changed a third of it at most on r1); the per-pixel
-median of those frames is the backdrop (the crossing object is absent from most of them),
+sides, up to the nearest cut (`cuts.cuts`); the per-pixel median of those frames is the
+backdrop (the crossing object is absent from most of them),
 and `flow.centre_sweep` measures how far the centre of what differs from it travels during
 the instance. Read on each shot of the tuning rendering (480x270) as one instance:
 crossings 0.66-0.78 of the frame width, objects sliding in or out and stopping 0.11-0.17, a
@@ -22,16 +21,13 @@ import numpy as np
 
 from ..frames import FrameSampler
 from ..graph.flow import centre_sweep, small_gray
+from .cuts import cuts, shrink
 
 #: Rate the instance and its surroundings are looked at: a crossing of 2 s shows the object
 #: at four places.
 SWEEP_FPS = 2.0
 #: How far beyond the instance its backdrop is looked for, on both sides, in seconds.
 CONTEXT_S = 3.0
-#: Two samples lie across a cut when at least this share of their pixels changed by at
-#: least `CHANGE_LEVEL` grey levels.
-CUT_SHARE = 0.5
-CHANGE_LEVEL = 12
 
 
 def run_sweep(
@@ -79,7 +75,7 @@ def run_sweep(
     # within half a sample step more
     inset_s = margin_s + 0.5 / SWEEP_FPS
     core_s = (run_s[0] + inset_s, max(run_s[1] - inset_s, run_s[0] + inset_s))
-    lo, hi = _between_cuts(gray, times_s, core_s)
+    lo, hi = _between_cuts(cuts(shrink(shown[: len(gray)])), times_s, core_s)
     within = (times_s >= run_s[0] - margin_s) & (times_s <= run_s[1] + margin_s)
     if whole_shot:
         within = np.ones(len(gray), bool)
@@ -87,15 +83,14 @@ def run_sweep(
 
 
 def _between_cuts(
-    gray: np.ndarray, times_s: np.ndarray, core_s: tuple[float, float]
+    cut: np.ndarray, times_s: np.ndarray, core_s: tuple[float, float]
 ) -> tuple[int, int]:
-    """`[lo, hi)` frame range from the last cut before `core_s` to the first after it (cuts
-    inside the core, which the run may hold at its ends' precision, are not looked at)."""
-    changed = np.abs(np.diff(gray.astype(np.int16), axis=0)) >= CHANGE_LEVEL
-    cut = changed.mean(axis=(1, 2)) >= CUT_SHARE
+    """`[lo, hi)` frame range from the last cut (`(N - 1,)` bool over pairs of the `(N,)`
+    frames at `times_s`) before `core_s` to the first after it (cuts inside the core, which
+    the run may hold at its ends' precision, are not looked at)."""
     middle_s = (times_s[:-1] + times_s[1:]) / 2
     before = np.flatnonzero(cut & (middle_s < core_s[0]))
     after = np.flatnonzero(cut & (middle_s > core_s[1]))
     lo = int(before.max()) + 1 if len(before) else 0
-    hi = int(after.min()) + 1 if len(after) else len(gray)
+    hi = int(after.min()) + 1 if len(after) else len(times_s)
     return lo, hi

@@ -18,11 +18,10 @@ import numpy as np
 
 from ..aggregate import Aggregation, consolidate
 from ..evidence import Evidence
-from ..graph.events import shot_groups
-from ..graph.nodes import mean_embeddings
 from ..perception.camera import CAMERA_KINDS, camera_move, camera_moves
 from ..perception.conditions import condition_check, episode_relation, past_slivers
 from ..perception.crossing import run_sweep
+from ..perception.cuts import EventCuts, cut_count
 from ..perception.episode import Episode, shot_episodes
 from ..perception.filter import FilterResult, keep_seen
 from ..perception.motion import (
@@ -62,9 +61,6 @@ class ScorerSettings:
             (`perception.motion.MotionReading`); sweep_min: the sweep of a crossing.
         track_min: per-second move of what differs from the backdrop a node needs for a
             direction, where it was measured (`perception.motion.heads`).
-        continuity: appearance cosine between neighbouring action nodes of two events above
-            which an instance may run on across the event boundary (a change inside one shot,
-            not a cut: cuts measured below 0.5 on the synthetic benchmark).
         lookback: event nodes that "after" / "before" conditions may reach, when the evidence
             carries no profile (otherwise its `max_coarse_events`).
         merge_gap_s, same_identity: aggregator settings (see `aggregate.consolidate`).
@@ -80,7 +76,6 @@ class ScorerSettings:
     accept_p: float
     extend_p: float
     moving_min: float
-    continuity: float
     merge_gap_s: float
     same_identity: float
     drift_min: float = 0.002
@@ -147,7 +142,8 @@ class OfflineVerifier(VerifierRole):
        (`backdrops.backdrop_probability`).
     2. Instance: from the candidate, the run grows over neighbouring action nodes that reach
        `extend_p` and belong to the same event, to its perception context, or continue its
-       appearance across an event boundary (`continuity`); the run's span is the interval.
+       shot across an event boundary that is no cut (`cuts.EventCuts`); the run's span is
+       the interval.
        A "still" plan's run stays inside its event.
     3. Motion: the run's duration-weighted motion measures must read as the plan's motion
        kind (`perception.motion`: moving, still, zoom in / out, pan, entering, leaving);
@@ -156,7 +152,7 @@ class OfflineVerifier(VerifierRole):
        of the run (`object_colors.colourless_share`) as the probability that the object
        has no colour.
     4. Relation: the condition must be seen in the shots the relation names
-       (`conditions.condition_check` over `events.shot_groups`), or be absent from the run
+       (`conditions.condition_check` over shots, `cuts.EventCuts`), or be absent from the run
        ("without").
     5. Episode: for a cause and its effect or a passing-by (`Plan.episode`), the moment is
        the motion inside the candidate's shot (`perception.episode`); a shot where nothing
@@ -277,11 +273,7 @@ class OfflineVerifier(VerifierRole):
         return camera_move(ev.frames, _run_span(ev, run), ev.step_s)
 
     def _run(self, ev: Evidence, p: np.ndarray, v: int, context: set[int]) -> list[int]:
-        parent = ev.actions.parent
-        if "action_appearance" not in ev.memo:
-            ev.memo["action_appearance"] = mean_embeddings(ev.appearance, ev.actions.frames)
-        look = ev.memo["action_appearance"]
-
+        parent, cuts = ev.actions.parent, self._cuts(ev)
         spans = ev.actions.spans_s
         # Nothing changes in a still shot, so no event boundary falls inside one: for a "still"
         # plan a boundary is a cut or something that came or went (often in the flow margin
@@ -298,7 +290,7 @@ class OfflineVerifier(VerifierRole):
                 return True
             if within_event:
                 return False
-            return i in context or float(look[i] @ look[j]) >= self.s.continuity
+            return i in context or not cuts.cut_before(max(parent[i], parent[j]))
 
         lo = hi = v
         while lo - 1 >= 0 and joins(lo - 1, lo):
@@ -308,10 +300,17 @@ class OfflineVerifier(VerifierRole):
         return list(range(lo, hi + 1))
 
     def _shots(self, ev: Evidence) -> np.ndarray:
-        """`(E,)` shot index of each event node (`events.shot_groups`), kept in the memo."""
+        """`(E,)` shot index of each event node (`cuts.EventCuts.shots`), kept in the memo."""
         if "shots" not in ev.memo:
-            ev.memo["shots"] = shot_groups(ev.appearance, ev.events.frames, self.s.continuity)
+            ev.memo["shots"] = self._cuts(ev).shots()
         return ev.memo["shots"]
+
+    @staticmethod
+    def _cuts(ev: Evidence) -> EventCuts:
+        """Which event boundaries are cuts (`cuts.EventCuts`), read as asked, kept in the memo."""
+        if "cuts" not in ev.memo:
+            ev.memo["cuts"] = EventCuts(ev.frames, ev.events.spans_s, ev.step_s)
+        return ev.memo["cuts"]
 
     def _episode(self, ev: Evidence, candidate: int) -> Episode | None:
         """The episode of motion in the candidate's shot (`perception.episode`); the shots
@@ -323,37 +322,33 @@ class OfflineVerifier(VerifierRole):
             spans = ev.events.spans_s[shots == shot]
             shot_s = (float(spans[:, 0].min()), float(spans[:, 1].max()))
             ev.memo[key] = shot_episodes(ev.frames, shot_s, ev.step_s,
-                                         look_s=self.scene.look_s,
-                                         standing=self.scene.standing)  # fmt: skip
+                                         standing=self.scene.standing)
         if ev.memo[key] is None:
             return None
         return ev.memo[key].at(float(ev.actions.spans_s[candidate].mean()))
 
-    def _own_shot(self, ev: Evidence, vis: Visibility, step: int) -> Callable[[int], bool] | None:
-        """Shot index -> whether that sliver is a shot of its own (`scene.Scene.own_shot` on
-        its timeline samples' frames and the samples around it), read once per shot; None
-        without frames or where the scene cannot tell."""
-        own_shot = self.scene.own_shot
-        if ev.frames is None or own_shot is None:
+    def _own_shot(self, ev: Evidence, step: int) -> Callable[[int], bool] | None:
+        """Shot index -> whether that sliver is a shot of its own: the frames from the
+        timeline sample before it to the one after it hold two cuts (`cuts.cut_count`), not
+        one cut the graph split in two; read once per shot. None without frames."""
+        if ev.frames is None:
             return None
-        shots, frames = self._shots(ev), ev.events.frames
-        target = vis.nodes(ev.plan.target, ev.events, "events", seen_once=True)
+        shots, frames, last = self._shots(ev), ev.events.frames, len(ev.times_s) - 1
 
         def own(shot: int) -> bool:
-            key = ("own shot", shot, step)
+            key = ("own shot", shot)
             if key not in ev.memo:
                 inside = shots == shot
                 a, b = frames[inside, 0].min(), frames[inside, 1].max()
-                around = ev.frames.frames(ev.times_s[a - 1 : b + 1])  # and a sample either side
-                seen = float(target[inside].max())
-                ev.memo[key] = own_shot(around, step, seen, self.s.accept_p)
+                span_s = float(ev.times_s[max(a - 1, 0)]), float(ev.times_s[min(b, last)])
+                ev.memo[key] = cut_count(ev.frames, *span_s) >= 2
             return ev.memo[key]
 
         return own
 
     def _condition(self, ev: Evidence, vis: Visibility, text: str, run: list[int]) -> float:
         """Probability that the condition holds where the relation puts it. Relations count in
-        shots: events joined across boundaries that are not cuts (`events.shot_groups`)."""
+        shots: events joined across boundaries that are not cuts (`cuts.EventCuts`)."""
         shots = self._shots(ev)
         lookback = ev.profile.max_coarse_events if ev.profile is not None else self.s.lookback
         first, last = shots[ev.actions.parent[run[0]]], shots[ev.actions.parent[run[-1]]]
@@ -368,7 +363,7 @@ class OfflineVerifier(VerifierRole):
         step = {Relation.RIGHT_AFTER: -1, Relation.RIGHT_BEFORE: 1}.get(ev.plan.relation)
         if step is not None:
             samples = np.bincount(shots, np.diff(ev.events.frames, axis=1)[:, 0])
-            looked = past_slivers(looked, samples, step, own_shot=self._own_shot(ev, vis, step))
+            looked = past_slivers(looked, samples, step, own_shot=self._own_shot(ev, step))
         seen = vis.nodes(text, ev.events, "events", seen_once=True)
         in_shots = np.isin(shots, list(looked))
         if not in_shots.any():
