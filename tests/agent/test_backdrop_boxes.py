@@ -100,8 +100,6 @@ class SmallSecondObject(FakeSource):
     """The second object of a two-object shot counts for little in whole frames and in its
     half (a small object in a half of backdrop), and is seen alone only on its object box."""
 
-    has_objects = True
-
     def region_features(self, times_s):
         rng = np.random.default_rng(5)
         rows = []
@@ -125,7 +123,7 @@ def test_a_small_second_object_is_found_together_on_its_object_box():
     assert trace.to_dict()["counters"]["graph.object_frames"] > 0
 
     class HalvesOnly(SmallSecondObject):
-        has_objects = False
+        object_features = None
 
     agent = CometAgent(AgentSettings(roles="offline", scene="composited"), 1.0, GraphCache(None))
     moments, _ = agent.run(HalvesOnly(), query)

@@ -13,7 +13,7 @@ import pytest
 from longground.agent.graph.cache import GraphCache
 from longground.agent.pipeline import CometAgent
 from longground.agent.settings import AgentSettings
-from longground.agent.source import VideoSource
+from longground.agent.source import Extras, ScoreScale, VideoSource
 from longground.moments import tiou_matrix
 
 OBJECTS = ("cat", "rocket", "cup", "car")
@@ -48,7 +48,7 @@ def shot_spans() -> np.ndarray:
 class FakeSource(VideoSource):
     """Timeline features from the script; `frames` draws a square that moves in moving shots."""
 
-    default_threshold = 0.5
+    scale = ScoreScale(0.5)
 
     def __init__(self) -> None:
         self.spans = shot_spans()
@@ -78,7 +78,11 @@ class FakeSource(VideoSource):
         feats = feats.astype(np.float32)
         return times, {"embedding": feats, "appearance": feats}
 
-    has_regions = True
+    @property
+    def extras(self) -> Extras:
+        """Its halves, and the channels and object views a subclass defines."""
+        return Extras(getattr(self, "channel_answer", None), self.region_features,
+                      objects=getattr(self, "object_features", None))  # fmt: skip
 
     def region_features(self, times_s):
         """Each half of a two-object shot shows one object alone."""
@@ -109,10 +113,11 @@ class FakeSource(VideoSource):
         frame[16:32, x : x + 16] = 250
         return frame
 
-    def frames(self, start_s, end_s, fps, short_side) -> Iterator:
-        times = np.arange(start_s, end_s, 1 / fps)
-        self.decoded_s += end_s - start_s
-        yield np.stack([self.render(t) for t in times]), times
+    def frames(self, windows, short_side) -> Iterator:
+        for i, (start_s, end_s, fps) in enumerate(windows):
+            times = np.arange(start_s, end_s, 1 / fps)
+            self.decoded_s += end_s - start_s
+            yield i, np.stack([self.render(t) for t in times]), times
 
     def frames_at(self, times_s):
         return np.stack([self.render(t) for t in times_s])

@@ -4,6 +4,7 @@ aggregate (Step 4), recording everything in a `Trace`."""
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import asdict, dataclass, replace
 
 import numpy as np
@@ -125,21 +126,23 @@ class CometAgent:
         self.scene = scene_for(settings, cache.root)
         self._roles: dict[tuple[float, float | None], Roles] = {}
         self._nulls: dict[tuple, dict[str, float]] = {}  # null standouts per video and events
+        self._lock = threading.Lock()  # queries may run in several threads at once
 
     def absolute_threshold(self, source: VideoSource) -> float:
         """The raw score meaning "visible" before any decision relative to the video."""
         threshold = self.settings.presence_threshold
         if threshold is None:
-            threshold = source.default_threshold
+            threshold = source.scale.threshold
         return FALLBACK_THRESHOLD if threshold is None else threshold
 
     def roles(self, source: VideoSource) -> Roles:
-        key = (self.absolute_threshold(source), source.default_width)
-        if key not in self._roles:
-            self._roles[key] = make_roles(
-                self.settings, key[0], self.client, key[1], self.scene
-            )
-        return self._roles[key]
+        key = (self.absolute_threshold(source), source.scale.width)
+        with self._lock:
+            if key not in self._roles:
+                self._roles[key] = make_roles(
+                    self.settings, key[0], self.client, key[1], self.scene
+                )
+            return self._roles[key]
 
     def profile(self, name: str) -> Profile:
         chosen = name if self.settings.profile == "auto" else self.settings.profile
@@ -156,7 +159,7 @@ class CometAgent:
             trace.put("stopped", "the query's time window lies outside the video")
             return Moments.empty(), trace
         with trace.timed("graph.channels"):
-            events = sub_events(plan, source.channel_answer)
+            events = sub_events(plan, source.extras.channel_answer)
         if any(event.answer is not None for event in events):
             return self._combined(source, plan, profile, events, trace), trace
         moments = self._ground_plan(source, plan, profile, trace)
@@ -169,17 +172,22 @@ class CometAgent:
         evidence = self._graph(source, plan, profile, trace)
         if evidence.actions is None or len(evidence.actions) == 0:
             trace.put("loop", {"iterations": 0, "stop_reason": "no candidates", "order": []})
-            trace.put("unexamined", unexamined(evidence, []))
+            trace.put("unexamined", self._unexamined(evidence, []))
             trace.put("verifications", [])
             trace.put("memory", [])
             moments = self._fallback(evidence, Moments.empty(), trace)
             return self._rescore(evidence, moments, source, trace)
         with trace.timed("verification"):
             loop = self._verify(evidence, roles, profile, trace)
-        trace.put("unexamined", unexamined(evidence, loop.steps))
+        trace.put("unexamined", self._unexamined(evidence, loop.steps))
         moments = self._aggregate(evidence, roles, loop.bank.entries, trace)
         moments = self._fallback(evidence, moments, trace)
         return self._rescore(evidence, moments.clip(start_s, end_s), source, trace)
+
+    @staticmethod
+    def _unexamined(ev: Evidence, steps: list[dict]) -> dict:
+        """The trace's "unexamined" record (`verify.budget.unexamined`)."""
+        return unexamined(ev.plan.window_s, ev.events, ev.actions, steps)
 
     def _combined(self, source: VideoSource, plan, profile: Profile, events, trace: Trace):
         """The answer of a plan whose sub-events go to different channels: sub-events for the
@@ -249,9 +257,9 @@ class CometAgent:
             plan, times_s, feats["embedding"], feats["appearance"], scores, events,
             frames=FrameSampler(source.frames_at),
             closer=self.scene.closer(source, video_key, trace),
-            profile=profile, calibrations=calibrations(decisions, self._width(source)),
+            profile=profile, decisions=decisions,
+            calibrations=calibrations(decisions, self._width(source)),
         )  # fmt: skip
-        evidence.memo["decisions"] = decisions
         with trace.timed("graph.filter"):
             kept = self.roles(source).filter.select(evidence)
         trace.count("malformed.filter", kept.malformed)
@@ -270,7 +278,7 @@ class CometAgent:
     def _width(self, source: VideoSource) -> float:
         """Width of the presence logistic (the same for every text)."""
         return ScorerSettings.from_agent(
-            self.settings, self.absolute_threshold(source), source.default_width
+            self.settings, self.absolute_threshold(source), source.scale.width
         ).calibration.width
 
     def _decide(self, source: VideoSource, fps: float, texts, trace: Trace, spans_s=None) -> dict:
@@ -312,7 +320,7 @@ class CometAgent:
         plain = plain and plan.motion is None and plan.backdrop is None and plan.direction is None
         if moments.count or not plain or k_clear <= 0:
             return moments
-        decision = ev.memo["decisions"][plan.target]
+        decision = ev.decisions[plan.target]
         spans, z = clear_event_spans(
             ev.events.spans_s, ev.times_s, ev.scores[plan.target], decision, k_clear,
             self.settings.merge_gap_s,
@@ -333,7 +341,7 @@ class CometAgent:
         verifier = [] if moments.scores is None else moments.scores.tolist()
         s = self.settings
         weights = Weights(s.confidence_z, s.confidence_log_s, s.confidence_bias)
-        moments, z = rescored(moments, ev.times_s, ev.scores, ev.memo["decisions"], texts, weights)
+        moments, z = rescored(moments, ev.times_s, ev.scores, ev.decisions, texts, weights)
         trace.put(
             "confidence", {"texts": list(texts), "separation": z.tolist(), "verifier": verifier}
         )
@@ -389,7 +397,7 @@ class CometAgent:
             trace.put("budget", {"max_iterations": n_max, "scaled": False})
             return n_max
         target = evidence.plan.target
-        decision = evidence.memo["decisions"][target]
+        decision = evidence.decisions[target]
         stand_out = standing_out(
             evidence.scores[target], evidence.actions.frames, decision.threshold
         )

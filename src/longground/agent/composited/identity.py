@@ -62,14 +62,12 @@ def instance_looks(
     if flat.size == 0:
         return [[] for _ in range(len(times))]
     frames = frames.frames(flat)
-    split = [two_sides(f, *object_parts(f)) for f in frames]
-    parts = [p for p, _ in split]
+    parts = [two_sides(f, object_parts(f)) for f in frames]
     several = np.array([i for i, p in enumerate(parts) if len(p) > 1], dtype=int)
     sides: list[int | None] = [None] * len(flat)
     for i, side in zip(several, _sides(closer, flat[several], text)):
         sides[i] = side
-    looks = [look_of(f, p, side, beyond)
-             for f, (p, beyond), side in zip(frames, split, sides)]  # fmt: skip
+    looks = [look_of(f, p, side) for f, p, side in zip(frames, parts, sides)]
     alone = [len(p) == 1 for p in parts]
     per, shape = times.shape[1], frames.shape[1:3]
     out = []
@@ -80,9 +78,7 @@ def instance_looks(
     return out
 
 
-def two_sides(
-    frame: np.ndarray, parts: list[np.ndarray], beyond: np.ndarray | None
-) -> tuple[list[np.ndarray], np.ndarray | None]:
+def two_sides(frame: np.ndarray, parts: list[np.ndarray]) -> list[np.ndarray]:
     """`reid.object_parts` with a lone region across the frame's middle taken as two objects,
     its pixels in each half, when each half holds at least a quarter as many of them as the
     other (the share that makes a region an object in `reid.object_parts`) and the halves are
@@ -91,26 +87,26 @@ def two_sides(
 
     >>> f = np.zeros((40, 80, 3), np.uint8); f[...] = (60, 170, 60)
     >>> f[10:30, 20:40] = (200, 30, 30); f[10:30, 40:60] = (30, 30, 200)  # red | blue
-    >>> len(two_sides(f, *object_parts(f))[0])
+    >>> len(two_sides(f, object_parts(f)))
     2
     >>> f[10:30, 40:60] = (200, 30, 30)  # one red object across the middle
-    >>> len(two_sides(f, *object_parts(f))[0])
+    >>> len(two_sides(f, object_parts(f)))
     1
     >>> g = np.zeros((40, 80, 3), np.uint8); g[...] = (205, 45, 45); g[8:32, 16:64] = 128
     >>> g[8:32, 52:64:2] = (200, 60, 60)  # one gray object, the red backdrop bled into its edge
-    >>> len(two_sides(g, *object_parts(g))[0])
+    >>> len(two_sides(g, object_parts(g)))
     1
     """
     if len(parts) != 1:
-        return parts, beyond
+        return parts
     cols = np.arange(frame.shape[1]) >= frame.shape[1] // 2
     sides = sorted([parts[0] & ~cols, parts[0] & cols], key=lambda s: -int(s.sum()))
     if 4 * int(sides[1].sum()) < int(sides[0].sum()):
-        return parts, beyond
-    colours = (core_colour(frame, s, beyond) for s in sides)
+        return parts
+    colours = (core_colour(frame, s) for s in sides)
     if same_colouring(*without_backdrops(*colours, backdrop_hues(frame))):
-        return parts, beyond
-    return sides, beyond
+        return parts
+    return sides
 
 
 def single_looks(found: list[tuple[Look, bool]]) -> list[Look]:

@@ -66,14 +66,14 @@ class CompositedScene(Scene):
         "detail.regions" and "detail.objects"."""
         if not self.settings.regions:
             return None
-        regions = objects = None
-        if source.has_regions:
-            cheap = self.cache_root is None or source.regions_in_index
+        views, regions, objects = source.extras, None, None
+        if views.halves is not None:
+            cheap = self.cache_root is None or views.halves_in_index
             name = None if cheap else agent_regions_name(video_key)
-            regions = self._indexed(source.region_features, video_key, name, "regions", trace)
-        if source.has_objects:
+            regions = self._indexed(views.halves, video_key, name, "regions", trace)
+        if views.objects is not None:
             name = None if self.cache_root is None else agent_objects_name(video_key)
-            objects = self._indexed(source.object_features, video_key, name, "objects", trace)
+            objects = self._indexed(views.objects, video_key, name, "objects", trace)
         return HalvesAndBoxes(source.score, regions, objects, self.settings.object_presence)
 
     def _indexed(

@@ -1,6 +1,6 @@
 """Plain loops that say what the vectorised perception computes: the cut detector
-(`cuts.py`) and the foreground localiser (`foreground.py`). Slow and obvious on purpose; the
-tests hold the fast code against them on random and hostile inputs."""
+(`perception.cuts`) and the foreground localiser (`agent.foreground`). Slow and obvious on
+purpose; the tests hold the fast code against them on random and hostile inputs."""
 
 from __future__ import annotations
 
@@ -64,3 +64,52 @@ def cuts(small: np.ndarray) -> list[bool]:
     for pair, cut in zip(pair_of, cut_pairs(np.array(changes, bool)), strict=True):
         out[pair] = cut
     return out
+
+
+def excess(distance: np.ndarray) -> list[list[list[float]]]:
+    """`foreground.excess` for `(T, h, w)` distances: frame by frame, each pixel less the
+    frame's median, at least 0."""
+    out = []
+    for frame in np.asarray(distance, np.float64):
+        values = sorted(float(v) for v in frame.ravel())
+        n = len(values)
+        median = values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
+        out.append([[max(float(v) - median, 0.0) for v in row] for row in frame])
+    return out
+
+
+def parts(mask: np.ndarray, k: int, share: float) -> list[set[tuple[int, int]]]:
+    """`foreground.parts` with a `k` x `k` opening: erode then dilate pixel by pixel (what lies
+    outside the frame takes no part in either), flood-fill 8-connected regions, keep those of
+    at least `share` of the largest's area, largest first (ties in scan order)."""
+    mask = np.asarray(mask, bool)
+    h, w = mask.shape
+    r = k // 2
+
+    def window(y: int, x: int):
+        return [(y + dy, x + dx) for dy in range(-r, r + 1) for dx in range(-r, r + 1)]
+
+    eroded = {(y, x) for y in range(h) for x in range(w)
+              if all(mask[v, u] for v, u in window(y, x) if 0 <= v < h and 0 <= u < w)}
+    opened = {(v, u) for y, x in eroded for v, u in window(y, x) if 0 <= v < h and 0 <= u < w}
+    regions, seen = [], set()
+    for y in range(h):
+        for x in range(w):
+            if (y, x) in opened and (y, x) not in seen:
+                region, todo = set(), [(y, x)]
+                seen.add((y, x))
+                while todo:
+                    v, u = todo.pop()
+                    region.add((v, u))
+                    for dv in (-1, 0, 1):
+                        for du in (-1, 0, 1):
+                            nxt = (v + dv, u + du)
+                            if nxt in opened and nxt not in seen:
+                                seen.add(nxt)
+                                todo.append(nxt)
+                regions.append(region)
+    if not regions:
+        return []
+    largest = max(len(g) for g in regions)
+    kept = [g for g in regions if len(g) >= share * largest]
+    return sorted(kept, key=lambda g: -len(g))

@@ -19,10 +19,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..evidence import Evidence, timeline_step
 from ..graph.nodes import Nodes, frames_in_spans
 from ..scene import CloserLooks
-from .presence import Calibration
+from .presence import Calibration, timeline_step
 
 # Where in a node's span its region frames are taken.
 REGION_FRACTIONS = (1 / 3, 2 / 3)
@@ -205,12 +204,3 @@ class Visibility:
             return self.closer.together(texts, times, whole_nodes, now, own, strict)
         region_nodes = np.min([now[t] for t in texts], axis=0).mean(axis=1)
         return np.maximum(whole_nodes, region_nodes)
-
-
-def evidence_visibility(ev: Evidence, calibration: Calibration) -> Visibility:
-    """The query's `Visibility`, made once per evidence object (kept in its `memo`)."""
-    if "visibility" not in ev.memo:
-        ev.memo["visibility"] = Visibility(
-            ev.times_s, ev.scores, calibration, ev.calibrations, ev.closer
-        )
-    return ev.memo["visibility"]

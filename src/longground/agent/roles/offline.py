@@ -21,7 +21,7 @@ from ..evidence import Evidence
 from ..perception.camera import CAMERA_KINDS, camera_move, camera_moves
 from ..perception.conditions import condition_check, episode_relation, past_slivers
 from ..perception.crossing import run_sweep
-from ..perception.cuts import EventCuts, cut_count
+from ..perception.cuts import cut_count
 from ..perception.episode import Episode, shot_episodes
 from ..perception.filter import FilterResult, keep_seen
 from ..perception.motion import (
@@ -32,7 +32,7 @@ from ..perception.motion import (
     node_matches,
 )
 from ..perception.presence import Calibration
-from ..perception.visibility import Visibility, confirmed, evidence_visibility, region_times
+from ..perception.visibility import Visibility, confirmed, region_times
 from ..plan.planner import Plan, Relation, plan_query
 from ..scene import Scene
 from ..settings import AgentSettings
@@ -128,7 +128,8 @@ class ScoreFilter(FilterRole):
         self.s = settings
 
     def select(self, evidence: Evidence) -> FilterResult:
-        return keep_seen(evidence, self.s.calibration, self.s.filter_p)
+        vis = evidence.visibility(self.s.calibration)
+        return keep_seen(vis, evidence.plan.texts, evidence.events, self.s.filter_p)
 
 
 @register_role("verifier", "offline")
@@ -203,20 +204,20 @@ class OfflineVerifier(VerifierRole):
     def _backdrop(self, ev: Evidence, name: str) -> np.ndarray:
         """Per action node: probability of the backdrop colour or texture in two frames (the
         scene's reading, `scene.Scene.backdrop`)."""
-        key = f"backdrop:{name}"
-        if key not in ev.memo:
+        kept = ev.readings.backdrops
+        if name not in kept:
 
             def read(_: np.ndarray, times: np.ndarray) -> np.ndarray:
                 frames = ev.frames.frames(times.reshape(-1))
                 shares = [self.scene.backdrop(f[None], name) for f in frames]
                 return np.asarray(shares).reshape(times.shape).mean(axis=1)
 
-            ev.memo[key] = confirmed(read, ev.actions, ev.times_s)  # as presence is read
-        return ev.memo[key]
+            kept[name] = confirmed(read, ev.actions, ev.times_s)  # as presence is read
+        return kept[name]
 
     def verify(self, evidence: Evidence, candidate: int, context: np.ndarray) -> Verdict:
         plan, acts = evidence.plan, evidence.actions
-        vis = evidence_visibility(evidence, self.s.calibration)
+        vis = evidence.visibility(self.s.calibration)
         p = self._target_p(evidence, vis)
         if p[candidate] < self.s.accept_p:
             return Verdict(None, "target not visible", details={"target": float(p[candidate])})
@@ -273,7 +274,7 @@ class OfflineVerifier(VerifierRole):
         return camera_move(ev.frames, _run_span(ev, run), ev.step_s)
 
     def _run(self, ev: Evidence, p: np.ndarray, v: int, context: set[int]) -> list[int]:
-        parent, cuts = ev.actions.parent, self._cuts(ev)
+        parent, cuts = ev.actions.parent, ev.cuts
         spans = ev.actions.spans_s
         # Nothing changes in a still shot, so no event boundary falls inside one: for a "still"
         # plan a boundary is a cut or something that came or went (often in the flow margin
@@ -299,33 +300,19 @@ class OfflineVerifier(VerifierRole):
             hi += 1
         return list(range(lo, hi + 1))
 
-    def _shots(self, ev: Evidence) -> np.ndarray:
-        """`(E,)` shot index of each event node (`cuts.EventCuts.shots`), kept in the memo."""
-        if "shots" not in ev.memo:
-            ev.memo["shots"] = self._cuts(ev).shots()
-        return ev.memo["shots"]
-
-    @staticmethod
-    def _cuts(ev: Evidence) -> EventCuts:
-        """Which event boundaries are cuts (`cuts.EventCuts`), read as asked, kept in the memo."""
-        if "cuts" not in ev.memo:
-            ev.memo["cuts"] = EventCuts(ev.frames, ev.events.spans_s, ev.step_s)
-        return ev.memo["cuts"]
-
     def _episode(self, ev: Evidence, candidate: int) -> Episode | None:
         """The episode of motion in the candidate's shot (`perception.episode`); the shots
         around each graph shot are read once."""
-        shots = self._shots(ev)
+        shots = ev.shots
         shot = int(shots[ev.actions.parent[candidate]])
-        key = ("episode", shot)
-        if key not in ev.memo:
+        kept = ev.readings.episodes
+        if shot not in kept:
             spans = ev.events.spans_s[shots == shot]
             shot_s = (float(spans[:, 0].min()), float(spans[:, 1].max()))
-            ev.memo[key] = shot_episodes(ev.frames, shot_s, ev.step_s,
-                                         standing=self.scene.standing)
-        if ev.memo[key] is None:
+            kept[shot] = shot_episodes(ev.frames, shot_s, ev.step_s, self.scene.standing)
+        if kept[shot] is None:
             return None
-        return ev.memo[key].at(float(ev.actions.spans_s[candidate].mean()))
+        return kept[shot].at(float(ev.actions.spans_s[candidate].mean()))
 
     def _own_shot(self, ev: Evidence, step: int) -> Callable[[int], bool] | None:
         """Shot index -> whether that sliver is a shot of its own: the frames from the
@@ -333,23 +320,23 @@ class OfflineVerifier(VerifierRole):
         one cut the graph split in two; read once per shot. None without frames."""
         if ev.frames is None:
             return None
-        shots, frames, last = self._shots(ev), ev.events.frames, len(ev.times_s) - 1
+        shots, frames, last = ev.shots, ev.events.frames, len(ev.times_s) - 1
 
         def own(shot: int) -> bool:
-            key = ("own shot", shot)
-            if key not in ev.memo:
+            kept = ev.readings.own_shots
+            if shot not in kept:
                 inside = shots == shot
                 a, b = frames[inside, 0].min(), frames[inside, 1].max()
                 span_s = float(ev.times_s[max(a - 1, 0)]), float(ev.times_s[min(b, last)])
-                ev.memo[key] = cut_count(ev.frames, *span_s) >= 2
-            return ev.memo[key]
+                kept[shot] = cut_count(ev.frames, *span_s) >= 2
+            return kept[shot]
 
         return own
 
     def _condition(self, ev: Evidence, vis: Visibility, text: str, run: list[int]) -> float:
         """Probability that the condition holds where the relation puts it. Relations count in
         shots: events joined across boundaries that are not cuts (`cuts.EventCuts`)."""
-        shots = self._shots(ev)
+        shots = ev.shots
         lookback = ev.profile.max_coarse_events if ev.profile is not None else self.s.lookback
         first, last = shots[ev.actions.parent[run[0]]], shots[ev.actions.parent[run[-1]]]
         relation = episode_relation(ev.plan.relation, ev.plan.episode)
