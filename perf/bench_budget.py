@@ -1,4 +1,5 @@
-"""What larger verification budgets cost per query on a long video (docs/agent.md, "Budgets").
+"""What larger verification budgets cost per query on a long video (docs/agent.md, "Budgets and
+N_max"; the runs: docs/notes/agent-log.md, "What larger budgets cost").
 
 One long video (70 minutes by default, rendered at 320x180 and 10 fps like footage users
 bring), three queries, four budgets, one method instance per budget sharing the disk caches:

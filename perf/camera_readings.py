@@ -1,6 +1,6 @@
 """What the keypoint reading of the camera (`perception/camera.py` `camera_move`) gives on
 each kind of shot of a synthetic rendering, beside the dense flow's zoom and pan: the figures
-`zoom_min` is checked against for it (docs/agent.md, "Reading motion").
+`zoom_min` is checked against for it (docs/notes/agent-log.md, "Reading motion").
 
     python perf/camera_readings.py VIDEO.mp4 [VIDEO.mp4 ...]
 

@@ -1,6 +1,6 @@
 """How far what moves sweeps across the frame in each kind of shot of a synthetic rendering:
-the figures `sweep_min` (the "crossing" motion kind) was chosen from (docs/agent.md,
-"Reading motion").
+the figures `sweep_min` (the "crossing" motion kind) was chosen from
+(docs/notes/agent-log.md, "Reading motion").
 
     python perf/crossing_sweeps.py VIDEO.mp4 [VIDEO.mp4 ...] [--step 0.5]
 

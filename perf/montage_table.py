@@ -14,13 +14,10 @@ from __future__ import annotations
 import sys
 from collections import defaultdict
 
-from robustness_table import KEYS, row
+from robustness_table import run_table, slice_table
 
-from longground.errors import UserError
 from longground.formats import load_predictions, load_samples
 from longground.synth.montage_queries import ATTRIBUTES
-
-SHOWN = (("f1@0.5", "F1@0.5"), ("rej_f1", "Rej-F1"), ("mae", "MAE"))
 
 
 def table(bench: str, runs: dict[str, str]) -> str:
@@ -37,26 +34,11 @@ def table(bench: str, runs: dict[str, str]) -> str:
         *(a for a in ATTRIBUTES if a in groups),
         *sorted(set(groups) - {"all", *ATTRIBUTES}),
     ]
-    head = " | ".join(f"{label} {name}" for _, label in SHOWN for name in runs)
-    lines = [f"| attribute | queries | {head} |", "|---|---|" + "---|" * (len(SHOWN) * len(runs))]
-    for group in order:
-        qids = {s.qid for s in groups[group]}
-        cells = {n: row(groups[group], [p for p in ps if p.qid in qids]) for n, ps in preds.items()}
-        shown = [cells[n][KEYS.index(key)] for key, _ in SHOWN for n in runs]
-        lines.append(f"| {group} | {len(groups[group])} | " + " | ".join(shown) + " |")
-    return "\n".join(lines)
+    return slice_table("attribute", {g: groups[g] for g in order}, preds)
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) < 2 or not all("=" in a for a in argv[1:]):
-        print(__doc__, file=sys.stderr)
-        return 2
-    try:
-        print(table(argv[0], dict(a.split("=", 1) for a in argv[1:])))
-    except UserError as exc:
-        print(f"montage_table: {exc}", file=sys.stderr)
-        return 2
-    return 0
+    return run_table(argv, table, __doc__, "montage_table")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """What the agent's motion measures read on each kind of shot of a synthetic rendering: the
-figures the thresholds of `perception/motion.py` were chosen from (docs/agent.md, "Reading
-motion").
+figures the thresholds of `perception/motion.py` were chosen from (docs/notes/agent-log.md,
+"Reading motion").
 
     python perf/motion_readings.py VIDEO.mp4 [VIDEO.mp4 ...] [--fps 2] [--png OUT.png]
 

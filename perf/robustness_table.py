@@ -43,6 +43,42 @@ def row(samples, preds) -> list:
     return cells
 
 
+SHOWN = (("f1@0.5", "F1@0.5"), ("rej_f1", "Rej-F1"), ("mae", "MAE"))
+
+
+def slice_table(kind: str, groups: dict, preds: dict, extra=None) -> str:
+    """Markdown: one row per group of samples (in `groups`' order), F1@0.5, Rej-F1 and MAE of
+    each run in `preds` (name -> predictions), then `extra(samples, predictions) -> cell`
+    per run under the column `extra.__doc__`'s first line, if given."""
+    columns = [label for _, label in SHOWN] + ([extra.__doc__.splitlines()[0]] if extra else [])
+    head = " | ".join(f"{label} {name}" for label in columns for name in preds)
+    lines = [f"| {kind} | queries | {head} |", "|---|---|" + "---|" * (len(columns) * len(preds))]
+    for label, group in groups.items():
+        qids = {s.qid for s in group}
+        kept = {n: [p for p in ps if p.qid in qids] for n, ps in preds.items()}
+        cells = {n: row(group, kept[n]) for n in preds}
+        shown = [cells[n][KEYS.index(key)] for key, _ in SHOWN for n in preds]
+        shown += [extra(group, kept[n]) for n in preds] if extra else []
+        lines.append(f"| {label} | {len(group)} | " + " | ".join(shown) + " |")
+    return "\n".join(lines)
+
+
+def run_table(argv: list[str], table, doc: str, name: str) -> int:
+    """`main` of a per-slice table script: `BENCH NAME=PREDS ...` printed as `table(bench,
+    runs)`; the usage on bad arguments, one line on an unusable file (exit 2)."""
+    from longground.errors import UserError
+
+    if len(argv) < 2 or not all("=" in a for a in argv[1:]):
+        print(doc, file=sys.stderr)
+        return 2
+    try:
+        print(table(argv[0], dict(a.split("=", 1) for a in argv[1:])))
+    except (UserError, OSError, ValueError) as exc:
+        print(f"{name}: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def unfound(samples, preds) -> list[str]:
     by_qid = {p.qid: p for p in preds}
     shown, hit = set(), set()

@@ -1,13 +1,14 @@
 """Track a target through a real video, count the objects, and draw the tracks.
 
     python perf/tracks_figure.py VIDEO TARGET --out docs/img/vtest-tracks.png \
-        [--rate 2] [--tracks tracks.jsonl] [--frames 4]
+        [--rate 5] [--tracks tracks.jsonl] [--frames 4] [--every-frame]
 
-Samples VIDEO at `--rate` frames a second, finds TARGET in each (`tracking.localise`),
-links the boxes into tracks (`tracking.follow`) and prints the objects count
-(`tracking.count`), the seconds spent localising and tracking, and each track's span. The
-figure: one frame with every track's path (the bottom middle of its box, a colour per
-track) and `--frames` frames spread over the video with the boxes and track numbers drawn.
+Follows TARGET through the whole of VIDEO as `find --tracks` follows it through one moment
+(`tracking.on_moments.tracks_on`: `--rate` frames a second, the localiser coarse to fine
+unless `--every-frame`, ByteTrack) and prints the objects count (`tracking.count`),
+the seconds it took, how many frames were localised, and each track's span. The figure: one
+frame with every track's path (the bottom middle of its box, a colour per track) and
+`--frames` frames spread over the video with the boxes and track numbers drawn.
 """
 
 from __future__ import annotations
@@ -21,33 +22,33 @@ import numpy as np
 
 from longground.errors import UserError
 from longground.formats.tracks import write_tracks
+from longground.moments import Moments
 from longground.timecode import format_time
-from longground.tracking.count import count_objects, object_moments
-from longground.tracking.follow import follow
-from longground.tracking.localise import localise
+from longground.tracking import on_moments
+from longground.tracking.count import MIN_S, count_objects
+from longground.tracking.localise import localiser_for
+from longground.tracking.on_moments import TRACK_FPS
+from longground.video import probe
 
 
-def read_frames(path: str, rate: float) -> tuple[np.ndarray, np.ndarray]:
-    """Frames every `1/rate` s at their own size as `(N, H, W, 3)` RGB, and their times."""
-    from longground.video import sample_frames
-
-    batches = list(sample_frames(path, rate, short_side=None))
-    return np.concatenate([b.frames for b in batches]), np.concatenate([b.times_s for b in batches])
-
-
-def draw(frames, times, tracks, out: Path, n_frames: int, title: str) -> None:
+def draw(video: str, tracks, out: Path, n_frames: int, rate: float, title: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from longground.video import frames_at, probe
+
     colours = plt.get_cmap("tab20")
+    duration_s = float(probe(video).duration_s)
+    times = np.round(np.linspace(0, duration_s, n_frames + 2)[1:-1] * rate) / rate
+    frames = frames_at(video, times, short_side=None).frames
     h, w = frames.shape[1:3]
-    picks = np.linspace(0, len(frames) - 1, n_frames + 2)[1:-1].round().astype(int)
+    picks = np.arange(n_frames)
     fig = plt.figure(figsize=(4 * n_frames, 3.2 * 2 + 0.4), layout="constrained")
     grid = fig.add_gridspec(2, n_frames)
     paths = fig.add_subplot(grid[0, :])
-    paths.imshow(frames[picks[len(picks) // 2]], extent=(0, w, h, 0))
+    paths.imshow(frames[len(picks) // 2], extent=(0, w, h, 0))
     for t in tracks:
         x = (t.boxes[:, 0] + t.boxes[:, 2]) / 2 * w
         y = t.boxes[:, 3] * h
@@ -78,35 +79,60 @@ def main() -> int:
     parser.add_argument("video")
     parser.add_argument("target")
     parser.add_argument("--out", required=True, help="the figure, .png")
-    parser.add_argument("--rate", type=float, default=2.0)
+    parser.add_argument("--rate", type=float, default=TRACK_FPS)
     parser.add_argument("--tracks", help="also write the tracks here (JSONL)")
     parser.add_argument("--frames", type=int, default=4)
+    parser.add_argument("--every-frame", action="store_true",
+                        help="localise every sampled frame (no coarse to fine, no change gate)")
     args = parser.parse_args()
+    calls = {"sampled": 0, "localised": 0}
     try:
         if not args.out.endswith(".png"):
             raise UserError(f"--out {args.out}: give a .png path")
-        frames, times = read_frames(args.video, args.rate)
+        if args.every_frame:
+            on_moments.GATE, on_moments.coarse.STEP = on_moments.ChangeGate(0, 0), 1
+        localiser = localiser_for(args.target)
+        counted = _Counting(localiser, calls)
+        on_moments.localiser_for = lambda target: counted  # the same one, counting
+        info = probe(args.video)
+        duration_s = float(info.duration_s)
+        calls["sampled"] = len(on_moments.moment_times(0, duration_s, args.rate, float(info.fps)))
         start = time.perf_counter()
-        found = localise(frames, args.target)
-        mid = time.perf_counter()
-        tracks = follow(found, times, args.target)
-        end = time.perf_counter()
+        (tracks,) = on_moments.tracks_on(args.video, Moments.from_list([[0, duration_s]]),
+                                         args.target, args.rate)  # fmt: skip
+        seconds = time.perf_counter() - start
     except UserError as exc:
         print(f"tracks_figure: error: {exc}", file=sys.stderr)
         return 2
     n = count_objects(tracks)
-    print(f"{Path(args.video).name}: {len(frames)} frames at {args.rate:g} fps, "
-          f"{len(found)} boxes, {len(tracks)} tracks, {n} objects counted")  # fmt: skip
-    print(f"localise {(mid - start) / len(frames) * 1000:.0f} ms a frame, "
-          f"follow {(end - mid) / len(frames) * 1000:.1f} ms a frame")  # fmt: skip
-    for (s, e), t in zip(object_moments(tracks).spans, tracks):
-        print(f"  track {t.track_id}: {format_time(s)}-{format_time(e)}, {len(t)} boxes")
+    print(f"{Path(args.video).name}: {calls['sampled']} frames at {args.rate:g} fps, "
+          f"{calls['localised']} localised, {len(tracks)} tracks, {n} objects counted "
+          f"(seen for {MIN_S:g} s or more)")  # fmt: skip
+    print(f"{seconds:.1f} s, {seconds / max(1, calls['sampled']) * 1000:.0f} ms a sampled frame")
+    for t in tracks:
+        print(f"  track {t.track_id}: {format_time(t.start_s)}-{format_time(t.end_s)}, "
+              f"{len(t)} boxes")  # fmt: skip
     if args.tracks:
         write_tracks(args.tracks, tracks, video=str(args.video))
-    title = (f"{Path(args.video).name}: {n} {args.target} tracked at {args.rate:g} fps "
+    title = (f"{Path(args.video).name}: {len(tracks)} tracks of {args.target!r} at "
+             f"{args.rate:g} fps, {n} seen for {MIN_S:g} s or more "
              "(paths of the boxes' bottom middles)")  # fmt: skip
-    draw(frames, times, tracks, Path(args.out), args.frames, title)
+    draw(args.video, tracks, Path(args.out), args.frames, args.rate, title)
     return 0
+
+
+class _Counting:
+    """A localiser that counts the frames it is given (those coarse to fine looked at)."""
+
+    def __init__(self, localiser, calls: dict):
+        self.localiser, self.calls = localiser, calls
+
+    def decode_side(self, target: str) -> int:
+        return self.localiser.decode_side(target)
+
+    def __call__(self, frames, target):
+        self.calls["localised"] += len(frames)
+        return self.localiser(frames, target)
 
 
 if __name__ == "__main__":

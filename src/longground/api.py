@@ -3,6 +3,9 @@
 `find(video, query)` gives the same moments as `longground find VIDEO QUERY --json` with
 the same options: both build the method from the same settings and keep the moments in
 time order. Method parameters (the CLI's `-p KEY=VALUE`) are keyword arguments.
+`tracks=True` (the CLI's `--tracks`) follows the query's object through each moment after
+grounding and returns a `longground.export.Found` holding the moments, their tracks and,
+when the query asks how many (or `count_objects=True`), the number of distinct objects.
 """
 
 from __future__ import annotations
@@ -32,8 +35,10 @@ def find(
     max_moments: int | None = None,
     preset: str | None = None,
     cache_dir: str | Path | None = None,
+    tracks: bool = False,
+    count_objects: bool | None = None,
     **params: Any,
-) -> Moments:
+):
     """Every moment of `video` that matches `query`, in time order (empty: none).
 
     Args:
@@ -46,19 +51,28 @@ def find(
         max_moments: keep the best-scoring N (the CLI's `--max`).
         preset: a named parameter set ("paper"), applied before `params`.
         cache_dir: the cache root (default: `$LONGGROUND_CACHE` or the user cache).
+        tracks: also follow the query's object through each moment (`find --tracks`).
+        count_objects: True counts distinct objects (implies tracking), False shots, None
+            as the query asks (objects for "how many" queries, once `tracks` is on).
         **params: method parameters, as `-p KEY=VALUE` gives them; `subtitles=True/False`
             is the CLI's `--subtitles on/off` (default as there: on for monolithic and
             hybrid, off under the paper preset).
 
     Returns:
-        `Moments` with `(K, 2)` spans in seconds and their scores.
+        `Moments` with `(K, 2)` spans in seconds and their scores; with `tracks` or
+        `count_objects=True`, a `longground.export.Found` whose `moments`, `tracks` (one
+        tuple of `Track`s per moment) and `objects` (the count of objects, or None when
+        the count is of shots) are those `find --tracks --json` prints.
 
     Raises:
         UserError: a missing or unreadable video, an empty query, an unknown method or
-            parameter, or a model answer that could not be read.
+            parameter, a model answer that could not be read, or `count_objects=True` on
+            a target no localiser can follow.
     """
     grounder = _grounder(method, encoder, fps, single, preset, cache_dir, params)
-    return _moments(grounder, Path(video), query, max_moments)
+    if not (tracks or count_objects):
+        return _moments(grounder, Path(video), query, max_moments)
+    return _tracked(grounder, Path(video), query, max_moments, tracks, count_objects)
 
 
 def find_many(
@@ -71,20 +85,26 @@ def find_many(
     Args:
         videos: video files.
         queries: one query or several.
-        **options: as for `find`.
+        **options: as for `find` (`tracks=True` gives each `Found` its tracks).
 
     Returns:
-        A list of `longground.export.Found` (video, query, moments), video by video and query
-        by query; hand it to `longground.export.export(path, found)` to write a file.
+        A list of `longground.export.Found` (video, query, moments, and tracks and objects
+        when asked for), video by video and query by query; hand it to
+        `longground.export.export(path, found)` to write a file.
     """
     from .export import Found
 
     queries = [queries] if isinstance(queries, str) else list(queries)
     max_moments = options.pop("max_moments", None)
+    tracks, count_objects = options.pop("tracks", False), options.pop("count_objects", None)
     grounder = _grounder(**_settings(options))
     out = []
     for video in videos:
         for query in queries:
+            if tracks or count_objects:
+                out.append(_tracked(grounder, Path(video), query, max_moments, tracks,
+                                    count_objects))  # fmt: skip
+                continue
             out.append(Found(Path(video), query, _moments(grounder, Path(video), query,
                                                           max_moments)))  # fmt: skip
     return out
@@ -156,6 +176,12 @@ def _grounder(method, encoder, fps, single, preset, cache_dir, params):
 
 def _moments(grounder, video: Path, query: str, max_moments: int | None) -> Moments:
     """What the CLI's `find` prints for one video, as `Moments`."""
+    return _grounding(grounder, video, query, max_moments).moments
+
+
+def _grounding(grounder, video: Path, query: str, max_moments: int | None):
+    """The CLI's `find` answer on one video, or a `UserError` for a model answer that could
+    not be read."""
     from .cli.find_cmd import _ground, parse_failure_line
 
     if not query.strip():
@@ -163,7 +189,23 @@ def _moments(grounder, video: Path, query: str, max_moments: int | None) -> Mome
     grounding, _ = _ground(grounder, video, query, max_moments)
     if grounding.failed:
         raise UserError(f"{video}: {parse_failure_line(grounding)}")
-    return grounding.moments
+    return grounding
+
+
+def _tracked(grounder, video: Path, query: str, max_moments: int | None, tracks: bool,
+             count_objects: bool | None):  # fmt: skip
+    """What `find --tracks --json` prints for one video, as a `Found` (no progress bar)."""
+    from .cli.find_tracks import TrackRequest
+    from .export import Found
+    from .export.found import channel_in
+
+    request = TrackRequest(tracks, count_objects)
+    request.check(query)
+    grounding = _grounding(grounder, video, query, max_moments)
+    channel = channel_in(grounding.trace)
+    held, objects = request.attach(video, query, grounding.moments, channel, progress=False)
+    return Found(video, query, grounding.moments, method=getattr(grounder, "name", None),
+                 channel=channel, tracks=held, objects=objects)  # fmt: skip
 
 
 def _samples(gt) -> list[Sample]:

@@ -8,6 +8,10 @@ tokenizer, SQLite, matplotlib, a UTF-8 writer). Readers refuse them where they r
 
 from __future__ import annotations
 
+#: The longest text value read anywhere (a query, a name, an option's value): longer is a
+#: pasted file or a mistake, and would make every matching step slow.
+MAX_TEXT_CHARS = 2000
+
 
 def text_problem(value: str) -> str | None:
     """Why `value` is not valid text, or None when it is.

@@ -100,6 +100,36 @@ class Track:
         """
         return self[(self.times_s >= start_s) & (self.times_s <= end_s)]
 
+    def boxes_at(self, times_s, max_gap_s: float = float("inf")) -> np.ndarray:
+        """The box at each of `times_s`: linearly between the two boxes around it, NaN
+        before the first box, after the last, or where those two boxes are more than
+        `max_gap_s` apart (the object went unseen there). For drawing the track on frames
+        between its samples.
+
+        Args:
+            times_s: `(T,)` seconds.
+            max_gap_s: the widest gap between boxes to draw across.
+
+        Returns:
+            `(T, 4)` float64 normalised xyxy, rows of NaN where there is no box.
+
+        >>> t = Track([[0.0, 0.0, 0.2, 0.2], [0.2, 0.0, 0.4, 0.2]], [1.0, 2.0])
+        >>> t.boxes_at([1.5, 3.0]).tolist()[0], bool(np.isnan(t.boxes_at([3.0])).all())
+        ([0.1, 0.0, 0.30000000000000004, 0.2], True)
+        """
+        times = np.asarray(times_s, dtype=np.float64).reshape(-1)
+        out = np.full((len(times), 4), np.nan)
+        if not len(self):
+            return out
+        for c in range(4):
+            out[:, c] = np.interp(times, self.times_s, self.boxes[:, c])
+        after = np.searchsorted(self.times_s, times, side="left").clip(1, max(1, len(self) - 1))
+        gap = self.times_s[after] - self.times_s[after - 1] if len(self) > 1 else np.zeros(1)
+        exact = np.isin(times, self.times_s)
+        inside = (times >= self.start_s) & (times <= self.end_s) & ((gap <= max_gap_s) | exact)
+        out[~inside] = np.nan
+        return out
+
     def to_dict(self) -> dict:
         """The track as plain JSON values (`from_dict` reads it back unchanged).
 

@@ -109,7 +109,7 @@ def test_moment_scores_are_calibrated_and_not_all_equal():
     assert ((found.scores > 0) & (found.scores < 1)).all()
     z = np.asarray(trace["confidence"]["separation"])
     duration_s = found.spans[:, 1] - found.spans[:, 0]
-    s = AgentSettings()
+    s = AgentSettings(scene="composited")  # `run` runs the composited scene
     expected = confidence(
         z, duration_s, Weights(s.confidence_z, s.confidence_log_s, s.confidence_bias)
     )

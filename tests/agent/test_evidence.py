@@ -13,13 +13,14 @@ from longground.agent.composited.colors import (
     border_pixels,
     name_pixels,
 )
-from longground.agent.composited.regions import RegionIndex, halves
+from longground.agent.composited.regions import halves
 from longground.agent.graph.denoise import plateau_noise
 from longground.agent.graph.nodes import make_nodes
 from longground.agent.perception.conditions import condition_check
 from longground.agent.perception.presence import Calibration
 from longground.agent.perception.visibility import Visibility, region_times
 from longground.agent.plan.planner import Relation
+from longground.agent.regions import RegionIndex
 
 
 def test_halves_split_the_width():

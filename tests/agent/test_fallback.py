@@ -2,7 +2,8 @@
 
 This fake's backgrounds vary from shot to shot, so its spread is wide and its faint rocket
 stands 3 robust standard deviations above the video (a dog, never shown, 2): `K` = 2.5 here,
-where the default 6 was chosen on rendered video (docs/agent.md)."""
+where the default 6 was chosen on rendered video (docs/notes/agent-log.md, "An answer that is
+empty while candidates stand out")."""
 
 from __future__ import annotations
 

@@ -91,7 +91,7 @@ def test_region_halves_from_the_index_need_no_encoder_call(clip, tmp_path):  # n
     times = np.arange(0.5, 34.0, 1.0)
     enc = HalvesEncoder()
     src = source(clip, tmp_path / "a", encoder=enc, region_source="index")
-    assert src.extras.halves_in_index
+    assert src.extras.regions_in_index
     src.timeline(1.0)
     before = enc.frames_encoded
     pooled = src.region_features(times)
@@ -108,7 +108,7 @@ def test_region_source_encoder_is_the_default_and_the_old_path(clip, tmp_path): 
     enc = HalvesEncoder()
     src = FileSource(clip, enc, FeatureStore(tmp_path))
     index_src = FileSource(clip, enc, FeatureStore(tmp_path), region_source="index")
-    assert not src.extras.halves_in_index and src.key != index_src.key
+    assert not src.extras.regions_in_index and src.key != index_src.key
     src.timeline(1.0)
     before = enc.frames_encoded
     got = src.region_features(np.array([2.0, 9.0]))

@@ -12,7 +12,8 @@ from hypothesis.extra.numpy import arrays
 
 from longground.agent import foreground
 from longground.agent.composited.boxes import object_box
-from longground.agent.composited.ring import ring_foreground
+from longground.agent.composited.reid import object_parts
+from longground.agent.composited.ring import lab_distances, ring_foreground
 from longground.agent.graph.flow import difference_centres
 from longground.agent.perception import reference
 
@@ -54,7 +55,24 @@ def test_hostile_masks(mask):
 
 def test_a_flat_frame_has_no_foreground():
     assert foreground.split(np.full((5, 5), 7.0)) is None
-    assert ring_foreground(np.full((20, 30, 3), 128, np.uint8)) is None
+    flat = np.full((20, 30, 3), 128, np.uint8)
+    assert not ring_foreground(flat).any()
+    assert object_parts(flat) == ([], None)  # the looks' Lab distances: all as far
+
+
+def test_the_looks_localiser_splits_on_the_blurred_ring_distances():
+    """`reid.object_parts`: Otsu's cut of the blurred frame's Lab distances to the ring
+    (`foreground.split`), its regions not opened, and the pixels beyond the cut."""
+    frame = np.zeros((60, 80, 3), np.uint8)
+    frame[...] = (50, 90, 210)
+    frame[10:30, 5:35] = 250
+    frame[35:55, 45:70] = 20
+    found, beyond = object_parts(frame)
+    blurred, _ = lab_distances(frame)
+    mask, _ = foreground.split(blurred)
+    assert [p.sum() for p in found] == [p.sum() for p in foreground.parts(mask, opening=False)]
+    assert len(found) == 2 and found[0][20, 20] and found[1][45, 57]
+    assert beyond[20, 20] and not beyond[2, 2]
 
 
 def test_the_object_on_a_backdrop_is_found_where_it_is():

@@ -21,9 +21,11 @@ def clip(n_frames: int = 200, fps: float = 10.0):
         calls.append(times.tolist())
         index = np.floor(times * fps + 1e-9).astype(int)
         index = index[index < n_frames]  # a file ends: the later times give nothing
-        return np.stack([np.full((4, 6, 3), k % 256, np.uint8) for k in index]) if len(
-            index
-        ) else np.zeros((0, 4, 6, 3), np.uint8)
+        return (
+            np.stack([np.full((4, 6, 3), k % 256, np.uint8) for k in index])
+            if len(index)
+            else np.zeros((0, 4, 6, 3), np.uint8)
+        )
 
     return frames_at, calls
 

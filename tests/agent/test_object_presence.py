@@ -2,7 +2,7 @@
 look), judged against the absolute threshold even where the text's own was lowered or the
 null texts marked it absent (docs/agent.md, "Small frames: the closer look decides"); but only
 on a view that found a box: one that fell back to its half or the whole frame is no closer look
-(docs/agent.md, "Views without a box")."""
+(docs/notes/agent-log.md, "Views without a box")."""
 
 import numpy as np
 

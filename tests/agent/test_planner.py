@@ -350,3 +350,65 @@ def test_profiles_hold_table_4():
 )
 def test_cause_and_effect_is_one_episode(query, episode):
     assert plan_query(query, 600).episode == episode
+
+
+KNOCKS = "Find every time the ball knocks something over."
+
+
+@pytest.mark.parametrize(
+    ("query", "other"),
+    [
+        # other verbs for making something fall, and the object between verb and particle
+        (KNOCKS, "When does the ball knock anything down?"),
+        (KNOCKS, "when does the ball topple something?"),
+        (KNOCKS, "the ball tipping an object over"),
+        # the passive, with what falls left unnamed
+        (KNOCKS, "every time something gets knocked over by the ball"),
+        # other words for staying up, and passing as a plain verb
+        ("When does the ball roll past something that stays standing?",
+         "Show me the ball rolling by something that stays up"),
+        ("When does the ball roll past something that stays standing?",
+         "when does the ball pass an object that doesn't fall?"),
+        ("Find every time the ball rolls past the horse without knocking it over.",
+         "Does the ball roll past the horse without toppling it?"),
+        (KNOCKS, "Show me the ball hitting an object so that it falls over"),
+        # a backdrop said of the thing, or with "with ... behind it"
+        ("the motorcycle on a purple background", "When is the motorcycle's background purple?"),
+        ("a motorcycle on a purple background", "a motorcycle with a purple backdrop behind it"),
+        ("the motorcycle in front of a brick wall", "Show me the motorcycle with bricks behind it"),
+        ("the cat with nothing moving on screen", "show me the cat with nothing moving at all"),
+        # returns and ordinals in other words
+        ("When does the cat that appeared first come back? List every return, not its first "
+         "showing.", "show me the first cat we see when it reappears"),
+        ("When does the cat that appeared first come back? List every return, not its first "
+         "showing.", "the first cat we see, every time it comes back"),
+        ("When is the second horse to appear seen again?", "when does the second horse show up "
+         "again?"),
+        # "X that directly follows a shot of Y"; crossing "from one side of the picture"
+        ("the cat immediately after a shot of the horse",
+         "every shot of the cat that directly follows a shot of the horse"),
+        ("a rocket moving across the screen", "a rocket moving from one side of the picture to "
+         "the other"),
+        # "in the picture" says only that it is seen
+        ("When do the cat and the cup appear at the same time?",
+         "moments with both the cat and the cup in the picture"),
+    ],
+)  # fmt: skip
+def test_other_words_plan_the_same(query, other):
+    """A rewording of a class the grammar knows gives the same plan: target, conditions,
+    relation, episode and motion."""
+
+    def shape(text):
+        p = plan_query(text, 600)
+        return (p.target.lower(), p.conditions, p.relation, p.episode, p.motion, p.backdrop,
+                p.ordinal, p.skip_first)  # fmt: skip
+
+    assert shape(other) == shape(query)
+
+
+@pytest.mark.parametrize(
+    "query", ["person bring over a book close to the computer", "the man is upset by the news"]
+)
+def test_words_near_a_fall_that_say_something_else(query):
+    plan = plan_query(query, 600)
+    assert plan.episode is None and plan.relation is Relation.NONE

@@ -24,6 +24,8 @@ cv2 = pytest.importorskip("cv2")
 def first_feature(feats, text):
     """A score that reads the features' first column, whatever the text."""
     return feats["embedding"][:, 0]
+
+
 pytest.importorskip("skimage")  # the cat photo comes from its data files (synth extra)
 
 

@@ -38,9 +38,7 @@ def rendered(tmp_path_factory):
 def agent_with(cache_dir, **params):
     """The agent in the composited scene: the generator pastes photos on backdrops."""
     params = {"roles": "offline", "scene": "composited", **params}
-    return build_method(
-        "agent", MethodConfig(params=params, cache_dir=cache_dir)
-    )
+    return build_method("agent", MethodConfig(params=params, cache_dir=cache_dir))
 
 
 @pytest.fixture(scope="module")

@@ -97,3 +97,20 @@ def test_top_through_the_ann_index_prints_what_exact_search_prints(
     assert main(["cache", "info"]) == 0  # `cache` knows the library kind
     rows = [line.split() for line in capsys.readouterr().out.splitlines()]
     assert ["library", "4"] in [row[:2] for row in rows]  # its manifest, 3 videos' rows
+
+
+def test_real_cars_rank_above_a_motorcycle_photo_for_a_car(tmp_path, monkeypatch, capsys):
+    """Scores mean the same on every video: in a library of bikes.mp4 (real cars) and a
+    generated video of a motorcycle photo (no car), `--top` puts the real cars first, and the
+    motorcycle, a near miss, is not answered at all."""
+    from tests.support.media import bikes_path, cat_video
+
+    library = tmp_path / "library"
+    library.mkdir()
+    shutil.copy(bikes_path(), library / "bikes.mp4")
+    cat_video(library / "motorcycle.mp4", photo="motorcycle_left")
+    monkeypatch.setenv("LONGGROUND_CACHE", str(tmp_path / "cache"))
+    assert main(["find", str(library), "a car", "--top", "3"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert lines and lines[0].startswith(str(library / "bikes.mp4"))
+    assert not any("motorcycle.mp4" in line for line in lines)

@@ -10,6 +10,7 @@ import pytest
 
 import longground.encoders
 from longground.cli.main import main
+from longground.encoders.base import ENCODERS
 from longground.index import CACHE_ENV, clear_memory_cache
 from longground.video import VideoWriter
 from tests.index.test_index import MeanColour, write_scenes
@@ -38,6 +39,7 @@ def fake_encoder(monkeypatch, tmp_path):
         return MeanColour()
 
     monkeypatch.setattr(longground.encoders, "load_encoder", load_encoder, raising=False)
+    monkeypatch.setitem(ENCODERS, "fake", lambda arg: MeanColour())  # a name --encoder knows
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
     clear_memory_cache()
     return built

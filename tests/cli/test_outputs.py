@@ -20,7 +20,14 @@ import pytest
 import typer
 
 from longground.cli.main import _register, app
-from tests.support.hostile import FAKE, TEST_ENCODER, call, make_world, register_test_encoder
+from tests.support.hostile import (
+    FAKE,
+    TEST_ENCODER,
+    add_extras,
+    call,
+    make_world,
+    register_test_encoder,
+)
 
 OUT = "{out}"
 
@@ -132,16 +139,7 @@ def test_every_path_option_is_classified():
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
-    world = make_world(tmp_path_factory.mktemp("outputs"))
-    (world.root / "bench2.jsonl").write_bytes(world.bench.read_bytes())
-    os.mkfifo(world.root / "pipe")
-    here = Path.cwd()
-    os.chdir(world.root)  # the database remembers the benchmark as it was typed: relative
-    try:
-        assert call(["annotate", "import", "--db", "ann.db", "bench.jsonl"])[0] == 0
-    finally:
-        os.chdir(here)
-    return world
+    return add_extras(make_world(tmp_path_factory.mktemp("outputs")))
 
 
 @pytest.fixture(autouse=True)

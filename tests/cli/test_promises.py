@@ -107,7 +107,7 @@ NUMBER_CASES = [
     (
         ["build", "ewb", "{video}", "--out", "{root}/e", "--dry-run", "--chunk-s", "inf",
          "--captioner", TEST_ENCODER],
-        "--chunk-s must be in (0,",
+        "'--chunk-s': inf is not a finite number",
     ),
     (
         ["build", "ewb", "{video}", "--out", "{root}/e", "--dry-run", "--top-k", str(10**9),

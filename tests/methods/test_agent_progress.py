@@ -11,7 +11,7 @@ def test_each_long_step_has_a_bar_only_on_a_terminal(tmp_path, monkeypatch, caps
     video = cat_video(tmp_path / "cat.mp4")
     monkeypatch.setenv("LONGGROUND_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr("longground.progress._is_terminal", lambda stream: True)
-    assert main(["find", str(video), "a cat"]) == 0
+    assert main(["find", str(video), "a cat", "-p", "scene=general"]) == 0
     err = capsys.readouterr().err
     assert all(bar in err for bar in ["cat.mp4:", "motion:"]), err
     assert main(["find", str(video), "a cat", "-p", "scene=composited"]) == 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -37,7 +38,12 @@ ROWS = {"ewb-table1": 2, "ewb-table5": 1, "ewb-table6": 3, "ewb-table7": 7, "com
 @pytest.fixture(scope="module")
 def bench(tmp_path_factory):
     """Two 16-s colour clips; two positive queries and a negative one."""
-    folder = tmp_path_factory.mktemp("tiny")
+    return make_tiny_bench(tmp_path_factory.mktemp("tiny"))
+
+
+def make_tiny_bench(folder):
+    """`folder/tiny.jsonl` over two 16-s colour clips: two positive queries, one negative."""
+    folder.mkdir(parents=True, exist_ok=True)
     make_colour_video(folder / "a.mp4", [("red", 4), ("blue", 6), ("red", 6)])
     make_colour_video(folder / "b.mp4", [("green", 8), ("blue", 8)])
     rows = [
@@ -106,9 +112,79 @@ def test_every_table_runs_offline_in_the_paper_layout(table, reproduced):
 
 def test_published_numbers_only_for_the_papers_benchmark(reproduced):
     printed = reproduced[1]
-    assert "Published:" in printed["comet-table2/auto"]  # attributes: read as CoMET-like
+    # three queries with CoMET attributes are not CoMET-Bench: no paper rows, a note says why
+    assert "Published:" not in printed["comet-table2/auto"]
+    assert ("- the paper's rows are left out: " in printed["comet-table2/auto"]
+            and "is not CoMET-Bench (2,789 queries over 600 videos), so this run's numbers are "
+            "not comparable" in printed["comet-table2/auto"])  # fmt: skip
     assert "Published:" not in printed["ewb-table1/auto"]  # not an ExtremeWhenBench file
     assert "fills the Ours column" in printed["ewb-table1/auto"]
+    # --published always shows them, saying they do not compare
+    assert "Published:" in printed["comet-table2"]
+    assert "is not, so this run's numbers are not comparable" in printed["comet-table2"]
+
+
+def test_the_papers_benchmark_is_recognised_by_checksum_or_size(bench, tmp_path, shared_data):
+    from longground.formats import load_samples
+    from longground.reproduce import benchmarks
+
+    charades = shared_data / "charades_sta" / "charades_sta_test.txt"
+    samples = load_samples(charades)
+    assert benchmarks.identify(charades, samples) is benchmarks.CHARADES_TEST
+    edited = tmp_path / "charades_sta_test.txt"
+    edited.write_text("".join(charades.read_text().splitlines(keepends=True)[:-1]))
+    assert benchmarks.identify(edited, samples[:-1]) is None  # neither the file nor its size
+    activitynet = shared_data / "activitynet_captions" / "val.json"
+    assert benchmarks.identify(activitynet, []) is benchmarks.ACTIVITYNET_VAL1
+    tiny = load_samples(bench)
+    assert benchmarks.identify(bench, tiny) is None
+    sized = [replace(tiny[0], qid=f"q{i}", video=f"v{i % 600}.mp4") for i in range(2789)]
+    assert benchmarks.identify(bench, sized) is benchmarks.COMET_BENCH
+
+
+def test_a_recognised_benchmark_gets_the_papers_rows(bench, tmp_path, monkeypatch):
+    from longground.reproduce import benchmarks
+
+    home = benchmarks.PaperBenchmark("Tiny-Bench", 3, 2, (benchmarks.file_sha256(bench),))
+    monkeypatch.setattr(benchmarks, "KNOWN", (*benchmarks.KNOWN, home))
+    monkeypatch.setitem(TABLES, "comet-table7", replace(TABLES["comet-table7"], home=(home,)))
+    monkeypatch.setenv("LONGGROUND_CACHE", str(tmp_path / "cache"))
+    argv = ["reproduce", "comet-table7", str(bench), "--out", str(tmp_path / "o"), "--encoder",
+            register_colour_encoder()]  # fmt: skip
+    with contextlib.redirect_stdout(io.StringIO()) as text:
+        assert main(argv) == 0
+    assert "Published:" in text.getvalue()
+    assert f"the paper's rows are on Tiny-Bench, which {bench} is" in text.getvalue()
+
+
+@pytest.mark.parametrize("table", ["comet-table5", "comet-table7"])
+def test_agent_tables_run_offline_without_a_model(bench, tmp_path, monkeypatch, table):
+    monkeypatch.delenv("LONGGROUND_LLM_MODEL", raising=False)
+    monkeypatch.setenv("LONGGROUND_CACHE", str(tmp_path / "cache"))
+    argv = ["reproduce", table, str(bench), "--out", str(tmp_path / "o"), "--encoder",
+            register_colour_encoder(), "--preset", "longground"]  # fmt: skip
+    with contextlib.redirect_stdout(io.StringIO()) as text:
+        assert main(argv) == 0
+    assert "model: offline" in text.getvalue() and "CoMET-Agent (offline)" in text.getvalue()
+
+
+def test_an_agent_table_told_of_a_server_still_needs_a_model(bench, tmp_path, capsys,
+                                                             monkeypatch):  # fmt: skip
+    monkeypatch.delenv("LONGGROUND_LLM_MODEL", raising=False)
+    argv = ["reproduce", "comet-table7", str(bench), "--out", str(tmp_path / "o"),
+            "--base-url", "http://127.0.0.1:9/v1"]  # fmt: skip
+    assert main(argv) == 2 and "no Video-LLM model" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+def test_an_undefined_pearson_is_na_with_its_reason(reproduced):
+    printed = reproduced[1]["comet-table2"]
+    rows = json.loads((reproduced[0] / "comet-table2.json").read_text())["parts"][0]["rows"]
+    assert [row[4] for row in rows] == ["n/a", "n/a"]  # Pear., not 0.0
+    assert ("- stub-vlm: Pearson's r is n/a, undefined because every query was answered "
+            "with 1 interval") in printed  # fmt: skip
+    record = json.loads((reproduced[0] / "comet-table6.json").read_text())
+    assert all(row[1] == "n/a" for row in record["parts"][0]["rows"])
 
 
 def test_scores_match_eval_on_the_same_answers(bench, reproduced, capsys):
@@ -179,4 +255,5 @@ def test_table1_with_a_charades_reference_fills_both_columns_and_the_ratio(bench
     # the same two answers on both: Charades-STA [1.0, 0.4] -> 0.7; ours also 0.7 over positives
     assert record["values"]["charades"]["monolithic"] == pytest.approx(0.7)
     model_row = record["parts"][0]["rows"][0]
-    assert model_row == ["stub-vlm", "0.700", "0.700", "1.0×"] and record["notes"] == []
+    assert model_row == ["stub-vlm", "0.700", "0.700", "1.0×"]
+    assert not any("fills" in note for note in record["notes"])  # both columns are filled

@@ -108,7 +108,7 @@ def test_explain_returns_the_methods_trace(served):
     video = next(v["id"] for v in client.get("/api/library").json()["videos"]
                  if v["name"] == "a.mp4")  # fmt: skip
     why = client.get("/api/explain", params={"q": "a car", "video": video}).json()
-    assert why["line"] == "fake: answered from the pictures (peak score 0.9)"
+    assert why["line"] == "fake: why: frame scores of 'a car' peak at 0.900, threshold 0.000"
     assert why["trace"]["route"]["needle"] == "a car"
     assert client.get("/api/explain", params={"q": "a car", "video": "nope"}).status_code == 404
 

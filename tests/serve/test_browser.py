@@ -128,7 +128,7 @@ def test_a_users_path_from_search_to_fcpxml_markers(page, site, tmp_path):
         assert abs(float(start_s) - hit["start_s"]) <= FRAME_S
     expect(page.locator("#export-status")).to_contain_text("exported 2 hits")
     page.click("#explain")
-    expect(page.locator("#why")).to_contain_text("retrieval: answered from the pictures")
+    expect(page.locator("#why")).to_contain_text("retrieval: why: frame scores of 'a car' peak")
     _screenshot(page, "serve-player.png")
 
 

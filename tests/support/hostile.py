@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,6 +102,21 @@ def make_world(root: Path) -> World:
     return World(root, video, bench, preds, durations, plain_file, folder, root / "cache", plugin)
 
 
+def add_extras(world: World) -> World:
+    """Add what the output and option tests need to `world`: a second copy of the benchmark
+    (`bench2.jsonl`), a FIFO (`pipe`) and an annotation database (`ann.db`) that imported the
+    benchmark as typed, relative to the world's folder."""
+    (world.root / "bench2.jsonl").write_bytes(world.bench.read_bytes())
+    os.mkfifo(world.root / "pipe")
+    here = Path.cwd()
+    os.chdir(world.root)  # the database remembers the benchmark as it was typed: relative
+    try:
+        assert call(["annotate", "import", "--db", "ann.db", "bench.jsonl"])[0] == 0
+    finally:
+        os.chdir(here)
+    return world
+
+
 def call(argv: list[str]) -> tuple[int, str, str]:
     """Run `longground ARGV` in process: (exit code, stdout, stderr)."""
     out, err = io.StringIO(), io.StringIO()
@@ -115,4 +131,4 @@ def call(argv: list[str]) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-__all__ = ["FAKE", "World", "call", "make_world", "register_test_encoder"]
+__all__ = ["FAKE", "World", "add_extras", "call", "make_world", "register_test_encoder"]

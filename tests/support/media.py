@@ -20,19 +20,20 @@ def bikes_path() -> Path:
     return Path(spec.origin).parent / "datasets" / "data" / "bikes.mp4"
 
 
-def cat_video(path: Path, fps: Fraction = Fraction(30000, 1001)) -> Path:
-    """8 s at `fps`: 3 s of grey, 3 s of scikit-image's cat photo (chelsea.png), 2 s of grey."""
+def cat_video(path: Path, fps: Fraction = Fraction(30000, 1001), photo: str = "chelsea") -> Path:
+    """8 s at `fps`: 3 s of grey, 3 s of a scikit-image photo (the cat, chelsea.png, unless
+    `photo` names another: "motorcycle_left"), 2 s of grey."""
     spec = importlib.util.find_spec("skimage")
     if spec is None:
         pytest.skip("scikit-image is not installed")
     from PIL import Image
 
-    photo = Image.open(Path(spec.origin).parent / "data" / "chelsea.png").convert("RGB")
-    cat = np.asarray(photo.resize((320, 240)))
-    grey = np.full_like(cat, 120)
+    picture = Image.open(Path(spec.origin).parent / "data" / f"{photo}.png").convert("RGB")
+    shown = np.asarray(picture.resize((320, 240)))
+    grey = np.full_like(shown, 120)
     with VideoWriter(path, 320, 240, fps=fps) as writer:
         for i in range(round(8 * fps)):
-            writer.write(cat if 3 <= i / fps < 6 else grey)
+            writer.write(shown if 3 <= i / fps < 6 else grey)
     return path
 
 

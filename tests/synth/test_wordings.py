@@ -309,3 +309,13 @@ def test_dry_run_counts_every_wording(capsys):
     n_once = int(re.search(r"(\d+) queries", capsys.readouterr().out).group(1))
     assert main(["synth", "--dry-run", "--videos", "1", "--tiny", "--wordings", "3"]) == 0
     assert f"{3 * n_once} queries" in capsys.readouterr().out
+
+
+def test_av_dry_run_writes_nothing_and_says_why(tmp_path, capsys):
+    """The audio-visual truth is where the spoken sentences fall, so --av cannot plan without
+    rendering: --dry-run is refused in one line instead of rendering anyway."""
+    assert main(["synth", "--av", "--dry-run", "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["longground: error: --av does not take --dry-run: its truth comes from the "
+                   "rendered speech"]  # fmt: skip
+    assert not (tmp_path / "x").exists()

@@ -72,34 +72,49 @@ def test_targets_go_to_the_localiser_that_knows_their_words():
 
 
 class FakeDetector:
-    """Answers `count` like the people channel: one body box `(x, y, w, h)` in pixels of
-    whatever image it is given, where a bright patch is."""
+    """Answers like the people channel's detectors: one box `(x, y, w, h)` in pixels of
+    whatever grey image it is given, where a bright patch is, with an SVM margin of 1.5 for
+    bodies; records the sizes it was shown and which detector ran."""
 
     def __init__(self):
-        self.sizes = []
+        self.seen = []
 
-    def count(self, image):
-        self.sizes.append(image.shape[:2])
-        ys, xs = np.nonzero(image[..., 0] > 128)
+    def grey(self, frame):
+        return frame[..., 0]
+
+    def _box(self, grey, which):
+        self.seen.append((which, grey.shape))
+        ys, xs = np.nonzero(grey > 128)
         if not len(xs):
-            return 0, 0, [[], []]
+            return []
         x, y = int(xs.min()), int(ys.min())
-        return 0, 1, [[], [[x, y, int(xs.max()) + 1 - x, int(ys.max()) + 1 - y]]]
+        return [[x, y, int(xs.max()) + 1 - x, int(ys.max()) + 1 - y]]
+
+    def bodies(self, grey):
+        boxes = self._box(grey, "bodies")
+        return boxes, [1.5] * len(boxes)
+
+    def faces(self, grey):
+        return self._box(grey, "faces")
 
 
-def test_people_are_looked_for_in_strips_the_channel_does_not_shrink():
-    """A 576 x 768 frame at detail 2 is seen at 720 x 960, in full-width strips 360 high;
-    a box found in a strip comes back where it is in the frame."""
+def test_people_are_looked_for_twice_as_close_and_faces_at_the_channels_view():
+    """A 576 x 768 frame at detail 2 goes to HOG alone at 720 x 960 (its pyramid covers the
+    larger people too), the box comes back where it is in the frame, scored by its margin;
+    a target naming faces runs the face cascade alone, at the channel's 360 px."""
     frame = np.zeros((576, 768, 3), np.uint8)
     frame[400:480, 100:130] = 255  # a small walker low in the frame
     localiser = people.PeopleLocaliser()
     localiser._detector = FakeDetector()
     found = localiser(frame[None], "pedestrians")
-    sizes = localiser._detector.sizes
-    assert sizes[0] == (576, 768) and all(s == (360, 960) for s in sizes[1:]) and len(sizes) == 4
+    assert localiser._detector.seen == [("bodies", (720, 960))]
     truth = np.array([100 / 768, 400 / 576, 130 / 768, 480 / 576])
-    assert len(found) == 1  # the whole-frame box and the strip's are one after merging
-    assert np.allclose(found.boxes[0], truth, atol=2 / 576)
+    assert len(found) == 1 and np.allclose(found.boxes[0], truth, atol=2 / 576)
+    assert found.scores.tolist() == [0.75]
+    faces = localiser(frame[None], "every face")
+    assert localiser._detector.seen[1:] == [("faces", (360, 480))]
+    assert faces.scores.tolist() == [1.0]
+    assert localiser.decode_side("people") == 720 and localiser.decode_side("faces") == 360
 
 
 def test_class_maps_find_a_photo_on_a_plain_backdrop():

@@ -15,7 +15,9 @@ shared by every step that looks for foreground:
 
 The backdrop models: on any footage with a still camera, the per-pixel median of a shot's
 frames (`median_distance`: an object that moves through is absent from most of them); in the
-composited scene, the colours of the frame's outer ring (`composited.ring`).
+composited scene, the colours of the frame's outer ring (`composited.ring`: quantised colours
+rare in the ring for the object boxes, Lab distances to the ring's colours for the objects'
+looks).
 
 `perception/reference.py` holds the same steps as plain loops; the tests hold one against the
 other.
@@ -87,11 +89,12 @@ def open_px(height: int) -> int:
 
 
 def parts(
-    mask: np.ndarray, height: int | None = None, share: float = PART_SHARE
+    mask: np.ndarray, height: int | None = None, share: float = PART_SHARE, opening: bool = True
 ) -> list[np.ndarray]:
     """The regions of a `(h, w)` foreground mask, largest first: opened by `open_px` of the
-    frame `height` (default: the mask's), connected (8 neighbours), each at least `share`
-    of the largest's area.
+    frame `height` (default: the mask's; not opened with `opening` False: a mask already cut
+    from blurred distances, as the composited looks' `composited.ring.lab_distances`),
+    connected (8 neighbours), each at least `share` of the largest's area.
 
     >>> m = np.zeros((60, 80), bool); m[10:30, 5:35] = True; m[35:55, 45:70] = True
     >>> m[2:4, 40:42] = True  # a speck
@@ -100,8 +103,10 @@ def parts(
     """
     cv2 = require("cv2", "agent")
     mask = np.asarray(mask, bool)
-    k = open_px(mask.shape[0] if height is None else height)
-    opened = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    opened = mask.astype(np.uint8)
+    if opening:
+        k = open_px(mask.shape[0] if height is None else height)
+        opened = cv2.morphologyEx(opened, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
     areas = stats[1:, cv2.CC_STAT_AREA]
     if not len(areas):

@@ -1,8 +1,8 @@
 """The scene switch: the one door from the agent's general path into `agent.composited`.
 
 `scene_for` builds the perception the settings ask for: the general scene (`scene.Scene`,
-which adds nothing) or, when the scene is "composited" or one of its switches (`regions`,
-`object_presence`, `object_looks`) is on, `composited.scene.CompositedScene`.
+which adds only its closer looks at tiles) or, when the scene is "composited" or one of its
+switches (`object_presence`, `object_looks`) is on, `composited.scene.CompositedScene`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ def scene_for(settings: AgentSettings, cache_root: Path | None) -> Scene:
     >>> [scene_for(AgentSettings(scene=s), None).name for s in ("general", "composited")]
     ['general', 'composited']
     """
-    switches = (settings.regions, settings.object_presence, settings.object_looks)
+    switches = (settings.object_presence, settings.object_looks)
     if settings.scene == "composited" or any(switches):
         return CompositedScene(settings, cache_root)
-    return Scene()
+    return Scene(settings, cache_root)

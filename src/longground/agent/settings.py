@@ -17,10 +17,21 @@ ORDERS = ("coverage", "uniform")
 #: What the footage is like: "general" (camera footage, screen recordings, anything; the
 #: default) or "composited" (photos pasted on plain or textured backdrops: studio and
 #: composited footage, and the project's own generator). The composited scene turns on the
-#: perception that assumes a backdrop: frame halves, object boxes against the frame's outer
-#: ring, object looks, thresholds relative to the video (`SCENE_SWITCHES`).
-SCENES = ("general", "composited")
-SCENE_SWITCHES = ("regions", "object_presence", "object_looks", "relative")
+#: perception that assumes a backdrop: object boxes against the frame's outer ring, object
+#: looks, thresholds relative to the video (`SCENE_SWITCHES`), and frame halves as the
+#: regions looked at closer (the general scene looks at tiles).
+#: "auto" (the default) reads which of the two each video is (`methods.footage`).
+SCENES = ("auto", "general", "composited")
+SCENE_SWITCHES = ("object_presence", "object_looks", "relative")
+#: The moment-confidence weights of each scene (`agent.confidence`): on the separation z (in
+#: the composited scene robust standard deviations above the text's threshold, in the
+#: general scene log-odds of presence), on ln(seconds), and the bias. Composited: fitted on
+#: the tuning rendering (docs/agent.md, "Calibrated scores"); general: `perf/fit_confidence.py` on
+#: the tuning montage and generated renderings (docs/find.md, "What a score means").
+SCENE_CONFIDENCE = {
+    "composited": {"confidence_z": 0.05, "confidence_log_s": 1.45, "confidence_bias": -3.1},
+    "general": {"confidence_z": 0.154, "confidence_log_s": 0.184, "confidence_bias": -0.503},
+}
 REGION_SOURCES = ("index", "encoder")
 PROFILE_FIELDS = tuple(f.name for f in fields(Profile) if f.name != "name")
 #: Per-second motion thresholds (`perception.motion`): magnitudes, so never negative.
@@ -36,9 +47,11 @@ class AgentSettings:
             offline), "offline" or "llm".
         planner, filter, verifier, aggregator: per-role backend overriding `roles`.
         profile: "auto" (the planner's choice) or a profile name.
-        scene: "general" or "composited" (`SCENES`): sets the `SCENE_SWITCHES` left
+        scene: "auto", "general" or "composited" (`SCENES`): sets the `SCENE_SWITCHES` left
             unset, and in the general scene texts are scored by the encoder's presence
-            model (calibrated log-odds, `ImageTextEncoder.presence`).
+            model (calibrated log-odds, `ImageTextEncoder.presence`). "auto" is read per
+            video by the agent method (`methods.footage`); these settings alone take it as
+            "general".
         hops: K, both the reach of indirect edges and the hops of a perception context.
         full_rate_events: segment events on every indexed sample when the index is denser
             than the profile's rho_E (False: subsample to rho_E).
@@ -78,8 +91,9 @@ class AgentSettings:
             backdrop that gives a "left to right" / "right to left" direction; sweep_min:
             how far (fraction of the frame width) that difference's centre sweeps in a
             crossing ("moving across the screen").
-        regions (composited scene): let the offline roles look at frame halves
-            (`composited.regions`).
+        regions: let the offline roles look closer at regions of a frame: its halves in the
+            composited scene (`composited.regions`), five overlapping tiles in the general one
+            (`methods.agent.tiles`).
         region_source: where the halves' features come from: "index" (the encoder's
             whole-frame pass, when it gives them: label-bridge) or "encoder" (each half
             cropped and encoded again); see docs/agent.md, "The first look".
@@ -111,7 +125,7 @@ class AgentSettings:
             candidate that stands out and one per 10 minutes searched (`verify.budget`).
         confidence_z, confidence_log_s, confidence_bias: weights of the logistic model of a
             moment's confidence on its separation and ln(duration in seconds)
-            (`agent.confidence`), fitted on the tuning rendering.
+            (`agent.confidence`); unset, the scene's (`SCENE_CONFIDENCE`).
         near_s: how far "right after" / "right before" and causal relations reach between
             sub-events answered by different channels, in seconds (`agent.combine`).
         overrides: profile fields given by the user.
@@ -123,7 +137,7 @@ class AgentSettings:
     verifier: str | None = None
     aggregator: str | None = None
     profile: str = "auto"
-    scene: str = "general"
+    scene: str = "auto"
     hops: int = 2
     full_rate_events: bool = True
     max_iterations: int = 0
@@ -144,7 +158,7 @@ class AgentSettings:
     accept_p: float = 0.5
     extend_p: float = 0.25
     neighbour_p: float = 0.935
-    regions: bool | None = None
+    regions: bool = True
     region_source: str = "encoder"
     moving_min: float = 0.01
     pan_min: float = 0.001
@@ -172,9 +186,9 @@ class AgentSettings:
     object_presence: bool | None = None
     fallback_k: float = 0.0
     scale_budget: bool = True
-    confidence_z: float = 0.05
-    confidence_log_s: float = 1.45
-    confidence_bias: float = -3.1
+    confidence_z: float | None = None
+    confidence_log_s: float | None = None
+    confidence_bias: float | None = None
     near_s: float = 3.0
     overrides: dict[str, Any] = field(default_factory=dict)
 
@@ -183,9 +197,14 @@ class AgentSettings:
             raise UserError(
                 f"agent: parameter scene={self.scene!r}; choose one of: " + ", ".join(SCENES)
             )
+        # "auto" is resolved per video by the agent method; read alone, it is the general one
+        scene = "general" if self.scene == "auto" else self.scene
         for name in SCENE_SWITCHES:
             if getattr(self, name) is None:
-                object.__setattr__(self, name, self.scene == "composited")
+                object.__setattr__(self, name, scene == "composited")
+        for name, value in SCENE_CONFIDENCE[scene].items():
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, value)
         if self.order not in ORDERS:
             raise UserError(
                 f"agent: parameter order={self.order!r}; choose one of: " + ", ".join(ORDERS)

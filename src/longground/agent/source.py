@@ -65,22 +65,23 @@ ViewsFn = Callable[[np.ndarray], dict[str, np.ndarray]]
 @dataclass(frozen=True)
 class Extras:
     """The optional parts of a source: evidence channels, and features of views closer than
-    the whole frame (the composited scene asks for them, `agent.composited`).
+    the whole frame (regions in any scene, object views in the composited one).
 
     Attributes:
         channel_answer: the moments of the evidence channel a route names (speech, on-screen
             text, people, the score), or None for the image encoder; None: no channels.
-        halves: `halves(times_s) -> {name: (N, 2, ...)}`: features of the left and right
-            halves of the frames at `times_s` (`composited.regions`), under the timeline's
-            feature names; None: none.
-        halves_in_index: `halves` only reads the feature index (cheap: no cache file kept).
+        regions: `regions(times_s) -> {name: (N, R, ...)}`: features of the regions of the
+            frames at `times_s` looked at closer (the composited scene's two halves, the
+            general scene's five tiles, `methods.agent`), under the timeline's feature
+            names; None: none.
+        regions_in_index: `regions` only reads the feature index (cheap: no cache file kept).
         objects: `objects(times_s) -> {name: (N, V, ...)}`: features of the frames' object
             views (`composited.object_views.VIEWS`); None: none.
     """
 
     channel_answer: Callable[[Route], ChannelAnswer | None] | None = None
-    halves: ViewsFn | None = None
-    halves_in_index: bool = False
+    regions: ViewsFn | None = None
+    regions_in_index: bool = False
     objects: ViewsFn | None = None
 
 

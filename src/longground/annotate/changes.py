@@ -12,11 +12,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..samples import unknown_attribute
+from ..text import MAX_TEXT_CHARS as MAX_QUERY_CHARS
 from ..text import text_problem
 from ..timecode import format_time, parse_time
 from .record import EDITABLE, REVIEW_STATES, AnnotatedQuery
 
-MAX_QUERY_CHARS = 2000
 MAX_INTERVALS = 10000
 
 

@@ -13,9 +13,12 @@ Rules, in order (docs/formats.md has the full list):
    single intervals are joined; otherwise the last list wins. A bare `[]` is an explicit
    empty answer unless the prose around it names intervals (`structured`).
 3. Time ranges in prose: `HH:MM:SS`, `MM:SS`, `12.5`, `12 s`, `2 min 5 s`, `10%` (with a
-   known duration), joined by "to", "-", "~", "–", "—", "from X to Y", "between X and Y",
-   "starts at X ... ends at Y", or `[X, Y]`. A range that states the video's own extent
-   ("the video runs 00:00-60:00") is not an answer (`ranges`, with times from `times`).
+   known duration), "the 24th second", "second 24", joined by "to", "-", "~", "–", "—",
+   "from X to Y", "between X and Y", "starts (or happens) at X ... ends at Y", "the start
+   and end times are X and Y", or `[X, Y]`; a start and its length ("starts at X and lasts
+   for D"); when no range is named, "the first N seconds" (and "the last N", with a known
+   duration). A range that states the video's own extent ("the video runs 00:00-60:00") is
+   not an answer (`ranges`, with times from `times`).
 4. No interval: a refusal ("I cannot view videos") is a failure; a clear absence ("none",
    "the event does not occur") is an empty answer. Intervals outweigh negative wording.
 5. Every interval with end < start, a non-finite value or the wrong shape is dropped and

@@ -17,6 +17,16 @@ _END_LABEL = (
     r"terminate[sd]?)\b"
 )
 _SEP = r"\s*(?P<sep>-{1,2}>?|–|—|~|→|to|until|till|through|thru|and)\s*"
+# A verb that places the event at a time: "happens at 3 s and ends at 9 s".
+_EVENT_AT = (
+    r"(?:happen(?:s|ed|ing)?|occur(?:s|red|ring)?|appear(?:s|ed|ing)?|take[sn]?\s+place|"
+    r"took\s+place)"
+)
+# How long it lasts, after its start: "starts at 3 s and lasts for 6 s", "lasting 6 s".
+_LASTS = (
+    r"\b(?:lasts?|lasting|lasted|runs?\s+for|running\s+for|continues\s+for|"
+    r"(?:for|with)\s+a\s+duration\s+of|for)\b(?:\s+for)?\s*"
+)
 _RANGES = (
     re.compile(
         rf"(?P<between>\bbetween\s+)?{HEDGE}(?P<a>{ANSWER_TIME}){_SEP}"
@@ -24,8 +34,23 @@ _RANGES = (
         re.I,
     ),
     re.compile(rf"[\[(]\s*(?P<a>{ANSWER_TIME})\s*,\s*(?P<b>{ANSWER_TIME})\s*[\])]", re.I),
+    # Labels of both ends before the two times: "the start and end times are 3 and 9 s".
     re.compile(
-        rf"\b(?:start(?:s|ing|ed)?|begin(?:s|ning)?|onset)\b(?:\s*time)?\W{{0,4}}"
+        r"\b(?:start(?:ing)?|begin(?:ning)?)\s+(?:time\s+)?and\s+(?:the\s+)?(?:end(?:ing)?|"
+        rf"finish)\s+(?:times?|timestamps?|points?)?[^\d\n]{{0,40}}?{HEDGE}(?P<a>{ANSWER_TIME})"
+        rf"\s*(?:,|and|-|–|to)\s*{HEDGE}(?P<b>{ANSWER_TIME})",
+        re.I,
+    ),
+    # A start and how long it lasts: "starts at 3 s and lasts for 6 s".
+    re.compile(
+        rf"(?:{_START_LABEL}|\b{_EVENT_AT})(?:\s*time)?\W{{0,4}}(?:(?:at|from|around|about|"
+        rf"approximately)\s+)?{HEDGE}(?P<a>{ANSWER_TIME})[^\d.\n]{{0,30}}?{_LASTS}"
+        rf"{HEDGE}(?P<length>{ANSWER_TIME})",
+        re.I,
+    ),
+    re.compile(
+        rf"(?:\b(?:start(?:s|ing|ed)?|begin(?:s|ning)?|onset)\b|\b{_EVENT_AT}\s+(?=at\b))"
+        rf"(?:\s*time)?\W{{0,4}}"
         rf"(?:(?:at|from|around|about|approximately)\s+)?{HEDGE}(?P<a>{ANSWER_TIME})[^.\n]{{0,60}}?"
         rf"\b(?:end(?:s|ing|ed)?|finish(?:es|ing|ed)?|stop(?:s|ping|ped)?|until)\b(?:\s*time)?"
         rf"\W{{0,4}}(?:(?:at|around|about|approximately|by)\s+)?{HEDGE}(?P<b>{ANSWER_TIME})",
@@ -42,6 +67,11 @@ _RANGES = (
     ),
 )
 
+# The opening or closing stretch of the video: "in the first 10 seconds", "the last 5 s".
+_FIRST_LAST = re.compile(
+    rf"\b(?P<side>first|opening|initial|last|final|closing)\s+{HEDGE}(?P<length>{ANSWER_TIME})",
+    re.I,
+)
 _VIDEO_CUE = re.compile(
     r"\b(?:video|clip|footage|recording|duration|length|runtime|running time)\b", re.I
 )
@@ -50,7 +80,14 @@ _EXTENT_CUE = re.compile(
     r"|\b(?:duration|length|runtime|running time)\b",
     re.I,
 )
+_EVENT_VERB = re.compile(rf"\b(?:{_EVENT_AT}|event|action)\b", re.I)
 _CUE_AFTER = re.compile(r"^\W{0,3}(?:long|in length|in total|video|clip)\b", re.I)
+
+
+def _explicit(match: re.Match) -> bool:
+    """Whether either end of a range match names its unit (a clock time, "12 s", "10%")."""
+    groups = match.groupdict()
+    return any(is_explicit(groups[name]) for name in ("a", "b", "length") if groups.get(name))
 
 
 def _range_matches(text: str) -> list[re.Match]:
@@ -81,7 +118,9 @@ def _is_video_extent(text: str, match: re.Match, span: tuple, duration_s: float 
     clause = re.split(r"[.!?;\n]", text[: match.start()])[-1][-80:]
     if _CUE_AFTER.search(text[match.end() : match.end() + 20]):
         return True
-    return bool((_VIDEO_CUE if duration_s is not None else _EXTENT_CUE).search(clause))
+    cue = list((_VIDEO_CUE if duration_s is not None else _EXTENT_CUE).finditer(clause))
+    # "In the video, the person ... occurs at 0 to 20 seconds": an event placed in the video.
+    return bool(cue) and not _EVENT_VERB.search(clause[cue[-1].end() :])
 
 
 def _match_span(match: re.Match, duration_s: float | None) -> tuple | None:
@@ -90,6 +129,10 @@ def _match_span(match: re.Match, duration_s: float | None) -> tuple | None:
     A bare number takes the unit of the other side ("2 - 3 minutes"), and so does a missing
     percent sign ("10-20%").
     """
+    if "length" in match.re.groupindex:
+        start = token_value(match["a"], last_unit_s(match["length"]) or 1.0, duration_s)
+        length = token_value(match["length"], last_unit_s(match["a"]) or 1.0, duration_s)
+        return None if start is None or length is None else (start, start + length)
     a, b = match["a"], match["b"]
     hint_a = last_unit_s(b) if not is_explicit(a) else None
     hint_b = last_unit_s(a) if not is_explicit(b) else None
@@ -117,8 +160,8 @@ def text_ranges(text: str, duration_s: float | None = None) -> tuple[list[tuple]
     ([(65.0, 80.0), (130.0, 150.0)], 0, False)
     """
     matches = _range_matches(text)
-    if any(is_explicit(m["a"]) or is_explicit(m["b"]) for m in matches):
-        matches = [m for m in matches if is_explicit(m["a"]) or is_explicit(m["b"])]
+    if any(_explicit(m) for m in matches):
+        matches = [m for m in matches if _explicit(m)]
     spans: list[tuple] = []
     invalid, unresolved = 0, False
     for match in matches:
@@ -131,4 +174,30 @@ def text_ranges(text: str, duration_s: float | None = None) -> tuple[list[tuple]
             invalid += 1
         elif span not in spans:
             spans.append(span)
+    if not spans and not invalid:
+        spans = _first_or_last(text, duration_s)
     return spans, invalid, unresolved
+
+
+def _first_or_last(text: str, duration_s: float | None) -> list[tuple]:
+    """`[(0, N)]` for "the first N seconds" and `[(D - N, D)]` for "the last N seconds" of a
+    video of D seconds, when an answer names no range at all; the length must have its unit
+    ("the first 2 people" is no time).
+
+    >>> _first_or_last("It happens in the first 10 seconds.", None)
+    [(0.0, 10.0)]
+    >>> _first_or_last("In the last 5 s of the clip.", 60.0), _first_or_last("the last 5", 60.0)
+    ([(55.0, 60.0)], [])
+    """
+    spans: list[tuple] = []
+    for match in _FIRST_LAST.finditer(text):
+        if not is_explicit(match["length"]):
+            continue
+        length = token_value(match["length"], 1.0, duration_s)
+        closing = match["side"].lower() in ("last", "final", "closing")
+        if length is None or (closing and duration_s is None):
+            continue
+        span = (max(0.0, duration_s - length), duration_s) if closing else (0.0, length)
+        if span not in spans:
+            spans.append(span)
+    return spans

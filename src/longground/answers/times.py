@@ -1,20 +1,29 @@
 """Times in model answers: the shared grammar (`longground.timecode.grammar`) plus what only
 answers allow: a percentage of the video ("10%"), a bare number whose unit comes from the
-other side of a range ("2 - 3 minutes"), and hedges ("about 5 s").
+other side of a range ("2 - 3 minutes"), hedges ("about 5 s"), ordinals ("the 24th second")
+and "second N" (like "minute N").
 """
 
 from __future__ import annotations
 
 import re
 
-from ..timecode.grammar import CLOCK, MINUTE_N, NUM, SPOKEN_AMOUNTS, amount_s, clock_s
+from ..timecode.grammar import CLOCK, MINUTE_N, NUM, SPOKEN_AMOUNTS, UNIT, amount_s, clock_s
 
-# A hedge before a time: "about 5 s", "~00:10".
-HEDGE = r"(?:(?:about|around|approximately|approx\.|roughly|~)\s*)?"
-# One time in an answer: a clock time, amounts, "minute N", a percentage of the video, or a
-# bare number.
-ANSWER_TIME = rf"(?<![\w.:])(?:{CLOCK}|{SPOKEN_AMOUNTS}|{MINUTE_N}|{NUM}\s*%|{NUM})(?![\d:])"
+# A hedge before a time: "about 5 s", "~00:10", "the 24th second".
+HEDGE = r"(?:(?:about|around|approximately|approx\.|roughly|~)\s*)?(?:the\s+)?"
+# An ordinal number ("24th"), read as the number: "the 24th second", "the 3rd and 9th seconds".
+_ORDINAL = rf"{NUM}(?:st|nd|rd|th)\b(?:\s*{UNIT})?"
+# "second 24": a point given by its second, as "minute 12" by its minute.
+SECOND_N = rf"second\s+{NUM}"
+# One time in an answer: a clock time, amounts, "minute N", "second N", an ordinal, a
+# percentage of the video, or a bare number.
+ANSWER_TIME = (
+    rf"(?<![\w.:])(?:{CLOCK}|{SPOKEN_AMOUNTS}|{MINUTE_N}|{SECOND_N}|{_ORDINAL}|{NUM}\s*%|{NUM})"
+    r"(?![\d:])"
+)
 _TIME_ALONE = re.compile(rf"\s*{HEDGE}({ANSWER_TIME})\s*", re.I)
+_ORDINAL_SUFFIX = re.compile(r"(?<=\d)(?:st|nd|rd|th)\b", re.I)
 
 
 def token_value(token: str, hint_s: float, duration_s: float | None) -> float | None:
@@ -24,12 +33,14 @@ def token_value(token: str, hint_s: float, duration_s: float | None) -> float | 
 
     >>> token_value("3", 60.0, None), token_value("10%", 1.0, 600.0), token_value("10%", 1.0, None)
     (180.0, 60.0, None)
+    >>> token_value("24th second", 1.0, None), token_value("second 9.5", 1.0, None)
+    (24.0, 9.5)
     """
-    token = token.strip()
+    token = _ORDINAL_SUFFIX.sub("", token.strip())
     if ":" in token:
         return clock_s(token)
-    if token.lower().startswith("minute"):
-        return 60.0 * float(token.split()[1])
+    if token.lower().startswith(("minute", "second")):
+        return {"m": 60.0, "s": 1.0}[token[0].lower()] * float(token.split()[1])
     if token.endswith("%"):
         if duration_s is None:
             return None
@@ -44,10 +55,12 @@ def is_explicit(token: str) -> bool:
 
     >>> is_explicit("00:12"), is_explicit("12 s"), is_explicit("12%"), is_explicit("12")
     (True, True, True, False)
+    >>> is_explicit("second 12"), is_explicit("12th second"), is_explicit("12th")
+    (True, True, False)
     """
-    if ":" in token or "%" in token or token.strip().lower().startswith("minute"):
+    if ":" in token or "%" in token or token.strip().lower().startswith(("minute", "second ")):
         return True
-    return amount_s(token) is not None
+    return amount_s(_ORDINAL_SUFFIX.sub("", token)) is not None
 
 
 def time_value(text: str, duration_s: float | None = None) -> float | None:

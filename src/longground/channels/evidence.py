@@ -132,6 +132,14 @@ class People:
     boxes: tuple = field(default=())
     step_s: float = 1.0
 
+    @property
+    def bodies(self) -> np.ndarray:
+        """`(N,)` the pedestrian detector's count per frame, from its boxes (zeros when the
+        boxes were not kept)."""
+        if len(self.boxes) != len(self.times_s):
+            return np.zeros(len(self.times_s), np.int64)
+        return np.array([len(b[1]) for b in self.boxes], np.int64)
+
     def to_dict(self) -> dict:
         return {"times_s": self.times_s.tolist(), "faces": self.faces.tolist(),
                 "persons": self.persons.tolist(), "boxes": list(self.boxes),

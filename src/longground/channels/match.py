@@ -8,8 +8,9 @@ type and the needle, each returning `(Moments, details)` where details go to the
   `difflib` ratio of the needle against a stretch of the line as long as it, or how well the
   lines read on its frame together cover the needle's words (`word_cover`); lines at
   `TEXT_MATCH` or above are on screen over their reading's interval.
-- people: the runs of sampled frames with a face (needle "face") or a person (any other),
-  or with nobody (`absent`), of at least `MIN_RUN` samples, joined across `PEOPLE_GAP_S`.
+- people: the runs of sampled frames with a face (needle "face"), a body ("body") or either,
+  or with nobody (`absent`), of at least `MIN_RUN` samples, joined across `PEOPLE_GAP_S`;
+  each scores the share of its frames that show one.
 """
 
 from __future__ import annotations
@@ -258,8 +259,9 @@ def text_moments(readings: Readings, needle: str) -> tuple[Moments, dict]:
 
 
 def people_moments(people: People, needle: str, absent: bool) -> tuple[Moments, dict]:
-    """Runs of frames with (or, `absent`, without) a face or a person."""
-    counts = people.faces if needle.startswith("face") else people.persons
+    """Runs of frames with (or, `absent`, without) a face (needle "face"), a whole body seen
+    by the pedestrian detector ("body") or either (any other needle)."""
+    counts = {"face": people.faces, "body": people.bodies}.get(needle, people.persons)
     mask = counts == 0 if absent else counts > 0
     spans = []
     edges = np.flatnonzero(np.diff(np.r_[0, mask.astype(np.int8), 0]))
@@ -267,8 +269,20 @@ def people_moments(people: People, needle: str, absent: bool) -> tuple[Moments, 
         if stop - first >= MIN_RUN:
             spans.append([people.times_s[first], people.times_s[stop - 1] + people.step_s])
     moments = _merged(Moments(np.array(spans).reshape(-1, 2)), PEOPLE_GAP_S)
-    what = "faces" if needle.startswith("face") else "persons"
+    moments = Moments(moments.spans, _share_inside(moments.spans, people.times_s, mask))
+    what = {"face": "faces", "body": "bodies"}.get(needle, "persons")
     return moments, {"frames": len(counts), "counted": what, "frames_with": int(mask.sum())}
+
+
+def _share_inside(spans: np.ndarray, times_s: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """`(K,)` the share of sampled frames inside each span where the mask holds (a run
+    joined across gaps scores below one whose every frame shows the person)."""
+    out = np.ones(len(spans))
+    for k, (start_s, end_s) in enumerate(spans):
+        inside = (times_s >= start_s) & (times_s < end_s)
+        if inside.any():
+            out[k] = float(mask[inside].mean())
+    return out
 
 
 def _merged(moments: Moments, gap_s: float) -> Moments:

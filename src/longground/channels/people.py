@@ -37,15 +37,29 @@ class PeopleDetector:
         if scale < 1.0:
             size = (round(frame.shape[1] * scale), round(frame.shape[0] * scale))
             frame = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
-        grey = cv2.equalizeHist(cv2.cvtColor(frame, cv2.COLOR_RGB2GRAY))
-        faces = self._faces.detectMultiScale(
-            grey, FACE_SCALE_STEP, FACE_NEIGHBOURS, minSize=(24, 24)
-        )
-        bodies = []
-        if grey.shape[0] >= HOG_WINDOW[1] and grey.shape[1] >= HOG_WINDOW[0]:
-            # (OpenCV 4.14 crashes when the frame is smaller than the detector's window.)
-            found, weights = self._hog.detectMultiScale(grey, winStride=(8, 8), scale=1.1)
-            bodies = [b for b, w in zip(found, np.ravel(weights)) if w > 0.5]
+        grey = self.grey(frame)
+        faces = self.faces(grey)
+        bodies = [b for b, w in zip(*self.bodies(grey)) if w > 0.5]
         faces = [[int(v / scale) for v in box] for box in faces]
         bodies = [[int(v / scale) for v in box] for box in bodies]
         return len(faces), max(len(bodies), len(faces)), [faces, bodies]
+
+    def grey(self, frame: np.ndarray) -> np.ndarray:
+        """The equalised grey image both detectors look at, of an `(H, W, 3)` RGB frame."""
+        cv2 = self._cv2
+        return cv2.equalizeHist(cv2.cvtColor(frame, cv2.COLOR_RGB2GRAY))
+
+    def faces(self, grey: np.ndarray) -> list:
+        """`[x, y, w, h]` pixel boxes of the faces in a `grey` image, at its own size."""
+        found = self._faces.detectMultiScale(
+            grey, FACE_SCALE_STEP, FACE_NEIGHBOURS, minSize=(24, 24)
+        )
+        return [[int(v) for v in box] for box in found]
+
+    def bodies(self, grey: np.ndarray) -> tuple[list, list]:
+        """`[x, y, w, h]` pixel boxes of the people in a `grey` image, at its own size, and
+        each one's SVM margin (HOG's weight; `count` keeps those above 0.5)."""
+        if grey.shape[0] < HOG_WINDOW[1] or grey.shape[1] < HOG_WINDOW[0]:
+            return [], []  # OpenCV 4.14 crashes when the image is smaller than the window
+        found, weights = self._hog.detectMultiScale(grey, winStride=(8, 8), scale=1.1)
+        return [[int(v) for v in box] for box in found], [float(w) for w in np.ravel(weights)]

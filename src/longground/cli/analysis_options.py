@@ -16,15 +16,18 @@ Taxonomy = Annotated[
                  "search or localisation; see docs/analysis.md."),
 ]  # fmt: skip
 FailIou = Annotated[
-    float, typer.Option("--fail-iou", help="Taxonomy: IoU below this is a failure.")
-]
+    float,
+    typer.Option("--fail-iou", min=0.0, max=1.0,
+                 help="Taxonomy: IoU below this (0 to 1) is a failure."),
+]  # fmt: skip
 OffsetMin = Annotated[
-    float, typer.Option("--offset-min", help="Taxonomy: search vs localisation, minutes.")
+    float,
+    typer.Option("--offset-min", min=0.0, help="Taxonomy: search vs localisation, minutes."),
 ]
 SampleN = Annotated[
     int,
-    typer.Option("--sample", help="Taxonomy: also classify N random failures drawn with "
-                 "--seed (EWB: 100, seed 42)."),
+    typer.Option("--sample", min=0, help="Taxonomy: also classify N random failures drawn "
+                 "with --seed (EWB: 100, seed 42)."),
 ]  # fmt: skip
 Windows = Annotated[
     Path | None,

@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from ..errors import UserError
-from ..outputs import check_output_file, input_path
+from ..outputs import check_input_file, check_output_file, input_path
 from . import options as opt
 from .checks import check_cache_root
 from .main import app
@@ -98,9 +98,11 @@ def serve(
     )
     samples = load_samples(benchmark)  # a missing or malformed file stops here
     missing = _check_videos(videos, samples)
+    if pred is not None:
+        check_input_file(pred)
+    sock = bind(host, port)  # a bad address or a port in use stops here, before any import
     store = _open_store(database)
     try:
-        sock = bind(host, port)  # a port in use stops here, before any import
         with sock:
             if store.count() == 0:
                 added = import_benchmark(store, benchmark)

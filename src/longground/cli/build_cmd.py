@@ -15,6 +15,7 @@ from ..curate.ewb_run import EwbSettings
 from ..errors import UserError
 from ..llm.cache import CACHE_FILE
 from ..llm.config import LLMConfig
+from ..outputs import check_input_file
 from . import options as opt
 from .checks import check_cache_root, check_output_folder
 from .main import app
@@ -92,7 +93,6 @@ def _llm_config(llm, base_url, model, api_key, concurrency: int, video_input: st
     import os
 
     from ..llm.factory import resolve_model
-    from ..llm.video_input import VideoInput
 
     cfg = LLMConfig(
         backend=llm or "openai",
@@ -103,8 +103,20 @@ def _llm_config(llm, base_url, model, api_key, concurrency: int, video_input: st
         video_input=video_input,
     )
     resolve_model(cfg)
-    VideoInput(video_input)  # an unknown mode stops here, before the output folder is claimed
     return cfg
+
+
+def _check_model_options(video_input: str, stages, models, effort, efforts) -> None:
+    """What the model options say, checked before any work, a dry run's too: the video
+    input mode, the per-stage assignments and the reasoning efforts (a model must be named
+    for a real run only)."""
+    from ..curate.stage_models import StageClients, parse_assignments
+    from ..llm.video_input import VideoInput
+
+    VideoInput(video_input)
+    parse_assignments(models, "--stage-model", stages)
+    by_stage = parse_assignments(efforts, "--stage-effort", stages)
+    StageClients(LLMConfig(reasoning_effort=effort), lambda cfg: None, efforts=by_stage)
 
 
 def _stage_clients(cfg, out: Path, cache_dir: Path | None, stages, models, effort, efforts,
@@ -134,7 +146,8 @@ ReasoningEffort = typer.Option(None, "--reasoning-effort", help="reasoning_effor
 StageEffort = typer.Option(None, "--stage-effort", help="STAGE=EFFORT for one stage; repeat.")
 Batch = typer.Option(False, "--batch", help="Submit each stage's requests as one batch "
                      "(files + batches API) and wait for it; resumable.")  # fmt: skip
-BatchPoll = typer.Option(30.0, "--batch-poll-s", min=0.0, help="Seconds between batch checks.")
+BatchPoll = typer.Option(30.0, "--batch-poll-s", min=0.0, max=86400.0,
+                         help="Seconds between batch checks (0 to 86400).")  # fmt: skip
 
 CacheDir = typer.Option(
     None, "--cache-dir", help="Where model answers are cached (default: the --out folder)."
@@ -155,7 +168,10 @@ PIPELINE_FILES = ("*.jsonl", "*.json", CACHE_FILE)
 
 
 def _check_outputs(out: Path, cache_dir: Path | None, videos: list[Path]) -> None:
-    """The pipeline's output folder and its answer cache's folder, before any work."""
+    """The videos, the pipeline's output folder and its answer cache's folder, before any
+    work (a dry run's too)."""
+    for video in videos:
+        check_input_file(video)
     check_output_folder(out, "--out", inputs=videos, files=PIPELINE_FILES)
     if cache_dir is not None:  # checked like every --cache-dir (created when missing)
         check_cache_root(cache_dir)
@@ -222,12 +238,14 @@ def comet(
         combinations=combinations, seed=seed, mu=mu, alpha=alpha, n_frames=frames,
         short_side=short_side, domain=domain,
     )  # fmt: skip
+    from ..curate.stage_models import COMET_STAGES
+
     check_frames_fit(videos, frames)
+    _check_outputs(out, cache_dir, videos)
+    _check_model_options(video_input, COMET_STAGES, stage_model, reasoning_effort, stage_effort)
     if dry_run:
         typer.echo(dry_run_comet(videos, settings))
         return
-    _check_outputs(out, cache_dir, videos)
-    from ..curate.stage_models import COMET_STAGES
 
     cfg = _llm_config(llm, base_url, model, api_key, concurrency, video_input)
     client = _stage_clients(cfg, out, cache_dir, COMET_STAGES, stage_model, reasoning_effort,
@@ -249,6 +267,7 @@ def ewb(
     captioner: str = typer.Option(
         "label-bridge",
         "--captioner",
+        callback=lambda value: value if value == "llm" else opt.known_encoder(value),
         help="P0: an encoder whose top classes caption each frame, or 'llm' (the chat model).",
     ),
     caption_batch: int = typer.Option(
@@ -258,7 +277,8 @@ def ewb(
         TOP_CLASSES, "--caption-words", min=1, max=100, help="P0: classes per caption."
     ),
     encoder: str = typer.Option(
-        EWB.encoder, "--encoder", help="P6: the retrieval method's encoder."
+        EWB.encoder, "--encoder", callback=opt.known_encoder,
+        help="P6: the retrieval method's encoder.",
     ),
     chunk_s: float = typer.Option(
         EWB.chunk_s, "--chunk-s", help="P1: seconds of captions per call."
@@ -304,11 +324,13 @@ def ewb(
         top_k=top_k, half_width_s=half_width_s, nms_s=nms_s, domain=domain,
         cache_dir=str(cache_dir) if cache_dir else None,
     )  # fmt: skip
+    from ..curate.stage_models import EWB_STAGES
+
+    _check_outputs(out, cache_dir, videos)
+    _check_model_options(video_input, EWB_STAGES, stage_model, reasoning_effort, stage_effort)
     if dry_run:
         typer.echo(dry_run_ewb(videos, settings, chat_captions=captioner == "llm"))
         return
-    _check_outputs(out, cache_dir, videos)
-    from ..curate.stage_models import EWB_STAGES
 
     cfg = _llm_config(llm, base_url, model, api_key, concurrency, video_input)
     client = _stage_clients(cfg, out, cache_dir, EWB_STAGES, stage_model, reasoning_effort,

@@ -87,6 +87,14 @@ def eval_command(
             "strict (the papers' JSON-only rule). Prints parse failures under both.",
         ),
     ] = None,
+    answered_only: Annotated[
+        bool,
+        typer.Option(
+            "--answered-only",
+            help="Also score the queries that have an answer in PRED alone, in a row of its "
+            "own under the full metrics (which stay the headline).",
+        ),
+    ] = False,
     taxonomy: ao.Taxonomy = False,
     fail_iou: ao.FailIou = 0.05,
     offset_min: ao.OffsetMin = 5.0,
@@ -113,24 +121,26 @@ def eval_command(
     if own_files is not None:  # reads fields only its format has: its own path
         check_own_files_options(
             own_files.name, by, bootstrap, gt_format, pred_format, durations, top_k or iou,
-            taxonomy or windows or parse,
+            taxonomy or windows or parse, answered_only,
         )  # fmt: skip
-        return own_files_command(own_files, gt, pred, as_json, per_query)
-    result = evaluate_files(
-        gt,
-        pred,
-        gt_format=gt_format,
-        pred_format=pred_format,
-        durations=durations,
-        protocol=protocol,
-        theta=theta,
-        by=split_names(by),
-        bootstrap=bootstrap,
-        seed=seed,
-        top_k=numbers(top_k, int, "--top-k"),
-        iou=numbers(iou, float, "--iou"),
-        parse=parse,
-    )
+        with fo.benchmark_first(gt, [pred]):
+            return own_files_command(own_files, gt, pred, as_json, per_query)
+    with fo.benchmark_first(gt, [pred]):
+        result = evaluate_files(
+            gt,
+            pred,
+            gt_format=gt_format,
+            pred_format=pred_format,
+            durations=durations,
+            protocol=protocol,
+            theta=theta,
+            by=split_names(by),
+            bootstrap=bootstrap,
+            seed=seed,
+            top_k=numbers(top_k, int, "--top-k"),
+            iou=numbers(iou, float, "--iou"),
+            parse=parse,
+        )
     from ..eval.analysis import analysis_files, format_sections
 
     options = dict(fail_iou=fail_iou, offset_min=offset_min, sample=sample, seed=seed)
@@ -145,7 +155,11 @@ def eval_command(
                               base_url=base_url, model=model, api_key=api_key,
                               cache_dir=cache_dir),
         )  # fmt: skip
-    text = format_result(result) + format_sections(sections)
+    if answered_only:
+        from ..eval.answered import answered_metrics
+
+        sections = {"answered_only": answered_metrics(result), **sections}
+    text = format_result(result, sections.get("answered_only")) + format_sections(sections)
     if "llm" in sections.get("taxonomy", {}):
         from ..judge.files import format_llm_section
 
@@ -187,13 +201,14 @@ def numbers(text: str | None, kind: type, option: str) -> list | None:
 
 
 def check_own_files_options(
-    name, by, bootstrap, gt_format, pred_format, durations, k_iou, analysis
+    name, by, bootstrap, gt_format, pred_format, durations, k_iou, analysis, answered_only
 ) -> None:
     """A `UserError` for options a protocol that reads its own files has no use for."""
     formats = {gt_format, pred_format} - {None, name}
     given = {"--by": by, "--bootstrap": bootstrap, "--durations": durations, "--*-format": formats}
     given["--top-k/--iou"] = k_iou
     given["--taxonomy/--windows/--parse"] = analysis
+    given["--answered-only"] = answered_only
     unused = [name for name, value in given.items() if value]
     if unused:
         raise UserError(f"--protocol {name} does not take {', '.join(unused)}")

@@ -26,8 +26,9 @@ Export = Annotated[
         "--export",
         help="Write the moments to this file, format by suffix: markers on the source clips "
         "for .fcpxml (Final Cut Pro), .xml (FCP7 XML: Premiere, Resolve), .otio "
-        "(OpenTimelineIO), .edl (CMX 3600 with locators); or .csv, .srt, .vtt. Repeat for "
-        "more.",
+        "(OpenTimelineIO), .edl (CMX 3600 with locators); or .csv, .srt, .vtt, .jsonl "
+        "(--json's objects). With --tracks, .jsonl holds the boxes and .csv writes them to "
+        "NAME.boxes.csv beside it. Repeat for more.",
     ),
 ]
 Selects = Annotated[
@@ -76,7 +77,8 @@ class ExportTargets:
     """Where the found moments go; empty when no option asks for anything.
 
     `overwrite` is the command's `--overwrite`; None for a command without one (`run`,
-    which writes its exports again each time it resumes).
+    which writes its exports again each time it resumes). `tracks`: the moments will carry
+    tracks, so a `.csv` export writes its boxes beside it too (`export.companion`).
     """
 
     exports: tuple[Path, ...] = ()
@@ -86,6 +88,7 @@ class ExportTargets:
     timeline: Path | None = None
     selects: tuple[Path, ...] = ()
     overwrite: bool | None = None
+    tracks: bool = False
 
     @property
     def wanted(self) -> bool:
@@ -94,10 +97,15 @@ class ExportTargets:
         )
 
     def files(self) -> list[tuple[Path, str]]:
-        """`(path, option)` of every file output."""
+        """`(path, option)` of every file output (a `.csv` export's file of boxes too, as
+        "--export boxes", when the moments carry tracks)."""
+        from ..export.table import boxes_path
+
         pictures = [(p, o) for p, o in ((self.thumbs, "--thumbs"), (self.timeline, "--timeline"))
                     if p is not None]  # fmt: skip
-        return ([(p, "--export") for p in self.exports]
+        boxes = [(boxes_path(p), "--export boxes") for p in self.exports
+                 if self.tracks and p.suffix.lower() == ".csv"]  # fmt: skip
+        return ([(p, "--export") for p in self.exports] + boxes
                 + [(p, "--selects") for p in self.selects] + pictures)  # fmt: skip
 
     def check(self, inputs: Iterable[Path | None], videos: Sequence[Path] = ()) -> None:
@@ -111,6 +119,8 @@ class ExportTargets:
         for path, option in self.files():
             check_output_file(path, option, inputs=inputs, overwrite=self.overwrite)
         for path, option in self.files():
+            if option == "--export boxes":
+                continue
             if option not in PICTURES:
                 exporter(path, option)
             elif path.suffix.lower() != ".png":
@@ -164,9 +174,8 @@ class ExportTargets:
             elif option == "--timeline":
                 timeline_strip(found, path)
                 lines.append(f"wrote {path}")
-            else:
-                export(path, found, option)
-                lines.append(f"wrote {path}")
+            elif option != "--export boxes":  # written with its export
+                lines += [f"wrote {written}" for written in export(path, found, option)]
         if self.clips is not None:
             written = write_clips(found, self.clips, self.exact, self.overwrite is not False)
             lines.append(f"wrote {len(written)} clip{'s' if len(written) != 1 else ''} "
@@ -199,11 +208,12 @@ def _clocks(videos: Sequence[Path]) -> list:
 
 
 def found(video: Path, query: str, moments, method: str | None = None,
-          channel: str | None = None):  # fmt: skip
+          channel: str | None = None, tracks=None, objects: int | None = None):  # fmt: skip
     """The `export.Found` of one search (a light import: no video is opened)."""
     from ..export import Found
 
-    return Found(Path(video), query, moments, method=method, channel=channel)
+    return Found(Path(video), query, moments, method=method, channel=channel, tracks=tracks,
+                 objects=objects)  # fmt: skip
 
 
 def run_videos(samples: Sequence, video_roots: Sequence[Path]) -> list[Path]:

@@ -14,6 +14,7 @@ from ..methods import Grounding, build_method
 from ..outputs import open_output
 from ..timecode import format_time
 from . import export_options as xo
+from . import find_tracks as ft
 from . import options as opt
 from .channel_options import Channels, Subtitles, subtitles_on
 from .checks import check_cache_root, check_output_file
@@ -36,19 +37,16 @@ def result_record(
 ) -> dict:
     """The `--json` object (DESIGN.md "Output conventions"); `found` (the count before `--max`)
     adds `"found"` when it differs from the count, and a parse failure adds `"error"`."""
-    moments = grounding.moments
-    scores = moments.scores if moments.scores is not None else [None] * len(moments)
+    from ..export.found_lines import moment_records
+
     record = {
         "video": str(video),
         "query": query,
         "method": method,
-        "count": moments.count,
-        "moments": [
-            {"start_s": float(s), "end_s": float(e), "score": None if c is None else float(c)}
-            for (s, e), c in zip(moments.spans, scores)
-        ],
+        "count": grounding.moments.count,
+        "moments": moment_records(grounding.moments),
     }
-    if found is not None and found != moments.count:
+    if found is not None and found != grounding.moments.count:
         record["found"] = found
     if grounding.failed:
         record["error"] = f"parse failure: {grounding.parse_error}"
@@ -134,6 +132,14 @@ def find(
     trace: Annotated[
         Path | None, typer.Option("--trace", help="Write a JSON record of the search here.")
     ] = None,
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain",
+            help="After each video's moments, say why: the channel, score and threshold of "
+            "each moment, what was heard, read or seen, and each candidate turned down.",
+        ),
+    ] = False,
     export: xo.Export = None,
     selects: xo.Selects = None,
     clips: xo.Clips = None,
@@ -141,6 +147,8 @@ def find(
     thumbs: xo.Thumbs = None,
     timeline: xo.Timeline = None,
     overwrite: xo.Overwrite = False,
+    tracks: ft.Tracks = False,
+    count_objects: ft.CountObjects = None,
 ) -> None:
     """Find every moment of each VIDEO that matches QUERY.
 
@@ -158,10 +166,15 @@ def find(
         raise UserError("--trace takes one video")
     if top is not None and (count or max_moments is not None):
         raise UserError("--top ranks moments across videos; it takes neither --count nor --max")
+    if top is not None and (tracks or count_objects is not None):
+        raise UserError("--top ranks moments across videos; it takes neither --tracks nor "
+                        "--count-objects/--count-shots")  # fmt: skip
+    request = ft.TrackRequest(tracks, count_objects)
+    request.check(query)
     if trace is not None:
         check_output_file(trace, "--trace", inputs=videos, overwrite=overwrite)
     targets = xo.ExportTargets(tuple(export or ()), clips, exact, thumbs, timeline,
-                               tuple(selects or ()), overwrite)  # fmt: skip
+                               tuple(selects or ()), overwrite, tracks)  # fmt: skip
     targets.check(inputs=[*videos, trace], videos=videos)
     check_cache_root(cache_dir)
     config = opt.method_config(
@@ -178,7 +191,7 @@ def find(
     grounder = build_method(method, config)
     unindexable = _index_library(grounder, videos, config, workers, ray)
     videos = [video for video in videos if video not in unindexable]
-    search = Search(grounder, query, method, config, named, trace, overwrite)
+    search = Search(grounder, query, method, config, named, trace, overwrite, request)
     if top is not None:
         printed, failed, found_sets = _find_top(search, videos, top, as_json)
         _write_targets(targets, found_sets)
@@ -198,12 +211,14 @@ def find(
             continue
         matched += grounding.moments.count > 0
         failed += grounding.failed
+        result = search.found(video, grounding, tracked=not grounding.failed)
         if not grounding.failed:
-            found_sets.append(search.found(video, grounding))
+            found_sets.append(result)
         if grounding.failed:
             typer.echo(f"{video}: {parse_failure_line(grounding)}", err=True)
         if as_json or not grounding.failed:
-            _print(video, named, query, method, grounding, found, count, as_json)
+            _print(video, named, query, method, grounding, found, count, as_json, result,
+                   request.asks_count(query), explain)  # fmt: skip
     _write_targets(targets, found_sets)
     raise typer.Exit(2 if failed else 0 if matched else 1)
 
@@ -248,6 +263,7 @@ class Search:
     named: bool
     trace: Path | None = None
     overwrite: bool = False
+    request: ft.TrackRequest = ft.TrackRequest()
 
     def one(self, video: Path, max_moments: int | None) -> tuple[Grounding | None, int]:
         """`_ground` on one video, writing `--trace`; `(None, 0)` when the video has no
@@ -260,21 +276,26 @@ class Search:
                 handle.write(json.dumps(grounding.trace, indent=1, default=float))
         return grounding, found
 
-    def found(self, video: Path, grounding: Grounding):
-        """The `export.Found` of one video's answer, with its method and channel."""
+    def found(self, video: Path, grounding: Grounding, tracked: bool = False):
+        """The `export.Found` of one video's answer, with its method and channel, and (when
+        `tracked` and the search asks for them) its tracks and objects count."""
         from ..export.found import channel_in
 
-        return xo.found(video, self.query, grounding.moments, self.method,
-                        channel_in(grounding.trace))  # fmt: skip
+        channel = channel_in(grounding.trace)
+        tracks, objects = (self.request.attach(video, self.query, grounding.moments, channel)
+                           if tracked else (None, None))  # fmt: skip
+        return xo.found(video, self.query, grounding.moments, self.method, channel, tracks,
+                        objects)  # fmt: skip
 
     def _cannot_hold(self, video: Path) -> bool:
         """Whether the query asks the speech channel and `video` has no audio stream: in a
         library that is a note (the video is not a place the words could be said), not an
         error (a lone video keeps the method's error)."""
-        from ..channels import parse_channels, route_query
+        from ..channels import parse_channels
         from ..channels.audio import probe_audio
+        from ..query import analyse
 
-        route = route_query(self.query)
+        route = analyse(self.query).target.route
         if route.channel != "speech" or "speech" not in parse_channels(self.config.channels):
             return False
         try:
@@ -355,19 +376,35 @@ def _print(
     found: int,
     count: bool,
     as_json: bool,
+    result=None,
+    asks_count: bool = False,
+    explained: bool = False,
 ) -> None:
     """The result of one video; with `named`, each line starts with `VIDEO: ` (the layout of
     `--top` lines too). When `--max` kept fewer than the `found` moments, the count line
-    says "N of M moments"."""
+    says "N of M moments"; `result` (its `export.Found`) adds the tracks and the objects
+    count, and `asks_count` says what a count is of (`find_tracks.count_line`).
+    `explained`: then the `methods.explain` lines (in `--json`, an `"explain"` list)."""
+    from ..methods.explain import explain
+
     n = grounding.moments.count
+    tracks, objects = (None, None) if result is None else (result.tracks, result.objects)
     lead = f"{video}: " if named else ""
+    why = explain(grounding) if explained else []
     if as_json:
-        typer.echo(json.dumps(result_record(video, query, method, grounding, found)))
+        record = result_record(video, query, method, grounding, found)
+        record = ft.record_fields(record, tracks, objects, asks_count)
+        typer.echo(json.dumps(record | ({"explain": why} if explained else {})))
     elif count:
-        typer.echo(f"{lead}{n}")
+        typer.echo(f"{lead}{n if objects is None else objects}")
     else:
-        for line in format_moments(grounding):
+        for k, line in enumerate(format_moments(grounding)):
+            held = "" if tracks is None else f"  {_tracks_word(len(tracks[k]))}"
+            typer.echo(f"{lead}{line}{held}")
+        typer.echo(f"{lead}{ft.count_line(n, found, objects, asks_count)}")
+        for line in why:
             typer.echo(f"{lead}{line}")
-        of = f" of {found}" if found != n else ""
-        noun = "moment" if (found if of else n) == 1 else "moments"
-        typer.echo(f"{lead}{n}{of} {noun}")
+
+
+def _tracks_word(n: int) -> str:
+    return f"{n} track{'' if n == 1 else 's'}"

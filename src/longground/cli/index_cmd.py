@@ -15,7 +15,7 @@ from ..errors import UserError
 from ..outputs import check_input_file
 from . import options as opt
 from .channel_options import index_channels
-from .checks import at_least, check_cache_root
+from .checks import MAX_POLL_S, at_least, check_cache_root
 from .main import app, print_error
 
 Channels = Annotated[
@@ -72,7 +72,9 @@ def index(
     ] = False,
     interval: Annotated[
         float,
-        typer.Option("--interval", callback=at_least(0.1), help="--watch: seconds between polls."),
+        typer.Option(
+            "--interval", callback=at_least(0.1, MAX_POLL_S), help="--watch: seconds between polls."
+        ),
     ] = 10.0,
 ) -> None:
     """Sample each VIDEO at FPS, encode the frames and store the features for later queries;

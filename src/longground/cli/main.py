@@ -17,6 +17,7 @@ except ImportError:  # pragma: no cover - older typer on the installed click
     from click.exceptions import NoArgsIsHelpError, UsageError
 
 from ..errors import UserError
+from .checks import guard_values
 
 app = typer.Typer(
     add_completion=False,
@@ -43,6 +44,7 @@ COMMAND_MODULES: list[str] = [
     "annotate_cmd",
     "transcript_cmd",
     "serve_cmd",
+    "serve_stub_cmd",
 ]
 
 
@@ -51,7 +53,7 @@ def _register(argv: list[str]) -> None:
     and unknown names): a `find` then does not pay for importing the scoring code."""
     import importlib
 
-    wanted = f"{argv[0]}_cmd" if argv else None
+    wanted = f"{argv[0].replace('-', '_')}_cmd" if argv else None
     for name in [wanted] if wanted in COMMAND_MODULES else COMMAND_MODULES:
         importlib.import_module(f"longground.cli.{name}")
 
@@ -114,8 +116,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     _register(argv)
     warnings.showwarning = _show_warning
+    command = typer.main.get_command(app)
+    guard_values(command)
     try:
-        code = app(args=argv, prog_name="longground", standalone_mode=False)
+        code = command.main(args=argv, prog_name="longground", standalone_mode=False)
     except UserError as exc:
         print_error(exc)
         return 2

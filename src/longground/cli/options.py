@@ -19,11 +19,47 @@ from .checks import at_least
 # The defaults of the shared options live in `MethodConfig`; commands read them from here.
 DEFAULTS = MethodConfig()
 
+def known_encoder(spec: str | None) -> str | None:
+    """An encoder option (`NAME` or `NAME:ARG`) whose NAME is registered, checked as it is
+    read (its weights are loaded when a method first needs them).
+
+    >>> known_encoder("open_clip:ViT-B-32/openai")
+    'open_clip:ViT-B-32/openai'
+    """
+    if spec is None or spec == DEFAULTS.encoder:
+        return spec
+    import importlib
+
+    from ..encoders.base import ENCODERS
+    from ..encoders.load import IMPLEMENTATIONS, parse_spec
+
+    for module in IMPLEMENTATIONS:
+        importlib.import_module(module)
+    name = parse_spec(spec)[0]
+    if name not in ENCODERS:
+        raise typer.BadParameter(f"unknown encoder {name!r}; known: {', '.join(sorted(ENCODERS))}")
+    return spec
+
+
+def existing_folders(paths: list[Path] | None) -> list[Path] | None:
+    """Folders to read from (`--videos`): each must be an existing folder.
+
+    >>> existing_folders([Path(".")])
+    [PosixPath('.')]
+    """
+    for path in paths or []:
+        if not path.is_dir():
+            reason = "no such folder" if not path.exists() else "is not a folder"
+            raise typer.BadParameter(f"{path}: {reason}")
+    return paths
+
+
 Method = Annotated[str, typer.Option("--method", "-m", help="Grounding method.")]
 Encoder = Annotated[
     str,
     typer.Option(
         "--encoder",
+        callback=known_encoder,
         help="Image-text encoder: label-bridge (offline default), open_clip:ARCH/WEIGHTS, "
         "hf:REPO_OR_PATH.",
     ),
@@ -101,13 +137,39 @@ ParseMode = Annotated[
         "(JSON only, as the papers score). Default: lenient; strict with --preset paper.",
     ),
 ]
+def _backend(value: str | None) -> str | None:
+    """`--llm`: a chat backend's name (`llm.factory.CHAT_BACKENDS`), checked as it is read."""
+    from ..llm.factory import CHAT_BACKENDS
+
+    if value is not None and value not in CHAT_BACKENDS:
+        raise typer.BadParameter(f"{value!r}: choose {' or '.join(sorted(CHAT_BACKENDS))}")
+    return value
+
+
+def _server_urls(values: list[str] | None) -> list[str] | None:
+    """`--base-url`: each an http(s) URL, or a file of URLs (read when the client is built).
+
+    >>> _server_urls(["http://127.0.0.1:8000/v1"])
+    ['http://127.0.0.1:8000/v1']
+    """
+    for value in values or []:
+        for url in value.split():
+            if not url.lower().startswith(("http://", "https://")) and not Path(url).is_file():
+                raise typer.BadParameter(f"{url!r} is neither an http(s) URL nor a file of URLs")
+    return values
+
+
 Llm = Annotated[
-    str | None, typer.Option("--llm", help="Video-LLM backend: openai (HTTP) or transformers.")
+    str | None,
+    typer.Option(
+        "--llm", callback=_backend, help="Video-LLM backend: openai (HTTP) or transformers."
+    ),
 ]
 BaseUrl = Annotated[
     list[str] | None,
     typer.Option(
         "--base-url",
+        callback=_server_urls,
         help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1; repeat it (or give a "
         "file of URLs, one per line) to spread requests over several servers.",
     ),
@@ -121,13 +183,29 @@ ApiKey = Annotated[
 ]
 BenchFormat = Annotated[str | None, typer.Option("--format", help="Benchmark format.")]
 VideoFolders = Annotated[
-    list[Path] | None, typer.Option("--videos", help="Folder holding the videos; repeat.")
+    list[Path] | None,
+    typer.Option("--videos", callback=existing_folders, help="Folder holding the videos; repeat."),
 ]
 CacheDir = Annotated[
     Path | None,
     typer.Option("--cache-dir", help="Feature and LLM-answer cache (default: "
                  "$LONGGROUND_CACHE or ~/.cache/longground)."),
 ]  # fmt: skip
+
+
+def check_preset(preset: str | None, methods) -> None:
+    """Refuse a `--preset` that none of `methods` has (it would change nothing).
+
+    >>> check_preset("paper", ["retrieval", "hybrid"])
+    """
+    if preset is None:
+        return
+    from ..methods.presets import preset_names
+
+    offered = {name: preset_names(name) for name in methods}
+    if not any(preset in names for names in offered.values()):
+        known = "; ".join(f"{m}: {', '.join(n)}" for m, n in offered.items())
+        raise UserError(f"--preset {preset}: no method here has it ({known})")
 
 
 def parse_params(items: list[str] | None) -> dict[str, str]:

@@ -62,18 +62,19 @@ def report_command(
 
     inputs = [gt, *preds, windows, durations]
     check_output_folder(out, "--out", inputs=inputs, files=REPORT_FILES)
-    page = build_report(
-        gt,
-        preds,
-        out,
-        names=names,
-        protocol=protocol,
-        theta=theta,
-        windows=windows,
-        title=title,
-        gt_format=gt_format,
-        pred_format=pred_format,
-        durations=durations,
-        overwrite=overwrite,
-    )
+    with fo.benchmark_first(gt, preds):
+        page = build_report(
+            gt,
+            preds,
+            out,
+            names=names,
+            protocol=protocol,
+            theta=theta,
+            windows=windows,
+            title=title,
+            gt_format=gt_format,
+            pred_format=pred_format,
+            durations=durations,
+            overwrite=overwrite,
+        )
     typer.echo(str(page))

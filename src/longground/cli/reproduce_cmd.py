@@ -45,6 +45,15 @@ def _prepare(out: Path, inputs: list[Path | None]) -> None:
     (out / MARKER).write_text(json.dumps({"written_by": "longground reproduce"}), "utf-8")
 
 
+def _paper_benchmark(paper, benches: list[tuple[Path, list]]):
+    """`(the paper benchmark found, the file it is)`: the first of `benches` (BENCH, then
+    ewb-table1's --reference) that is one the table's paper rows are on, else BENCH's."""
+    from ..reproduce import identify
+
+    found = [(identify(path, samples), path) for path, samples in benches]
+    return next((f for f in found if f[0] in paper.home), found[0])
+
+
 @app.command("reproduce")
 def reproduce_command(
     table: Annotated[
@@ -94,7 +103,10 @@ def reproduce_command(
     """Run what one table of the papers needs (ExtremeWhenBench Tables 1, 5, 6, 7; CoMET
     Tables 2, 5, 6, 7) over BENCH with the given server and model, score it, and write
     DIR/TABLE.md and DIR/TABLE.json in the paper's layout (beside the paper's numbers when
-    BENCH is the paper's benchmark); prints the Markdown. Running it again resumes.
+    BENCH is the paper's benchmark, recognised by its file's checksum or its published size);
+    prints the Markdown. Running it again resumes. --model is needed by the tables that run
+    monolithic or hybrid; the agent plays its roles offline without one. To try a table
+    without a model, point --base-url at `longground serve-stub`.
 
     Exit code 0, or 2 when an input, an option or DIR is unusable.
     """
@@ -103,7 +115,7 @@ def reproduce_command(
     from ..llm.config import LLMConfig
     from ..llm.factory import resolve_model
     from ..methods.presets import preset_names
-    from ..reproduce import HOME_FORMATS, TABLES, Context, to_markdown, write_result
+    from ..reproduce import TABLES, Context, published_note, to_markdown, write_result
     from ..sweep import parse_frames
 
     if table not in TABLES:
@@ -111,6 +123,8 @@ def reproduce_command(
     if published not in ("auto", "always", "never"):
         raise UserError(f"--published {published!r}: choose auto, always or never")
     scoped = scoped_params(params)
+    counts = parse_frames(frames)
+    opt.check_preset(preset, TABLES[table].methods)
     check_cache_root(cache_dir)
     samples = load_samples(bench, fmt)
     bench_format = resolve(SAMPLE_FORMATS, "benchmark", bench, fmt).name
@@ -132,19 +146,27 @@ def reproduce_command(
     if reference is not None:
         ref_samples = load_samples(reference, None)
         ref_format = resolve(SAMPLE_FORMATS, "benchmark", reference, None).name
+    paper = TABLES[table]
     llm_config = config_for("monolithic", {}, True).llm
-    resolve_model(llm_config or LLMConfig())  # every table asks a Video-LLM: one must be named
+    agent_asks = "agent" in paper.methods and config_for("agent", {}, False).llm is not None
+    if paper.needs_video_llm or agent_asks:  # a row will ask a Video-LLM: one must be named
+        resolve_model(llm_config or LLMConfig())
+    model_label = llm_config.model if llm_config is not None and llm_config.model else None
+    found, named = _paper_benchmark(paper, [(bench, samples)] + (
+        [(reference, ref_samples)] if reference is not None else []))  # fmt: skip
+    show = published == "always" or (published == "auto" and found in paper.home)
     _prepare(out, [bench, reference])
-    show = published == "always" or (published == "auto" and bench_format in HOME_FORMATS[table])
     ctx = Context(
         samples, bench, bench_format, out, config_for, [*(videos or []), bench.parent],
-        model=(llm_config.model if llm_config is not None and llm_config.model else "Video-LLM"),
-        encoder_label=encoder, published=show, frames=parse_frames(frames),
+        model=model_label or ("Video-LLM" if paper.needs_video_llm else "offline"),
+        encoder_label=encoder, published=show, frames=counts,
     )  # fmt: skip
     if reference is not None:
         ctx.reference = replace(ctx, samples=ref_samples, bench=reference, bench_format=ref_format,
                                 roots=[*(videos or []), reference.parent])  # fmt: skip
-    result = TABLES[table].build(ctx)
+    result = paper.build(ctx)
+    note = published_note(paper.home, found, named, show)
+    result = replace(result, notes=(*result.notes, note))
     about = {"benchmark": str(bench), "format": bench_format, "model": ctx.model,
              "encoder": encoder, "preset": preset}  # fmt: skip
     write_result(result, out, about)

@@ -64,6 +64,7 @@ def run(
         list[Path] | None,
         typer.Option(
             "--videos",
+            callback=opt.existing_folders,
             help="Folder holding the videos; repeat for more. "
             "Relative names are also tried next to the benchmark file.",
         ),
@@ -137,10 +138,9 @@ def run(
     targets = xo.ExportTargets(tuple(export or ()), clips, exact, thumbs, timeline)
     targets.check(inputs=[*inputs, out])
     check_cache_root(cache_dir)
-    if evaluate:
-        from ..eval import get_protocol
+    from ..eval import get_protocol
 
-        get_protocol(protocol)  # a typo fails now, not after the run
+    get_protocol(protocol)  # a typo fails now, not after the run (with or without --eval)
     if topk_windows:  # EWB Table 6's windows, best first; the user's -p values win
         if method not in (None, "retrieval"):
             raise UserError("--topk-windows writes the retrieval method's windows; drop --method")

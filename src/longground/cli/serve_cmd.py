@@ -10,7 +10,7 @@ import typer
 from ..errors import UserError
 from . import options as opt
 from .channel_options import Channels, Subtitles, subtitles_on
-from .checks import at_least, check_cache_root
+from .checks import MAX_POLL_S, at_least, check_cache_root
 from .main import app
 
 
@@ -27,7 +27,7 @@ def serve(
     rescan: Annotated[
         float,
         typer.Option("--rescan", help="Seconds between scans for new files.",
-                     callback=at_least(0.1)),
+                     callback=at_least(0.1, MAX_POLL_S)),
     ] = 5.0,
     method: opt.Method = "agent",
     encoder: opt.Encoder = opt.DEFAULTS.encoder,

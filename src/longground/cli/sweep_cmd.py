@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from . import options as opt
-from .checks import check_output_folder
+from .checks import check_cache_root, check_output_folder
 from .main import app
 
 # What a sweep writes into its folder: none of these may be one of the inputs.
@@ -73,9 +73,12 @@ def sweep_command(
     )
 
     check_output_folder(out, "--out", inputs=[bench], files=SWEEP_FILES)
+    check_cache_root(cache_dir)
     counts = parse_frames(frames)
-    chosen = parse_windows(windows or ("full" if counts else "15s,30s,2.5m,5m,10m,20m,full"))
+    default = "full" if counts else "15s,30s,2.5m,5m,10m,20m,full"
+    chosen = parse_windows(default if windows is None else windows)
     names = list(dict.fromkeys(methods or ["retrieval"]))
+    opt.check_preset(preset, names)
 
     from ..methods.presets import preset_names
 

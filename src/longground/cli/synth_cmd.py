@@ -94,6 +94,8 @@ def synth(
     from ..synth.wordings import check_wordings
 
     lengths = parse_minutes(minutes)
+    if out is not None:  # even for --dry-run: an --out that could not be written is said now
+        check_output_folder(out, "--out")
     if montage is not None:
         other = [n for n, on in (("--av", av), ("--tiny", tiny), ("--object-scale", object_scale),
                                  ("--composition", composition)) if on]  # fmt: skip
@@ -105,7 +107,11 @@ def synth(
     check_wordings(wordings)
     videos = 4 if videos is None else videos
     if av:
-        return _synth_av(out, videos, lengths, seed, overwrite, wordings)
+        if dry_run:  # the truth is where espeak-ng's sentences fall: known only once spoken
+            raise UserError(
+                "--av does not take --dry-run: its truth comes from the rendered speech"
+            )
+        return _synth_av(out, videos, lengths, seed, overwrite, wordings, stats)
     if fps is not None and not 1 <= fps <= 60:
         raise UserError(f"--fps {fps:g} is out of range: use 1 to 60")
     rate = None if fps is None else Fraction(fps).limit_denominator(1001)
@@ -131,10 +137,11 @@ def synth(
 
 
 def _synth_av(
-    out: Path | None, videos: int, lengths, seed: int, overwrite: bool, wordings: int
+    out: Path | None, videos: int, lengths, seed: int, overwrite: bool, wordings: int,
+    stats: bool,
 ) -> None:
     """`synth --av`: the audio-visual benchmark (see `synth.audiovisual`)."""
-    from ..synth import JSONL_NAME
+    from ..synth import JSONL_NAME, summarize
     from ..synth.av_generate import generate_av
     from ..synth.generate import VIDEO_DIR
 
@@ -146,6 +153,8 @@ def _synth_av(
     samples = generate_av(out, videos, lengths, seed, JSONL_NAME, VIDEO_DIR, wordings)
     where = out / JSONL_NAME
     typer.echo(f"wrote {videos} audio-visual videos and {len(samples)} queries to {where}")
+    if stats:
+        typer.echo(summarize(samples))
 
 
 def _synth_montage(manifest: Path, out: Path | None, videos: int, lengths, seed: int,

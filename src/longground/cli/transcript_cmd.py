@@ -27,7 +27,8 @@ def transcript(
     ] = False,
     cache_dir: opt.CacheDir = None,
 ) -> None:
-    """Print the speech of VIDEO, one line per segment (`HH:MM:SS.s-HH:MM:SS.s  words`).
+    """Print the speech of VIDEO, one line per segment (`HH:MM:SS.s-HH:MM:SS.s  words`);
+    with --out, say on standard error what was written.
 
     The speech channel (voice activity + pocketsphinx) is extracted once and cached, like the
     index. Exit code 0 when words were recognised, 1 when none were, 2 on error (no audio
@@ -53,8 +54,11 @@ def transcript(
     if "speech" in evidence.notes:
         raise UserError(f"{video}: {evidence.notes['speech']}")
     speech = evidence.get("speech")
-    for start_s, end_s, text in speech.lines():
+    lines = speech.lines()
+    for start_s, end_s, text in lines:
         typer.echo(f"{format_time(start_s)}-{format_time(end_s)}  {text}")
     for path in outputs:
         write_subtitles(speech, path)
+        count = f"{len(lines)} subtitle{'s' if len(lines) != 1 else ''}"
+        typer.echo(f"longground: wrote {path} ({count})", err=True)
     raise typer.Exit(0 if len(speech) else 1)

@@ -68,7 +68,20 @@ class ImageTextEncoder(ABC):
         of log-odds: uncalibrated, so a user's own CLIP weights should be given
         `-p presence_threshold=` where the default does not fit (docs/encoders.md).
         """
-        return (self.score(features, text) - self.default_threshold) / self.presence_scale
+        return _default_presence(self, features, text)
+
+
+def presence_scores(encoder, features: dict[str, np.ndarray], text: str) -> np.ndarray:
+    """`encoder.presence(features, text)`; for an encoder registered with
+    `ImageTextEncoder.register` rather than subclassed, which may lack it, the default
+    reading of its score against its `default_threshold`."""
+    own = getattr(encoder, "presence", None)
+    return own(features, text) if own is not None else _default_presence(encoder, features, text)
+
+
+def _default_presence(encoder, features: dict[str, np.ndarray], text: str) -> np.ndarray:
+    scale = getattr(encoder, "presence_scale", ImageTextEncoder.presence_scale)
+    return (encoder.score(features, text) - encoder.default_threshold) / scale
 
 
 EncoderFactory = Callable[[str], ImageTextEncoder]

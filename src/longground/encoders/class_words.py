@@ -97,9 +97,13 @@ def named_classes(text: str) -> tuple[int, ...]:
     (12, (850,))
     >>> named_classes("the moon at night")
     ()
+    >>> named_classes("the horse's silhouette") == named_classes("the horse silhouette")
+    True
     """
     table = _word_classes()
-    words = [_singular(w, table) for w in re.findall(r"[a-z][a-z'-]*", text.lower())]
+    # a possessive names the thing too: "the horse's silhouette", "the dogs' bowls"
+    tokens = re.findall(r"[a-z][a-z'-]*", text.lower().replace("’", "'"))
+    words = [_singular(w.removesuffix("'s").rstrip("'"), table) for w in tokens]
     found: set[int] = set()
     covered: set[int] = set()
     for at, pair in enumerate(zip(words, words[1:])):

@@ -334,9 +334,12 @@ class PresenceModel:
         return (odds - self.confusion * confused).astype(np.float32)
 
 
-#: Fitted by `perf/fit_presence.py` (see docs/encoders.md, "Presence"): placeholder until fit.
+#: Fitted by `perf/fit_presence.py` on the tuning montage (data/montage/tuning.json) and two
+#: renderings of the generator (seeds 4 and 5, 6 minutes), whole frames at 1 fps; checked on
+#: the held-out montage (docs/encoders.md, "Presence").
 PRESENCE = PresenceModel(
-    named_log_mass=1.5, named_bias=3.5, confusion=2.0, bridged_slope=2.0, bridged_centre=2.6
+    named_log_mass=0.803, named_bias=2.042, confusion=1.313, bridged_slope=0.985,
+    bridged_centre=3.228,
 )
 
 

@@ -13,9 +13,12 @@ encoder that uses it must say so in its id).
 
 from __future__ import annotations
 
+import contextvars
 import importlib.util
 import os
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -25,10 +28,32 @@ from ..cache.kinds import encoder_file
 from .disk_cache import files_fingerprint
 
 INPUT_NAME = "images"
-# A thread count for every ONNX Runtime session of the process (default: every usable core);
-# `perf/bench_adaptive.py` uses it to compare an encoder on one thread beside the decoder.
+# A thread count for every ONNX Runtime session of the process (default: every usable core,
+# one fewer beside a decoding thread); `perf/bench_adaptive.py` compares settings with it.
 THREADS_ENV = "LONGGROUND_ONNX_THREADS"
 OPSET = 17
+_DECODING_BESIDE = contextvars.ContextVar("longground_decoding_beside", default=False)
+
+
+@contextmanager
+def decoding_beside() -> Iterator[None]:
+    """Within this block a decoding thread runs beside the networks (the index's and the
+    tracks' `prefetch`): sessions without a set thread count run one intra-op thread fewer,
+    so the decoder keeps its core. On 2 quiet cores the 20-minute index of
+    `perf/bench_index_cost.py` took 7.0-8.6 s with one encoder thread against 9.4-9.7 s with
+    two, while the agent's own passes (no decoder beside them) were 20 % slower on one.
+
+    >>> with decoding_beside():
+    ...     _DECODING_BESIDE.get()
+    True
+    >>> _DECODING_BESIDE.get()
+    False
+    """
+    token = _DECODING_BESIDE.set(True)
+    try:
+        yield
+    finally:
+        _DECODING_BESIDE.reset(token)
 
 
 def onnx_available() -> bool:
@@ -36,14 +61,16 @@ def onnx_available() -> bool:
     return all(importlib.util.find_spec(name) for name in ("onnxruntime", "onnx"))
 
 
-def export_onnx(make_net, path: Path, image_size: int, output_names: tuple[str, ...]) -> Path:
+def export_onnx(make_net, path: Path, image_size: int | tuple[int, int],
+                output_names: tuple[str, ...]) -> Path:  # fmt: skip
     """Export an eval-mode torch module taking `(N, 3, S, S)` float32 to `path`, atomically.
 
     Args:
         make_net: builds the module (only once the file could be opened); its forward returns
             one tensor per name in `output_names`.
         path: where the `.onnx` file goes.
-        image_size: S, the square input side the graph is traced at (batch stays dynamic).
+        image_size: S, the square input side the graph is traced at (batch stays dynamic), or
+            `(height, width)` for another shape.
         output_names: names given to the outputs, in forward order.
 
     Returns:
@@ -51,7 +78,8 @@ def export_onnx(make_net, path: Path, image_size: int, output_names: tuple[str, 
     """
     import torch
 
-    example = torch.zeros(2, 3, image_size, image_size)
+    height, width = (image_size, image_size) if isinstance(image_size, int) else image_size
+    example = torch.zeros(2, 3, height, width)
     axes = {INPUT_NAME: {0: "batch"}, **{name: {0: "batch"} for name in output_names}}
     with warnings.catch_warnings(), torch.inference_mode(False), atomic_open(path, "wb") as out:
         warnings.simplefilter("ignore")  # tracer notes about shape arithmetic in SAME padding
@@ -87,38 +115,50 @@ class OnnxNet:
 
     Args:
         path: the `.onnx` file.
-        threads: intra-op threads; default all the cores this process may use. Threads sleep
-            instead of spinning when idle, so a decoder running beside the network keeps its
-            core.
+        threads: intra-op threads; default `$LONGGROUND_ONNX_THREADS`, else every core this
+            process may use, one fewer inside `decoding_beside` (a session of each width is
+            made when first needed). Threads sleep instead of spinning when idle.
         providers: ONNX Runtime execution providers (`device.onnx_providers`); default the CPU.
     """
 
     def __init__(self, path: Path, threads: int | None = None, providers: list | None = None):
-        import onnxruntime as ort
-
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or _env_threads() or _usable_cores()
-        options.inter_op_num_threads = 1
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        # No pre-planned block for all intermediate tensors: the arena reuses freed ones.
-        # EfficientNet-Lite0 at 8 frames: 85 MB less resident, the same CPU time per frame.
-        options.enable_mem_pattern = False
-        options.log_severity_level = 3
-        providers = providers or ["CPUExecutionProvider"]
         self.path = Path(path)
-        self.session = ort.InferenceSession(str(path), options, providers=providers)
+        self.threads = threads
+        self.providers = providers or ["CPUExecutionProvider"]
+        self._sessions: dict[int, object] = {}
+        self._session()  # a file ONNX Runtime cannot load fails here, not at the first call
+
+    def _session(self):
+        width = self.threads or _env_threads()
+        if not width:
+            width = max(1, _usable_cores() - 1) if _DECODING_BESIDE.get() else _usable_cores()
+        if width not in self._sessions:
+            import onnxruntime as ort
+
+            options = ort.SessionOptions()
+            options.intra_op_num_threads = width
+            options.inter_op_num_threads = 1
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            # No pre-planned block for all intermediate tensors: the arena reuses freed
+            # ones. EfficientNet-Lite0 at 8 frames: 85 MB less resident, the same CPU time.
+            options.enable_mem_pattern = False
+            options.log_severity_level = 3
+            self._sessions[width] = ort.InferenceSession(
+                str(self.path), options, providers=self.providers
+            )
+        return self._sessions[width]
 
     def __call__(self, images: np.ndarray) -> tuple[np.ndarray, ...]:
         """Run on `(N, 3, S, S)` float32 (C-contiguous); returns the outputs, float32."""
         inputs = {INPUT_NAME: np.ascontiguousarray(images, dtype=np.float32)}
-        return tuple(self.session.run(None, inputs))
+        return tuple(self._session().run(None, inputs))
 
 
 def cached_onnx_net(
     make_net,
     weights: Path,
     name: str,
-    image_size: int,
+    image_size: int | tuple[int, int],
     output_names: tuple[str, ...],
     root: Path | None = None,
     threads: int | None = None,
@@ -131,7 +171,7 @@ def cached_onnx_net(
         weights: the weights file; the cache entry is keyed on its name, size and mtime, and on
             the torch version that exported it.
         name: file stem for the entry, e.g. "efficientnet-lite0".
-        image_size: square input side.
+        image_size: square input side, or `(height, width)`.
         output_names: output names, in forward order.
         root: cache root; default `cache_root()`.
         threads: intra-op threads for the session.
@@ -143,7 +183,8 @@ def cached_onnx_net(
     """
     from importlib.metadata import version  # not `import torch`: 200 MB for a version
 
-    key = f"{files_fingerprint(Path(weights))}-torch{version('torch')}-s{image_size}"
+    size = image_size if isinstance(image_size, int) else "x".join(map(str, image_size))
+    key = f"{files_fingerprint(Path(weights))}-torch{version('torch')}-s{size}"
     path = encoder_file(f"{name}-{key}.onnx", root)
     if path.is_file():
         try:

@@ -71,10 +71,14 @@ def _grouped(columns: list[Column]) -> list[str]:
     return labels
 
 
-def headline_lines(result: EvalResult) -> list[str]:
-    """The main table: one row of metrics, plus 95% CI rows when bootstrapped."""
+def headline_lines(result: EvalResult, answered: dict | None = None) -> list[str]:
+    """The main table: one row of metrics, plus 95% CI rows when bootstrapped, and a row of
+    the answered queries alone (`eval.answered.answered_metrics`) when given."""
     columns = get_protocol(result.protocol, **result.settings).columns(result.theta)
     rows = [["all", *(format_value(result.metrics.get(c.key), c.percent) for c in columns)]]
+    if answered is not None:
+        label = answered_label(answered)
+        rows.append([label, *(format_value(answered.get(c.key), c.percent) for c in columns)])
     if result.ci:
         for side, name in ((0, "CI low"), (1, "CI high")):
             bounds = [result.ci.get(c.key) for c in columns]
@@ -84,6 +88,15 @@ def headline_lines(result: EvalResult) -> list[str]:
             ]
             rows.append([name, *cells])
     return render(["", *(c.label for c in columns)], rows, ["", *_grouped(columns)])
+
+
+def answered_label(answered: dict) -> str:
+    """The label of the answered-only row, with the count of the queries it leaves out.
+
+    >>> answered_label({"answered": 40, "unanswered": 3680})
+    'answered only (40; 3680 unanswered left out)'
+    """
+    return f"answered only ({answered['answered']}; {answered['unanswered']} unanswered left out)"
 
 
 def legend_line(protocol: str, theta: float) -> str:
@@ -174,9 +187,10 @@ def _grid_lines(result: EvalResult, table: dict) -> list[str]:
     return [title, *render(["", *positions], rows)]
 
 
-def format_result(result: EvalResult) -> str:
+def format_result(result: EvalResult, answered: dict | None = None) -> str:
     """Everything a person reads after `longground eval`: headline table, CIs, counts,
-    warnings, then each breakdown.
+    warnings, then each breakdown; with `answered` (`eval.answered.answered_metrics`), a
+    row of the answered queries' metrics under the full ones.
 
     >>> from longground import Moments, Prediction, Sample
     >>> from longground.eval import evaluate
@@ -192,7 +206,7 @@ def format_result(result: EvalResult) -> str:
     <BLANKLINE>
     missing 0, parse-failed 0, invalid intervals 0, unknown qids 0
     """
-    lines = [summary_line(result), "", *headline_lines(result)]
+    lines = [summary_line(result), "", *headline_lines(result, answered)]
     lines += [legend_line(result.protocol, result.theta)]
     lines += ["", counts_line(result)]
     lines += [f"note: {warning}" for warning in result.warnings]

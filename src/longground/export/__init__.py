@@ -25,9 +25,10 @@ from .edl import check_edl_rates, write_edl, write_selects_edl
 from .fcp7 import write_fcp7
 from .fcpxml import write_fcpxml
 from .found import Found, frame_range
+from .found_lines import write_found_lines
 from .otio_timelines import marker_timeline, selects_timeline, write_otio, write_selects_otio
 from .subtitles import subtitle_writer
-from .table import write_csv
+from .table import boxes_path, write_box_csv, write_csv
 
 Writer = Callable[[Sequence[Found], IO[str]], None]
 
@@ -40,8 +41,14 @@ EXPORTERS: dict[str, Writer] = {
     ".otio": write_otio,
     ".fcpxml": write_fcpxml,
     ".xml": write_fcp7,
+    ".jsonl": write_found_lines,
 }
 SELECTS: dict[str, Writer] = {".otio": write_selects_otio, ".edl": write_selects_edl}
+#: Files written beside an export whose moments carry tracks: suffix -> (the companion's
+#: path from the export's, its writer).
+COMPANIONS: dict[str, tuple[Callable[[Path], Path], Writer]] = {
+    ".csv": (boxes_path, write_box_csv),
+}
 
 
 def exporter(path: Path, option: str = "--export") -> Writer:
@@ -77,11 +84,29 @@ def check_rates(path: Path, clocks: Sequence[tuple[Path, SourceClock]], option: 
         check_smpte(clocks, where, "the FCP7 XML adapter writes timecode, so it")
 
 
-def export(path: Path, found: Sequence[Found], option: str = "--export") -> None:
-    """Write `found` to `path` in the format its suffix names, atomically."""
+def companion(path: Path, option: str = "--export") -> Path | None:
+    """The file written beside `path` when the moments carry tracks, if its format has one.
+
+    >>> companion(Path("m.csv")).name, companion(Path("m.edl"))
+    ('m.boxes.csv', None)
+    """
+    if option != "--export" or Path(path).suffix.lower() not in COMPANIONS:
+        return None
+    return COMPANIONS[Path(path).suffix.lower()][0](Path(path))
+
+
+def export(path: Path, found: Sequence[Found], option: str = "--export") -> list[Path]:
+    """Write `found` to `path` in the format its suffix names, atomically, and the companion
+    file (`companion`) when the moments carry tracks; returns the files written."""
     writer = exporter(path, option)
     with atomic_open(path) as handle:
         writer(found, handle)
+    beside = companion(path, option)
+    if beside is None or all(item.tracks is None for item in found):
+        return [Path(path)]
+    with atomic_open(beside) as handle:
+        COMPANIONS[Path(path).suffix.lower()][1](found, handle)
+    return [Path(path), beside]
 
 
 def export_selects(path: Path, found: Sequence[Found]) -> None:
@@ -89,6 +114,6 @@ def export_selects(path: Path, found: Sequence[Found]) -> None:
     export(path, found, "--selects")
 
 
-__all__ = ["EXPORTERS", "SELECTS", "Found", "SourceClock", "check_rates", "export",
-           "export_selects", "exporter", "frame_range", "marker_timeline", "read_clock",
-           "selects_timeline"]  # fmt: skip
+__all__ = ["COMPANIONS", "EXPORTERS", "SELECTS", "Found", "SourceClock", "check_rates",
+           "companion", "export", "export_selects", "exporter", "frame_range",
+           "marker_timeline", "read_clock", "selects_timeline"]  # fmt: skip

@@ -2,7 +2,9 @@
 
 By default the packets are copied (no re-encoding, fast, lossless) from the keyframe at or
 before the moment's start up to its end, so a clip may start up to one keyframe interval
-early. `exact=True` decodes and re-encodes (H.264) only the frames shown inside the moment.
+early. `exact=True` decodes and re-encodes (H.264) only the frames shown inside the moment;
+so does a moment that carries tracks (`find --tracks`), whose boxes are drawn on its frames
+(`overlay.draw_tracks`).
 The first audio stream goes along, from the clip's first frame to its end: its packets are
 copied when MP4 holds its codec (AAC, MP3, AC-3, E-AC-3, ALAC), and re-encoded as AAC
 otherwise (PCM from a .mov, Vorbis from a .webm).
@@ -19,6 +21,7 @@ from pathlib import Path
 from ..errors import UserError, require
 from ..timecode import format_time
 from .found import Found
+from .overlay import draw_tracks
 
 #: Audio codecs an MP4 holds as they are (their packets are copied).
 MP4_AUDIO = frozenset({"aac", "mp3", "ac3", "eac3", "alac"})
@@ -83,15 +86,21 @@ def planned_clips(
 def write_clips(
     found: list[Found], folder: Path, exact: bool = False, overwrite: bool = False
 ) -> list[Path]:
-    """Write each moment of `found` as `folder/<clip_name>`; returns the paths in time order."""
+    """Write each moment of `found` as `folder/<clip_name>`; returns the paths in time order.
+    A moment with tracks is re-encoded with its boxes drawn, whatever `exact` says."""
     plan = planned_clips(found, folder, overwrite)
     folder.mkdir(parents=True, exist_ok=True)
-    cut = cut_exact if exact else cut_copy
+    drawn = {folder / clip_name(item.video, float(s), float(e)): item.moment_tracks(k)
+             for item in found for k, (s, e) in enumerate(item.moments.spans)}  # fmt: skip
     for video, start_s, end_s, path in plan:
         pictures = path.with_name(f".{path.stem}.video.mp4")
         temporary = path.with_name(f".{path.stem}.part.mp4")
+        tracks = drawn.get(path, ())
         try:
-            first_s = cut(video, start_s, end_s, pictures)
+            if tracks:
+                first_s = cut_exact(video, start_s, end_s, pictures, tracks)
+            else:
+                first_s = (cut_exact if exact else cut_copy)(video, start_s, end_s, pictures)
             with_audio(pictures, video, first_s, end_s, temporary)
             os.replace(temporary, path)
         finally:
@@ -131,14 +140,15 @@ def cut_copy(video: Path, start_s: float, end_s: float, out: Path) -> float:
         return float((offset - source.origin_pts) * source.time_base)
 
 
-def cut_exact(video: Path, start_s: float, end_s: float, out: Path) -> float:
-    """Re-encode the frames whose display time's middle lies in `[start_s, end_s)`; returns
-    the first one's display time, in seconds."""
+def cut_exact(video: Path, start_s: float, end_s: float, out: Path, tracks=()) -> float:
+    """Re-encode the frames whose display time's middle lies in `[start_s, end_s)`, with the
+    boxes of `tracks` drawn on them; returns the first one's display time, in seconds."""
     from ..video.writer import VideoWriter
 
     writer, first_s = None, None
     try:
         for frame, pts_s, fps in _frames(video, start_s, end_s):
+            frame = draw_tracks(frame, tracks, pts_s) if tracks else frame
             if writer is None:
                 height, width = (d - d % 2 for d in frame.shape[:2])
                 writer = VideoWriter(out, width, height, fps=fps, crf=18)

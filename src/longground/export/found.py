@@ -6,7 +6,10 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
+
 from ..moments import Moments
+from ..track import Track
 from .clock import SourceClock
 
 
@@ -24,6 +27,11 @@ class Found:
         method: the grounding method that found them, when known.
         channel: the evidence channel that answered ("visual", "speech", "text",
             "people"), when known.
+        tracks: the tracks inside each moment (`tracks[k]` those of moment `k`), when
+            tracks were asked for; None when not (an empty tuple for a moment: it was
+            looked at and holds none, or it was found by speech or on-screen text).
+        objects: the number of distinct objects (tracks) when the search counted objects;
+            None when its count is of shots (the moments).
 
     >>> Found(Path("a.mp4"), "a car", Moments.from_list([[1, 2]])).moments.count
     1
@@ -35,12 +43,25 @@ class Found:
     clock: SourceClock | None = None
     method: str | None = None
     channel: str | None = None
+    tracks: tuple[tuple[Track, ...], ...] | None = None
+    objects: int | None = None
 
     def __post_init__(self) -> None:
         if not self.query.strip():
             raise ValueError("a found set needs its query")
         object.__setattr__(self, "video", Path(self.video))
-        object.__setattr__(self, "moments", self.moments.sorted())
+        order = np.argsort(self.moments.starts_s, kind="stable")  # as Moments.sorted
+        object.__setattr__(self, "moments", self.moments[order])
+        if self.tracks is not None:
+            if len(self.tracks) != self.moments.count:
+                raise ValueError(f"{len(self.tracks)} track lists for {self.moments.count} "
+                                 "moments")  # fmt: skip
+            tracks = tuple(tuple(self.tracks[k]) for k in order)
+            object.__setattr__(self, "tracks", tracks)
+
+    def moment_tracks(self, k: int) -> tuple[Track, ...]:
+        """The tracks of moment `k` (none when tracks were not asked for)."""
+        return () if self.tracks is None else self.tracks[k]
 
     def with_clock(self) -> Found:
         """This set with its `clock` read from the video when it is not known yet.

@@ -1,5 +1,8 @@
 """Pictures of found moments: a contact sheet (a frame per moment, with its timecode and
-score) and a timeline strip of each whole video with its moments marked. PNG, matplotlib."""
+score) and a timeline strip of each whole video with its moments marked. PNG, matplotlib.
+Moments that carry tracks have them drawn (`overlay.draw_tracks`): on the sheet's frame,
+which then shows the moment where a track has a box, and on the strip's frames that fall
+inside a tracked moment."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from ..atomic import atomic_open
 from ..errors import require
 from ..timecode import format_time
 from .found import Found
+from .overlay import draw_tracks, shown_time
 
 THUMB_SIDE = 180  # short side of each frame, in pixels
 SHEET_COLUMNS = 4
@@ -43,11 +47,13 @@ def contact_sheet(found: Sequence[Found], path: Path) -> int:
     for item in found:
         if not item.moments.count:
             continue
-        middles = item.moments.spans.mean(axis=1)
-        frames = frames_at(item.video, middles, short_side=THUMB_SIDE).frames
+        shown = [shown_time(s, e, item.moment_tracks(k))
+                 for k, (s, e) in enumerate(item.moments.spans)]  # fmt: skip
+        frames = frames_at(item.video, shown, short_side=THUMB_SIDE).frames
         scores = item.moments.scores
         for k, ((start_s, end_s), frame) in enumerate(zip(item.moments.spans, frames)):
             label = moment_label(start_s, end_s, None if scores is None else scores[k])
+            frame = draw_tracks(frame, item.moment_tracks(k), shown[k])
             cells.append((frame, f"{item.video.name}  {label}" if named else label))
     fig = _sheet(cells, found)
     _save(fig, path)
@@ -60,8 +66,10 @@ def _sheet(cells: list[tuple[np.ndarray, str]], found: Sequence[Found]):
     aspect = cells[0][0].shape[1] / cells[0][0].shape[0] if cells else 16 / 9
     fig = _figure(width_in=3.0 * columns * aspect / (16 / 9), height_in=2.0 * rows + 0.5)
     queries = "; ".join(sorted({item.query for item in found}))
-    fig.suptitle(f"{queries!r}: {len(cells)} moment{'s' if len(cells) != 1 else ''}",
-                 fontsize=12)  # fmt: skip
+    counted = [item.objects for item in found if item.objects is not None]
+    objects = f", {sum(counted)} object{'s' if sum(counted) != 1 else ''} (distinct tracks)"
+    fig.suptitle(f"{queries!r}: {len(cells)} moment{'s' if len(cells) != 1 else ''}"
+                 f"{objects if counted else ''}", fontsize=12)  # fmt: skip
     axes = fig.subplots(rows, columns, squeeze=False)
     for ax in axes.flat:
         ax.set_axis_off()
@@ -87,8 +95,11 @@ def timeline_strip(found: Sequence[Found], path: Path) -> None:
     for item in found:
         duration_s = float(probe(item.video).duration_s)
         edges_s = np.linspace(0.0, duration_s, STRIP_FRAMES + 1)
-        frames = frames_at(item.video, (edges_s[:-1] + edges_s[1:]) / 2, short_side=96).frames
-        picture = np.concatenate(list(frames), axis=1)
+        middles_s = (edges_s[:-1] + edges_s[1:]) / 2
+        frames = frames_at(item.video, middles_s, short_side=96).frames
+        tracks = [t for k in range(item.moments.count) for t in item.moment_tracks(k)]
+        picture = np.concatenate([draw_tracks(f, tracks, t) for f, t in zip(frames, middles_s)],
+                                 axis=1)  # fmt: skip
         rows.append((item, duration_s, picture, STRIP_WIDTH_IN * len(picture) / picture.shape[1]))
     height_in = sum(TITLE_IN + strip_in + BAR_IN + TICKS_IN for *_, strip_in in rows) + MARGIN_IN
     fig = _figure(STRIP_WIDTH_IN + 2 * MARGIN_IN, height_in, layout=None)

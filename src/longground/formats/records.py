@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import BadInputFile, UserError
+from ..outputs import check_input_file
 from ..text import undecodable
 from .fast_json import loader_for
 
@@ -51,7 +52,9 @@ class Record(NamedTuple):
 
 
 def read_text(path: Path) -> str:
-    """The whole file as text, or a `UserError` naming it."""
+    """The whole file as text, or a `UserError` naming it (a folder, a FIFO or a device is
+    refused before it is opened: reading a FIFO nobody writes to would wait for ever)."""
+    check_input_file(Path(path))
     try:
         return Path(path).read_text(encoding="utf-8-sig")
     except FileNotFoundError:

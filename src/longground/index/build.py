@@ -6,6 +6,7 @@ import math
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -13,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..encoders.base import ImageTextEncoder
+from ..encoders.onnx_net import decoding_beside
 from ..progress import progress_bar
 from ..video import FrameBatch, sample_frames
 from ..video.sampling import as_fraction
@@ -133,7 +135,9 @@ def build_timeline(
 
     saved_at, saved_rows = time.monotonic(), len(clock)
     try:
-        with progress_bar(total, desc=Path(video).name, unit="frame", enabled=progress) as bar:
+        beside = decoding_beside() if pipeline else nullcontext()
+        bar = progress_bar(total, desc=Path(video).name, unit="frame", enabled=progress)
+        with bar, beside:
             bar.update(done)
             for batch in batches:
                 features.append(encode(batch))

@@ -24,6 +24,7 @@ from ..encoders.label_bridge import HALF_LOGITS
 from ..errors import UserError
 from ..query import Route, analyse
 from .base import Grounding, IndexedGrounder, MethodConfig, register_method
+from .footage import Footage, cached_footage
 from .presets import Preset, register_preset
 
 FRAME_SIDE = 224
@@ -92,14 +93,21 @@ class FileSource(VideoSource):
         gate = getattr(store, "gate", None)
         if gate is not None:  # reused rows (content-adaptive index) change the graph
             ids.append(f"change={gate.key}")
-        self._halves_in_index = region_source == "index" and hasattr(encoder, "region_features")
-        if self._halves_in_index:
+        self._regions_in_index = (
+            region_source == "index" and hasattr(encoder, "region_features") and not presence
+        )
+        if presence:
+            ids.append("regions=tiles")
+        if self._regions_in_index:
             ids.append("regions=index")  # the halves' features differ from encoded crops'
         self.key = agent_video_key(video_fingerprint(self.video), "+".join(ids))
         self.presence = presence
+        # The general scene looks closer at tiles of the frame, the composited one at its
+        # halves (where the generator places pairs of objects).
+        self.region_layout = "tiles" if presence else "halves"
         threshold = getattr(encoder, "default_threshold", None)
         self.scale = ScoreScale(0.0, 1.0) if presence else ScoreScale(threshold)
-        self.extras = Extras(self.channel_answer, self.region_features, self._halves_in_index,
+        self.extras = Extras(self.channel_answer, self.region_features, self._regions_in_index,
                              self.object_features)  # fmt: skip
         self._timelines: dict[float, tuple[np.ndarray, dict[str, np.ndarray]]] = {}
 
@@ -120,8 +128,11 @@ class FileSource(VideoSource):
         return float(self.store.get_or_build(self.video, self.encoder, fps).fps)
 
     def score(self, features: dict[str, np.ndarray], text: str) -> np.ndarray:
-        scorer = self.encoder.presence if self.presence else self.encoder.score
-        return np.asarray(scorer(features, text), dtype=np.float64)
+        from ..encoders.base import presence_scores
+
+        if self.presence:
+            return np.asarray(presence_scores(self.encoder, features, text), dtype=np.float64)
+        return np.asarray(self.encoder.score(features, text), dtype=np.float64)
 
     def frames(
         self, windows: list[tuple[float, float, float]], short_side: int
@@ -160,9 +171,8 @@ class FileSource(VideoSource):
         encoder or without a config."""
         if self.config is None:
             return None
-        from .channels import channel_answer, presence_for_action, route_record
+        from .channels import channel_answer, route_record
 
-        route = presence_for_action(route)
         found = channel_answer(self.video, route, self.config)
         if found is None:
             return None
@@ -178,7 +188,7 @@ class FileSource(VideoSource):
         `region_source` is "index": the nearest indexed frame's, with no decoding and no
         encoder call. Otherwise each half is cropped and encoded (`encoded_halves`).
         """
-        stored = self._index_halves() if self._halves_in_index else None
+        stored = self._index_halves() if self._regions_in_index else None
         if stored is None:
             return self.encoded_halves(times_s)
         index_times, rows = stored
@@ -210,9 +220,11 @@ class FileSource(VideoSource):
         return {k: np.concatenate([r[k] for r in rows]) for k in rows[0]}
 
     def encoded_halves(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
-        """Features of the two halves of each frame at `times_s` (rising), each half cropped
-        and encoded: decoded in one pass `REGION_BATCH` frames at a time under a progress
-        bar (silent off a terminal).
+        """Features of the regions of each frame at `times_s` (rising): its two halves in the
+        composited scene, its `tiles` in the general one (decoded at twice the size, so a
+        tile reaches the encoder at about its own resolution), each cropped and encoded:
+        decoded in one pass `REGION_BATCH` frames at a time under a progress bar (silent
+        off a terminal).
         No decoding thread: the encoder already uses every core, and a thread's own heap
         adds to the peak RSS.
 
@@ -229,14 +241,17 @@ class FileSource(VideoSource):
         if video.duration_s is not None:  # as `frames_at` clips them
             last = max(as_fraction(0), as_fraction(video.duration_s) - as_fraction(0.001))
             times = [min(t, last) for t in times]
-        stream = FrameStream(video, times, FRAME_SIDE, batch_size=REGION_BATCH)
+        crops = tiles if self.region_layout == "tiles" else halves
+        side = 2 * FRAME_SIDE if self.region_layout == "tiles" else FRAME_SIDE
+        stream = FrameStream(video, times, side, batch_size=REGION_BATCH)
         gate = getattr(self.store, "gate", None)
-        parts = [_GatedEncode(self.encoder, gate, REGION_BATCH) for _ in range(2)]
+        n_parts = len(crops(np.zeros((1, 4, 4, 3), np.uint8)))
+        parts = [_GatedEncode(self.encoder, gate, REGION_BATCH) for _ in range(n_parts)]
         desc = f"{self.video.name} regions"
         with progress_bar(len(times), desc=desc, unit="frame") as bar:
             try:
                 for batch in stream:
-                    for part, crop in zip(parts, halves(batch.frames), strict=True):
+                    for part, crop in zip(parts, crops(batch.frames), strict=True):
                         part.add(crop)
                     bar.update(len(batch))
             finally:
@@ -291,6 +306,20 @@ class _GatedEncode:
         computed = {k: np.concatenate([c[k] for c in self.computed]) for k in self.computed[0]}
         source = np.cumsum(np.concatenate(self.masks)) - 1
         return {k: v[source] for k, v in computed.items()}
+
+
+def tiles(frames: np.ndarray, share: float = 0.6) -> tuple[np.ndarray, ...]:
+    """Five overlapping crops of `(N, H, W, 3)` frames, each `share` of their width and
+    height: the four corners and the centre. A thing a fifth of the frame wide is seen at
+    about 1.7 times the size it has in the whole frame, wherever it is.
+
+    >>> [t.shape for t in tiles(np.zeros((1, 10, 20, 3), np.uint8))][:2]
+    [(1, 6, 12, 3), (1, 6, 12, 3)]
+    """
+    _, h, w, _ = frames.shape
+    th, tw = max(1, round(h * share)), max(1, round(w * share))
+    starts = [(0, 0), (0, w - tw), (h - th, 0), (h - th, w - tw), ((h - th) // 2, (w - tw) // 2)]
+    return tuple(frames[:, y : y + th, x : x + tw] for y, x in starts)
 
 
 def window_times(
@@ -371,26 +400,49 @@ class AgentMethod(IndexedGrounder):
             from .ask import method_chat_client
 
             client = method_chat_client(config)
-        cache = GraphCache(agent_dir(config.cache_dir))
-        self.agent = CometAgent(self.settings, config.fps, cache, client)
+        self._cache, self._client = GraphCache(agent_dir(config.cache_dir)), client
+        self._agents: dict[str, CometAgent] = {}
+        self._footage: dict[Path, Footage] = {}
         self._extractors = feature_extractors(  # bad specs fail before any work
             self.settings, self.config.device, self.config.batch_size
         )
-        self._sources: dict[Path, FileSource] = {}
+        self._sources: dict[tuple[Path, str], FileSource] = {}
 
     def _wants_llm(self) -> bool:
         roles = ("planner", "filter", "verifier", "aggregator")
         named = [getattr(self.settings, r) or self.settings.roles for r in roles]
         return "llm" in named or ("auto" in named and self.config.llm is not None)
 
-    def source(self, video: Path) -> FileSource:
+    def scene(self, video: Path) -> str:
+        """The scene the agent answers `video` in: the one asked for, or, with "auto", the
+        one its footage looks like (`methods.footage`, read once per video)."""
+        if self.settings.scene != "auto":
+            return self.settings.scene
         video = Path(video)
-        if video not in self._sources:
-            self._sources[video] = FileSource(
+        if video not in self._footage:
+            self._footage[video] = cached_footage(video, self._cache.root)
+        return self._footage[video].scene
+
+    def agent(self, scene: str) -> CometAgent:
+        """The agent of one scene, its settings those given with that scene."""
+        if scene not in self._agents:
+            settings = (
+                self.settings
+                if scene == self.settings.scene
+                else AgentSettings.from_params({**self.config.params, "scene": scene})
+            )
+            self._agents[scene] = CometAgent(settings, self.config.fps, self._cache, self._client)
+        return self._agents[scene]
+
+    def source(self, video: Path, scene: str | None = None) -> FileSource:
+        video = Path(video)
+        scene = scene or self.scene(video)
+        if (video, scene) not in self._sources:
+            self._sources[(video, scene)] = FileSource(
                 video, self.encoder, self.store, self._extractors, self.config,
-                self.settings.region_source, presence=self.settings.scene == "general",
+                self.settings.region_source, presence=scene == "general",
             )  # fmt: skip
-        return self._sources[video]
+        return self._sources[(video, scene)]
 
     def ground(self, video: Path, query: str) -> Grounding:
         from .channels import routed_grounding, with_route
@@ -407,14 +459,19 @@ class AgentMethod(IndexedGrounder):
         return with_route(grounding, analysis, self.config)
 
     def _ground_frames(self, video: Path, query: str) -> Grounding:
-        moments, trace = self.agent.run(self.source(video), query)
+        scene = self.scene(video)
+        moments, trace = self.agent(scene).run(self.source(video, scene), query)
         if self.config.single and len(moments) > 1:
             moments = moments[np.argsort(-moments.scores, kind="stable")[:1]]
         record = {"method": "agent", **trace.to_dict()}
+        footage = self._footage.get(Path(video))
+        record["scene"] = footage.to_dict() if footage else {"scene": scene, "rule": "asked for"}
         failure = trace.parse_failure if len(moments) == 0 else None
         if failure is not None:
             return Grounding(moments, raw=failure.raw, trace=record, parse_error=failure.reason)
-        return Grounding(moments=moments, trace=record)
+        separation = record.get("confidence", {}).get("separation")
+        raw = separation if separation is not None and len(separation) == len(moments) else None
+        return Grounding(moments=moments, trace=record, raw_scores=raw)
 
 
 def combined_route(combined: dict, config: MethodConfig) -> dict:

@@ -64,6 +64,9 @@ class MethodConfig:
 class Grounding:
     """A method's answer: the moments, the raw model text if any, and a trace of the work.
 
+    Moment scores are probabilities that the moment is right (`methods.confidence`);
+    `raw_scores` keeps what the channel or method scored before that mapping.
+
     `parse_error` says why the model's answer could not be read; the moments are then empty
     and mean "no answer", never "no such event" (`find` exits 2, `run` records a failure).
 
@@ -75,6 +78,14 @@ class Grounding:
     raw: str | None = None
     trace: dict[str, Any] = field(default_factory=dict)
     parse_error: str | None = None
+    #: The moments' scores before calibration (`methods.confidence`), when they were mapped.
+    raw_scores: list[float] | None = None
+
+    @property
+    def channel(self) -> str | None:
+        """What answered: "visual", "speech", "text", "people" or "combined" (the trace's
+        routing decision), or None when the method routes nothing (Video-LLM methods)."""
+        return self.trace.get("route", {}).get("channel")
 
     @property
     def failed(self) -> bool:

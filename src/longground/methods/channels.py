@@ -21,6 +21,7 @@ from ..errors import UserError
 from ..moments import Moments
 from ..query import QueryAnalysis, Route
 from .base import Grounding, MethodConfig
+from .confidence import calibrated
 
 
 def routed_grounding(
@@ -34,29 +35,16 @@ def routed_grounding(
     """
     if analysis.compound:
         return None
-    route = presence_for_action(analysis.target.route)
+    route = analysis.target.route
     found = channel_answer(video, route, config)
     if found is None:
         return None
     names, moments, details = found
-    if route is not analysis.target.route:
-        details = {**details, "fallback": route.rule}
     if config.single and len(moments) > 1:
         moments = moments[np.argsort(-moments.scores, kind="stable")[:1]]
     trace = {"analysis": analysis.to_record(),
-             "route": route_record(analysis.target.route, names), "channel": details}  # fmt: skip
-    return Grounding(moments=moments, trace=trace)
-
-
-def presence_for_action(route: Route) -> Route:
-    """The people channel's presence for an event about what a person does that nothing
-    here can check ("a woman crying", rule "person-action"): where a person is on screen is
-    the closest answer to give, and the trace says the action went unchecked. Any other
-    route is returned as it is."""
-    if route.rule != "person-action":
-        return route
-    return Route("people", "person", "a person is on screen; what they do is not checked",
-                 person=True)  # fmt: skip
+             "route": route_record(route, names), "channel": details}  # fmt: skip
+    return calibrated(Grounding(moments=moments, trace=trace), route.channel)
 
 
 def channel_answer(

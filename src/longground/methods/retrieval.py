@@ -26,6 +26,7 @@ from ..query import analyse
 from ..topk import EWB_WINDOWS, EWB_WINDOWS_NAME, EWB_WINDOWS_SOURCE
 from . import curves
 from .base import Grounding, IndexedGrounder, MethodConfig, parse_params, register_method
+from .confidence import calibrated
 from .curves import top_k_windows
 from .presets import Preset, register_preset
 
@@ -174,8 +175,9 @@ class RetrievalMethod(IndexedGrounder):
                 times_s, scores, step_s, threshold=self.threshold, merge_gap_s=p.merge_gap_s,
                 min_len_s=_or(p.min_len_s, 1.0), nms_iou=p.nms_iou,
             ).clip(0.0, duration_s)  # fmt: skip
-        trace = {"n_frames": len(times_s), "peak_score": float(scores.max(initial=-np.inf))}
-        return Grounding(moments=moments, trace=trace)
+        trace = {"n_frames": len(times_s), "peak_score": float(scores.max(initial=-np.inf)),
+                 "threshold": self.threshold}  # fmt: skip
+        return calibrated(Grounding(moments=moments, trace=trace), "retrieval")
 
 
 @register_method("retrieval")

@@ -24,16 +24,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..errors import UserError
+from ..text import MAX_TEXT_CHARS
 from . import grammar as g
-from .channel import Route, route
+from .channel import Route, object_noun, route
 from .structure import Relation, main_sentence, occurrence, split_relation, strip_lead_ins
 from .vocabulary import canonical_noun
 from .windows import extract_window, window_words
 from .words import head_noun, tag
 
-#: Longest query read, in characters: a query is a sentence or two, and anything longer is a
-#: pasted file or a mistake that would make every channel's matching slow.
-MAX_QUERY_CHARS = 1000
+#: Longest query read, in characters (`text.MAX_TEXT_CHARS`, the limit of every text value).
+MAX_QUERY_CHARS = MAX_TEXT_CHARS
 _COUNT = re.compile(r"^\s*(?:how\s+many|count\b|number\s+of\b)", re.I)
 _TRAILING = re.compile(
     r"(?:\s+(?:appears?|appeared|appearing|(?:(?:is|are|gets?)\s+)?(?:shown|seen|visible|"
@@ -175,6 +175,9 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
     body = strip_lead_ins(g.AGAIN.sub(" ", body))
     nth, body = occurrence(body)
     target, conditions, relation = split_relation(body)
+    if relation is Relation.CAUSED_BY and conditions and g.GENERIC.match(event_text(target)):
+        # "something gets knocked over by the ball": what the ball does is asked for
+        target, conditions, relation = conditions[0], (target,), Relation.CAUSES
     phrases = carry_subject([target.strip(" ,.?!"), *(c.strip(" ,.?!") for c in conditions)])
     events = [_event("target", phrases[0])]
     events += [
@@ -182,20 +185,57 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
         for p in phrases[1:]
         if event_text(p) and not g.GENERIC.match(event_text(p))
     ]
-    if len(events) == 1 and relation is not Relation.BETWEEN:
+    # a cause whose effect names nothing ("the ball knocks something over") stays causal
+    keeps = (Relation.BETWEEN, Relation.CAUSES, Relation.CAUSED_BY)
+    if len(events) == 1 and relation not in keeps:
         relation = Relation.NONE
+    seen_with = _seen_with(events[0])
+    if seen_with and len(events) == 1:
+        events += [Event("condition", c, c, Route("visual", c, "seen-with-the-person"))
+                   for c in seen_with]  # fmt: skip
+        relation = Relation.WHILE
     if relation is Relation.NONE and window:
         relation = Relation.BETWEEN
     return QueryAnalysis(query, tuple(events), relation, window, nth, skip_first, count, body)
 
 
+def _seen_with(event: Event) -> list[str]:
+    """The things a people event names beside the person, which the image encoder can check
+    ("a man with a beard in front of books" -> "books", "a man in a grey sweater" -> "a grey
+    sweater"): each becomes a condition seen at the same time.
+
+    >>> _seen_with(_event("target", "a man in a grey suit"))
+    ['a grey suit']
+    """
+    if event.route.channel != "people" or event.route.absent:
+        return []
+    tokens = tag(event.text)
+    head = head_noun(tokens)
+    out = []
+    for i in range(0 if head is None else head + 1, len(tokens)):
+        compound = i + 1 < len(tokens) and tokens[i + 1].tag in ("NN", "NNS")
+        if tokens[i].is_noun and not compound and object_noun(tokens[i].lower):
+            start = i
+            while start > 0 and tokens[start - 1].tag in ("DT", "JJ", "PRP$", "NN", "NNS"):
+                start -= 1
+            out.append(" ".join(t.text for t in tokens[start : i + 1]))
+    return out
+
+
 def _event(role: str, phrase: str) -> Event:
     text = event_text(phrase) or phrase
-    choice = route(text)
+    # The channel is read on the words that say it is shown or heard ("on screen", "is
+    # spoken"), which the event's text leaves out.
+    choice = route(strip_lead_ins(phrase.strip(" ,.?!")) or text)
     tokens = tag(text)
     head = head_noun(tokens)
     subject = tokens[head].text if head is not None else ""
     known_as = None
+    if choice.channel == "visual" and head and tokens[head - 1].is_noun:
+        # an open compound of a closed one the encoder knows: "tea pot" -> "teapot"
+        closed = (tokens[head - 1].text + subject).lower()
+        if canonical_noun(closed) == closed:
+            return Event(role, phrase, text, choice, f"{tokens[head - 1].text} {subject}", closed)
     if choice.channel == "visual" and subject:
         word = canonical_noun(subject)
         plural = subject.lower() in (f"{word}s", f"{word}es")

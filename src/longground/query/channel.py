@@ -13,8 +13,13 @@ A sub-event with no needle asks about the picture: the people channel when it is
 a face with nothing more than presence (`words.PRESENCE_VERBS`), the image encoder otherwise.
 `Route.person` then says its subject is a person: rule "person-object" when the event names
 a thing the encoder knows ("a man talking on a phone"), "person-action" when it names only
-an action no model here can check ("a woman crying"), which a method may answer by where a
-person is.
+an action no model here can check ("a woman crying": the trace says so; answering it by
+where any person is found gave the tuning montage's action queries no right moment and
+answered every negative one).
+
+The people channel's needle is "face" for a face, "body" for people seen whole (walkers,
+cyclists, pedestrians: the pedestrian detector, not the face detector) and "person"
+otherwise (either).
 """
 
 from __future__ import annotations
@@ -25,7 +30,15 @@ from functools import lru_cache
 
 import numpy as np
 
-from .words import FACE_NOUNS, PERSON_NOUNS, PRESENCE_VERBS, head_noun, tag
+from .words import (
+    BODY_NOUNS,
+    BODY_VERBS,
+    FACE_NOUNS,
+    PERSON_NOUNS,
+    PRESENCE_VERBS,
+    head_noun,
+    tag,
+)
 
 CHANNELS = ("visual", "speech", "text", "people")
 #: Smallest lead of the best channel's prototype over the runner-up's (cosine) for the
@@ -261,6 +274,8 @@ def _picture_route(text: str) -> Route:
     if not person:
         return Route("visual", text, "default")
     needle = "face" if noun in FACE_NOUNS else "person"
+    if noun in BODY_NOUNS or any(t.lower in BODY_VERBS for t in tokens[head + 1 :]):
+        needle = "body"
     objects = any(object_noun(t.lower) for t in _acted_on(tokens, head + 1))
     if objects:  # "a man holding a phone": the encoder can check the phone
         return Route("visual", text, "person-object", person=True)

@@ -2,7 +2,8 @@
 ordinals, and the sentence-level rules (instructions, "the one" co-reference, "again").
 
 Every list is a regular expression matched case-insensitively on word boundaries. The grammar
-that uses them is in planner.py and written out in docs/agent.md.
+that uses them is in planner.py, summed up in docs/agent.md ("Step 1") and written out in
+docs/notes/agent-log.md ("Grammar").
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ COREFERENCE = re.compile(
 # Asking only for returns of an entity: its first showing is left out.
 AGAIN = re.compile(
     r"\b(?:comes?\s+back|coming\s+back|seen\s+again|shown\s+again|appears?\s+again|every\s+return"
+    r"|(?:shows?|showing|showed)\s+up\s+again|turns?\s+up\s+again|(?:is|are)\s+back"
     r"|returns?|reappears?|not\s+(?:its|the)\s+first(?:\s+(?:appearance|showing))?)\b",
     IGNORE,
 )
@@ -60,7 +62,7 @@ _LEAD_INS = (
     r"(?:is|are)\s+there",
     rf"(?:all|every|each)\s+(?:of\s+)?(?:the\s+)?{_UNITS}(?:\s+(?:showing|with|when|where|"
     r"in\s+which|that|of))?",
-    rf"(?:the\s+)?{_UNITS}\s+(?:showing|with|when|where|in\s+which|of|that)",
+    rf"(?:the\s+|a\s+|an\s+)?{_UNITS}\s+(?:showing|with|when|where|in\s+which|of|that)",
     r"every\s+time",
     r"the\s+moments?(?:\s+(?:when|that))?(?!\s+(?:after|before)\b)",
     r"each\s+time",
@@ -80,10 +82,27 @@ _LEAD_INS = (
 # One lead-in at the start of the event text, with the spaces or comma after it.
 LEAD_IN = re.compile(rf"^(?:{'|'.join(_LEAD_INS)})(?:[\s,]+|$)", IGNORE)
 
-# "X misses Y", "X rolls past Y": X moves by Y, both on screen.
+# "X misses Y", "X rolls past Y", "X passes an object": X moves by Y, both on screen ("the car
+# passes the truck" stays one event).
+# Words for a thing left unnamed: "something", "an object".
+_SOMETHING = r"(?:something|anything|an?\s+(?:object|thing|item))"
 PASSING = (
     r"miss(?:es|ed)?|(?:rolls?|rolled|rolling|goes|go|going|went|pass(?:es|ed)?|passing)"
-    r"\s+(?:by|past)"
+    rf"\s+(?:by|past)|pass(?:es|ed)?(?=\s+{_SOMETHING}\b)"
+)
+# Making something fall, in the words people use for it: "knocks it over", "knocks the cup
+# down", "topples it", "tips it over", "bowls it over" ("brings it over", "pushes the chair
+# over to the table" and "is upset by" say something else).
+_KNOCK_VERB = r"(?:knock(?:s|ed|ing)?|tip(?:s|ped|ping)?|bowl(?:s|ed|ing)?)"
+_TOPPLE = r"topple[sd]?|toppling|overturn(?:s|ed|ing)?"
+KNOCK = rf"{_KNOCK_VERB}\s+(?:over|down)|{_TOPPLE}"
+KNOCKED = r"(?:(?:knocked|tipped|bowled)\s+(?:over|down)|toppled|overturned)"
+# the verb with its object between it and the particle: "knocks the cup over"
+KNOCK_SPLIT = rf"{_KNOCK_VERB}(?=(?:\s+\S+){{1,3}}?\s+(?:over|down)\b)"
+# "stays standing", "stays up", "remains upright", "does not fall"
+STAYS_UP = (
+    r"(?:stays?|remains?|staying|remaining|keeps?\s+standing|is\s+left)\s+(?:standing|upright|"
+    r"up|on\s+its\s+feet)|(?:does|do)\s*(?:n't|\s+not)\s+(?:fall|topple|tip)(?:\s+(?:over|down))?"
 )
 
 # Relation markers, most specific first; the leftmost match in the query wins.
@@ -91,21 +110,25 @@ MARKERS: list[tuple[str, str]] = [
     (
         "caused by",
         r"caused\s+by|because\s+of|because|as\s+a\s+result\s+of|due\s+to|triggered\s+by"
-        r"|in\s+response\s+to|resulting\s+from|(?:is|are|gets?)\s+knocked\s+(?:over|down)\s+by",
+        r"|in\s+response\s+to|resulting\s+from"
+        rf"|(?:(?:is|are|gets?|got|was|were|being)\s+)?{KNOCKED}\s+by",
     ),
     (
         "causes",
         r"(?:that|which)\s+(?:causes?|makes?|leads?\s+to|results?\s+in)|causing|leading\s+to"
         # a knock needs "over" or "down" ("the waves knock him off his surfboard" is one
         # event), a hit the fall that follows ("a man hits the ball" is one event)
-        r"|resulting\s+in|knock(?:s|ed|ing)?\s+(?:over|down)"
-        r"|knock(?:s|ed|ing)?(?=(?:\s+\S+){1,3}?\s+(?:over|down)\b)"
-        r"|hit(?:s|ting)?(?=\s+.{1,40}?\s+and\s+(?:knock|mak)\w*\b)",
+        rf"|resulting\s+in|{KNOCK}|{KNOCK_SPLIT}"
+        r"|hit(?:s|ting)?(?=\s+.{1,40}?\s+(?:and\s+(?:knock|mak|topp|tip)\w*|so\s+(?:that\s+)?"
+        r"(?:it|they)\s+f[ae]ll|making\s+(?:it|them)\s+fall)\w*\b)",
     ),
     (
         "right after",
         r"(?:right|immediately|just|directly|shortly|soon|straight)\s+after"
-        r"|(?:immediately|directly|right)\s+following|the\s+moment\s+after",
+        r"|(?:immediately|directly|right)\s+following|the\s+moment\s+after"
+        # "X that directly follows a shot of Y" (not "a car just follows the bus")
+        r"|(?:(?:that|which)\s+)?(?:immediately|directly|right|just)\s+follows?"
+        r"(?=\s+(?:a|the)\s+(?:shot|scene|clip)s?\s+of\b)",
     ),
     (
         "right before",
@@ -122,6 +145,9 @@ MARKERS: list[tuple[str, str]] = [
         r"while|whilst|at\s+the\s+same\s+time\s+as|simultaneously\s+with|together\s+with"
         r"|along\s+with|accompanied\s+by|during|whenever|when|shares?\s+the\s+(?:frame|"
         r"screen|shot)\s+with|in\s+the\s+same\s+(?:shot|frame|scene)\s+as"
+        # "said over a shot of X", "with X on screen" after something said or read
+        r"|over\s+(?:a\s+|the\s+)?(?:shot|picture|view|image)s?\s+of"
+        r"|with(?!\s+(?:nothing|no|none)\b)(?=\s+.{1,60}?\s+on[\s-]screen\s*$)"
         # "as" joining two clauses ("laughing as he was undressing"), not "dressed as a clown"
         r"|as(?=\s+(?:he|she|they|it|we|you|i|his|her|their|its|the|a|an|someone|somebody)\s+"
         r"(?:\S+\s+){0,5}?(?:is|are|was|were|\w+s|\w+ed|\w+ing)\b)",
@@ -141,19 +167,26 @@ THEN = re.compile(
     IGNORE,
 )
 TOGETHER = re.compile(
-    r"\b(?:together|at\s+the\s+same\s+time|simultaneously|in\s+the\s+same\s+(?:shot|frame|scene))\b",
+    r"\b(?:together|at\s+the\s+same\s+time|simultaneously|in\s+the\s+same\s+(?:shot|frame|scene)"
+    r"|both)\b",
     IGNORE,
 )
+#: "X with Y together / in the same frame": the second thing joined by "with".
+WITH_TOGETHER = re.compile(r"^(.+?)\s+with\s+(.+)$", IGNORE)
 
 FILLERS = re.compile(
     r"\b(?:appears?|appeared|appearing|(?:is|are|gets?)\s+(?:shown|seen|visible|displayed|"
     r"present|on[\s-]screen)|shows?\s+up|showing\s+up|can\s+be\s+seen|comes?\s+into\s+view|"
-    r"pops?\s+up|on[\s-]screen|in\s+view|in\s+the\s+(?:video|frame|scene|shot)|is\s+there|"
+    r"pops?\s+up|on[\s-]screen|in\s+view|in\s+the\s+(?:video|frame|scene|shot|picture|image)|"
+    r"is\s+there|"
     r"there\s+(?:is|are)|there's|shown|visible|both|again|(?:a|the)\s+shots?\s+of|"
+    r"(?:that\s+)?(?:we|you)\s+(?:see|saw)|,?\s*(?:every|each)\s+time$|"
     r"(?:the\s+video\s+)?cuts?\s+to|(?:that|which)\s+(?:comes?|is|are|was|were)$|"
-    r"and\s+(?:knocks?|makes?|make)\s+(?:it|them)\s+(?:over|down|fall)|over$|"
-    r"without\s+knocking\s+(?:it|them)(?:\s+(?:over|down))?|"
-    r"(?:and\s+.+?|that|which)\s+(?:stays?|remains?)\s+(?:standing|upright)$)\b",
+    rf"and\s+(?:{_KNOCK_VERB}|makes?|make)\s+(?:it|them)\s+(?:over|down|fall)|over$|"
+    r"so\s+(?:that\s+)?(?:it|they)\s+(?:falls?|fell)(?:\s+(?:over|down))?|"
+    r"making\s+(?:it|them)\s+fall(?:\s+(?:over|down))?|"
+    rf"without\s+(?:{_KNOCK_VERB}|toppling|overturning)\s+(?:it|them)(?:\s+(?:over|down))?|"
+    rf"(?:and\s+.+?|that|which)\s+(?:{STAYS_UP})$)\b",
     IGNORE,
 )
 LEADING_WORDS = re.compile(
@@ -163,7 +196,8 @@ TRAILING_WORDS = re.compile(r"\s+(?:is|are|was|were|and|that|which|it|to)\s*$", 
 
 STILL = re.compile(
     r"\b(?:(?:in\s+a\s+)?still\s+shot(?:\s+where\s+nothing\s+moves)?|(?:with\s+)?nothing\s+"
-    r"(?:moving|moves|is\s+moving)(?:\s+on[\s-]screen)?|standing\s+still|stands?\s+still|"
+    r"(?:moving|moves|is\s+moving)(?:\s+at\s+all)?(?:\s+on[\s-]screen)?|standing\s+still|"
+    r"stands?\s+still|"
     r"stationary|motionless|not\s+moving|(?:does|do)\s*(?:n't|\s+not)\s+move|at\s+rest|idle)\b",
     IGNORE,
 )
@@ -176,9 +210,10 @@ MOVING = re.compile(
     r"falls?(?:\s+(?:over|down))?|falling|fell|miss(?:es|ed)?|(?:goes|go|going|went)\s+(?:by|past)|"
     r"(?:slowly\s+)?zoom(?:s|ing)?(?:\s+(?:in|out))?(?:\s+(?:on|from))?|"
     r"(?:slowly\s+)?pan(?:s|ning)?(?:\s+sideways)?(?:\s+(?:across|over))?)\b"
-    r"|\b(?:across\s+the\s+(?:screen|frame|scene)|from\s+(?:left|right)\s+to\s+(?:left|right)|"
-    r"(?:from\s+)?(?:left|right)\s+to\s+(?:left|right)|from\s+one\s+side\s+of\s+the\s+"
-    r"(?:frame|screen)\s+to\s+the\s+other|through\s+the\s+(?:frame|screen)|into\s+(?:view|the\s+"
+    r"|\b(?:across\s+the\s+(?:screen|frame|scene|picture)|from\s+(?:left|right)\s+to\s+"
+    r"(?:left|right)|(?:from\s+)?(?:left|right)\s+to\s+(?:left|right)|from\s+one\s+side\s+of\s+"
+    r"the\s+(?:frame|screen|picture|image|shot)\s+to\s+the\s+other|through\s+the\s+(?:frame|screen)|"
+    r"into\s+(?:view|the\s+"
     r"frame)|out\s+of\s+(?:view|the\s+frame)|the\s+view|a\s+slow|slowly)\b",
     IGNORE,
 )
@@ -205,7 +240,8 @@ MOTION_KIND_WORDS = (
         "crossing",
         re.compile(
             r"\b(?:across\s+the\s+(?:screen|frame|scene|picture)|from\s+one\s+side\s+of\s+the\s+"
-            r"(?:frame|screen|picture)\s+to\s+the\s+other|through\s+the\s+(?:frame|screen)|"
+            r"(?:frame|screen|picture|image|shot)\s+to\s+the\s+other|through\s+the\s+(?:frame|"
+            r"screen)|"
             r"(?:left\s+to\s+right|right\s+to\s+left))\b",
             IGNORE,
         ),
@@ -227,26 +263,52 @@ ORDINAL_SUFFIX = re.compile(
 OCCURRENCE = re.compile(rf"\b(?:for\s+)?the\s+({_ORD})\s+time(?:\s+(?:that|when))?\b\s*", IGNORE)
 # Condition texts that name nothing in particular: the encoder cannot check them.
 GENERIC = re.compile(
-    r"^(?:something|anything|someone|anyone|an?\s+(?:object|thing|item)|it|them|"
-    r"(?:knocking|knock)(?:\s+(?:it|them))?(?:\s+(?:over|down))?)$",
+    rf"^(?:(?:{_SOMETHING}|someone|anyone|it|them)"
+    r"(?:\s+(?:over|down))?|"
+    rf"(?:{_KNOCK_VERB}|toppling|overturning)(?:\s+(?:it|them))?(?:\s+(?:over|down))?)$",
     IGNORE,
 )
 
-# "on a green background", "against a blue backdrop": the colour of what fills the frame edges.
+# "on a green background", "against a blue backdrop", "with a blue background (behind it)":
+# the colour of what fills the frame edges.
+_COLOURS = (
+    r"red|orange|yellow|green|cyan|turquoise|blue|purple|violet|pink|magenta|white|gr[ae]y|black"
+)
+_BEHIND = r"(?:\s+(?:behind|in\s+the\s+background)(?:\s+(?:it|them|him|her))?)?"
 BACKDROP = re.compile(
-    r"\s*\b(?:on|against|in\s+front\s+of|over)\s+(?:a|an|the)\s+(red|orange|yellow|green|cyan|"
-    r"turquoise|blue|purple|violet|pink|magenta|white|gr[ae]y|black)\s+(?:background|backdrop|"
-    r"backcloth|wall|screen)\b",
+    rf"\s*\b(?:on|against|in\s+front\s+of|over|with)\s+(?:a|an|the)\s+({_COLOURS})\s+"
+    rf"(?:background|backdrop|backcloth|wall|screen){_BEHIND}\b",
     IGNORE,
 )
-# "in front of a brick wall", "with a brick wall behind it": a textured backdrop
-# (`agent.composited.backdrops.BACKDROP_TEXTURES`), removed from the target text like a colour.
+# "in front of a brick wall", "with a brick wall behind it", "with bricks behind it": a
+# textured backdrop (`agent.composited.backdrops.BACKDROP_TEXTURES`), removed from the target text
+# like a colour.
 BACKDROP_TEXTURE = re.compile(
     r"\s*\b(?:(?:on|against|in\s+front\s+of|over|by)\s+(?:a|an|the)\s+(brick)\s+(?:wall|"
-    r"background|backdrop)|with\s+(?:a|an|the)\s+(brick)\s+wall\s+(?:behind|in\s+the\s+"
-    r"background)(?:\s+(?:it|them|him|her))?)\b",
+    r"background|backdrop)|with\s+(?:(?:a|an|the)\s+)?(brick)s?(?:\s+wall)?\s+(?:behind|"
+    r"in\s+the\s+background)(?:\s+(?:it|them|him|her))?)\b",
     IGNORE,
 )
+# "the cat's background is green", "the cat's backdrop green": the same, said of the thing.
+POSSESSIVE_BACKDROP = re.compile(
+    rf"^(.+?)'s\s+(?:background|backdrop)\s+(?:is\s+|was\s+)?(?:all\s+)?({_COLOURS}|brick)$",
+    IGNORE,
+)
+
+
+def backdrop_said_of(text: str) -> str:
+    """`text` with a possessive backdrop put the usual way round.
+
+    >>> backdrop_said_of("the motorbike's background is red")
+    'the motorbike on a red background'
+    """
+    said = POSSESSIVE_BACKDROP.match(text.strip())
+    if said is None:
+        return text
+    if said[2].lower() == "brick":
+        return f"{said[1]} in front of a brick wall"
+    return f"{said[1]} on a {said[2]} background"
+
 
 # "the black-and-white cat", "a grey horse": the object itself has no colour (checked on its
 # pixels, `agent.composited.object_colors`); the words stay in the target text.

@@ -100,8 +100,12 @@ def split_relation(body: str) -> tuple[str, tuple[str, ...], Relation]:
     then = g.THEN.match(body)
     if then and not _adverbial_then(then[1], then[2]):
         return then[2], (then[1],), Relation.RIGHT_AFTER
-    if g.TOGETHER.search(body) or re.match(r"^both\s", body, re.I):
-        parts = re.split(r"\s+and\s+", g.TOGETHER.sub(" ", body), maxsplit=1)
+    if g.TOGETHER.search(body):
+        rest = g.TOGETHER.sub(" ", body)
+        parts = re.split(r"\s+and\s+", rest, maxsplit=1)
+        if len(parts) != 2:  # "the cat with the cup in the same frame"
+            joined = g.WITH_TOGETHER.match(" ".join(rest.split()))
+            parts = [joined[1], joined[2]] if joined else parts
         if len(parts) == 2:
             return parts[0], (parts[1],), Relation.WHILE
     return body, (), Relation.NONE

@@ -2,7 +2,8 @@
 
 A window phrase is found, turned into `[start_s, end_s]` for a video of known duration, and cut
 out of the query, so the rest can be parsed as events. Several phrases intersect. The grammar
-is written out in docs/agent.md.
+is summed up in docs/agent.md ("Step 1") and written out in docs/notes/agent-log.md
+("Grammar").
 """
 
 from __future__ import annotations

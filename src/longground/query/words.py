@@ -16,6 +16,7 @@ from functools import lru_cache
 #: Nouns that name a person, a group of people or a face (singular and plural forms).
 PERSON_NOUNS = frozenset(
     """person people persons someone somebody anyone anybody human humans man men woman women
+    walker walkers jogger joggers runner runners
     boy boys girl girls child children kid kids guy guys lady ladies gentleman gentlemen baby
     babies toddler adult adults teenager teenagers individual individuals crowd audience
     pedestrian pedestrians passer-by passersby player players presenter presenters speaker
@@ -27,6 +28,12 @@ PERSON_NOUNS = frozenset(
     headshot selfie webcam""".split()
 )
 FACE_NOUNS = frozenset({"face", "faces", "headshot", "selfie", "webcam"})
+#: People seen whole, by the pedestrian detector rather than the face detector.
+BODY_NOUNS = frozenset(
+    "pedestrian pedestrians passer-by passersby walker walkers cyclist cyclists jogger joggers "
+    "runner runners crowd crowds".split()
+)
+BODY_VERBS = frozenset("walk walks walking walked stroll strolls strolling".split())
 #: Verbs (lemmas) that say only that a person is there, or how they hold themselves: the
 #: people channel can check these; any other verb is an action it cannot.
 PRESENCE_VERBS = frozenset(

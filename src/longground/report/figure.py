@@ -71,3 +71,11 @@ class LeftOut:
     def save(self, folder: Path) -> dict:
         """What the page needs: the figure's name and title, and the reason."""
         return {"name": self.name, "title": self.title, "reason": self.reason}
+
+
+def legend_above(fig, ax) -> None:
+    """The legend of `ax`'s labelled artists above the panels, in a row, where it covers no
+    bar or line (a constrained-layout figure makes room for it)."""
+    handles, names = ax.get_legend_handles_labels()
+    fig.legend(handles, names, loc="outside upper center", ncols=min(4, len(names)),
+               fontsize="small", frameon=False)  # fmt: skip

@@ -10,7 +10,7 @@ import json
 
 from ..errors import require
 from ..eval.registry import get_protocol
-from ..eval.table import format_value
+from ..eval.table import format_value, legend_line
 from ..eval.taxonomy import CLASSES
 from .inputs import ReportInput
 
@@ -26,10 +26,13 @@ TEMPLATE = """<!DOCTYPE html>
 <style>
 body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em;
        color: #222; }
-table { border-collapse: collapse; margin: 1em 0; font-variant-numeric: tabular-nums; }
-th, td { border-bottom: 1px solid #ddd; padding: 0.3em 0.7em; text-align: right; }
-th:first-child, td:first-child { text-align: left; }
-thead tr:first-child th { border-bottom: none; color: #666; font-weight: normal; }
+table { border-collapse: collapse; margin: 1em 0; font-variant-numeric: tabular-nums;
+        font-size: 0.92em; max-width: 100%; }
+th, td { border-bottom: 1px solid #ddd; padding: 0.3em 0.45em; text-align: right; }
+th:first-child, td:first-child { text-align: left; white-space: nowrap; }
+thead tr:first-child th { border-bottom: 1px solid #bbb; color: #666; font-weight: normal;
+                          text-align: center; padding-bottom: 0.15em; }
+thead tr:first-child th:first-child { border-bottom: none; }
 figure { margin: 2em 0; }
 figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
 figcaption { color: #444; font-size: 0.92em; margin-top: 0.4em; }
@@ -40,20 +43,20 @@ figcaption { color: #444; font-size: 0.92em; margin-top: 0.4em; }
 <body>
 <h1>{{ title }}</h1>
 <p class="small">Benchmark <code>{{ gt }}</code> ({{ n_queries }} queries), protocol
-<code>{{ protocol }}</code>{% if theta %}, θ = {{ theta }}{% endif %}. Metrics in percent
-except MAE.</p>
+<code>{{ protocol }}</code>{% if theta %}, θ = {{ theta }}{% endif %}. Metrics {{ units }}.</p>
 <h2>Methods</h2>
-<table id="methods">
+{% for t in tables %}<table id="{{ t.id }}">
 <thead>
-<tr><th></th>{% for g in groups %}<th colspan="{{ g.span }}">{{ g.label }}</th>{% endfor %}</tr>
-<tr><th>method</th>{% for h in headers %}<th>{{ h }}</th>{% endfor %}</tr>
+<tr><th></th>{% for g in t.groups %}<th colspan="{{ g.span }}">{{ g.label }}</th>{% endfor %}</tr>
+<tr><th>method</th>{% for h in t.headers %}<th>{{ h }}</th>{% endfor %}</tr>
 </thead>
 <tbody>
-{% for row in rows %}<tr data-method="{{ row.name }}"><td>{{ row.name }}</td>
+{% for row in t.rows %}<tr data-method="{{ row.name }}"><td>{{ row.name }}</td>
 {% for c in row.cells %}<td data-key="{{ c.key }}" data-value="{{ c.value }}">{{ c.text }}</td>
 {% endfor %}</tr>
 {% endfor %}</tbody>
 </table>
+{% endfor %}
 <p class="how" id="how-methods"><b>How to read this.</b> {{ how_methods }}</p>
 <h2>Figures</h2>
 <p class="how" id="how-figures"><b>How to read this.</b> Every number drawn is one of the
@@ -87,10 +90,11 @@ report.json</a>.</p>
 """
 
 
-def _cell(key: str, value, percent: bool = True) -> dict:
-    """A table cell: its key, the exact value as JSON, and the printed text."""
+def _cell(key: str, value, percent: bool = True, undefined: bool = False) -> dict:
+    """A table cell: its key, the exact value as JSON, and the printed text ("n/a" for a
+    value the protocol flags as undefined, such as a Pearson's r reported as 0.0)."""
     text = str(value) if isinstance(value, int) else format_value(value, percent)
-    return {"key": key, "value": json.dumps(value), "text": text}
+    return {"key": key, "value": json.dumps(value), "text": "n/a" if undefined else text}
 
 
 def method_rows(report: ReportInput) -> tuple[list[dict], list[str], list[dict]]:
@@ -107,7 +111,8 @@ def method_rows(report: ReportInput) -> tuple[list[dict], list[str], list[dict]]
     rows = []
     for run in report.methods:
         m = run.result.metrics
-        cells = [_cell(c.key, m.get(c.key), c.percent) for c in columns]
+        cells = [_cell(c.key, m.get(c.key), c.percent, bool(m.get(f"{c.key}_undefined")))
+                 for c in columns]  # fmt: skip
         cells += [_cell(key, m.get(key)) for key in COUNT_KEYS]
         rows.append({"name": run.name, "cells": cells})
     return groups, headers, rows
@@ -139,7 +144,8 @@ HOW_METHODS = {
     "them. F1@θ also counts every extra interval against precision, and Rej.-F1 scores "
     "whether negative queries are rejected; a method that over-predicts loses there. When "
     "the two groups disagree, the method is trading precision and rejection for coverage. "
-    "MAE and Pearson compare the predicted count of moments with the true count.",
+    "MAE and Pearson compare the predicted count of moments with the true count; Pearson is "
+    "n/a when one of the counts does not vary (eval reports it as 0.0 with a note).",
     "single": "Only each method's first interval is scored, against the best-matching GT "
     "interval of the query: IoU averaged over the positive queries (mIoU) and the share of "
     "queries whose first interval reaches each IoU threshold (R1@τ). Further intervals are "
@@ -157,13 +163,12 @@ def render_page(
     template = jinja2.Environment(autoescape=True).from_string(TEMPLATE)
     return template.render(
         title=title,
+        units=legend_line(report.protocol, report.theta),
         gt=str(report.gt_path),
         n_queries=len(report.samples),
         protocol=report.protocol,
         theta=f"{report.theta:g}",
-        groups=groups,
-        headers=headers,
-        rows=rows,
+        tables=[{"id": "methods", "groups": groups, "headers": headers, "rows": rows}],
         figures=figures,
         classes=CLASSES,
         taxonomy=taxonomy_rows(report),

@@ -16,8 +16,9 @@ import numpy as np
 
 from ..atomic import atomic_open
 from ..eval.qvhighlights import BUCKETS, LEVELS, THRESHOLDS, load_and_score, published
-from .figure import ReportFigure, new_figure
+from .figure import ReportFigure, legend_above, new_figure
 from .inputs import FIGURES_DIR, check_out_dir
+from .summary_figures import bars
 
 HOW = (
     "QVHighlights' own metrics, in percent. MR-mAP ranks each query's first 10 windows by "
@@ -54,7 +55,7 @@ def qvhighlights_report(
 def _grouped_bars(ax, groups: list[str], values: dict[str, list[float]]) -> None:
     width, x = 0.8 / len(values), np.arange(len(groups))
     for m, (name, row) in enumerate(values.items()):
-        ax.bar(x + (m - (len(values) - 1) / 2) * width, row, width, label=name)
+        bars(ax, x + (m - (len(values) - 1) / 2) * width, np.array(row), width, f"C{m}", name)
     ax.set_xticks(x, groups, fontsize=10)
     ax.set_ylim(0, 100)
     ax.tick_params(axis="y", labelsize=10)
@@ -73,7 +74,7 @@ def mr_by_length(metrics: dict) -> ReportFigure:
     _grouped_bars(ax, buckets, values)
     ax.set_ylabel("MR mAP (%)", fontsize=10)
     ax.set_xlabel("GT window length", fontsize=10)
-    ax.legend(fontsize=9)
+    legend_above(fig, ax)
     text = "; ".join(f"{m} " + ", ".join(f"{b} {x:.1f}" for b, x in zip(buckets, row))
                      for m, row in values.items())  # fmt: skip
     return ReportFigure(
@@ -96,7 +97,7 @@ def mr_by_threshold(metrics: dict) -> ReportFigure:
         ax.set_xlabel("tIoU threshold", fontsize=10)
         ax.set_ylabel(f"{key[3:]} (%)", fontsize=10)
         ax.set_title(f"{key[3:]} (full)", fontsize=11)
-    axes[0][0].legend(fontsize=9)
+    legend_above(fig, axes[0][0])
     return ReportFigure(
         "mr_by_threshold", "Moment retrieval against the tIoU threshold",
         "Two line charts sharing a 0-100% axis: MR mAP and R1 of every method at tIoU "
@@ -115,7 +116,7 @@ def highlights(metrics: dict) -> ReportFigure:
         _grouped_bars(ax, levels, values)
         ax.set_ylabel(f"{key} (%)", fontsize=10)
         ax.set_title(key, fontsize=11)
-    axes[0][0].legend(fontsize=9)
+    legend_above(fig, axes[0][0])
     return ReportFigure(
         "highlights", "Highlight detection",
         "Two grouped bar charts sharing a 0-100% axis: HL-mAP and HIT@1 of every method at the "
@@ -134,14 +135,59 @@ def _page(gt: Path, n_queries: int, metrics: dict, figures: list[dict], title: s
     jinja2 = require("jinja2", "report")
     brief = {name: published(m)["brief"] for name, m in metrics.items()}
     keys = list(next(iter(brief.values())))
-    rows = [{"name": name, "cells": [{"key": k, "value": json.dumps(b[k]),
-                                      "text": "" if b[k] is None else f"{b[k]:.2f}"}
-                                     for k in keys]}
-            for name, b in brief.items()]  # fmt: skip
-    headers = [k.replace("MR-", "").replace("HL-min-", "HL ") for k in keys]
+    tables = []
+    for table_id, groups_of in TABLES:
+        groups, columns = table_columns(keys, groups_of)
+        rows = [{"name": name, "cells": [{"key": k, "value": json.dumps(b[k]),
+                                          "text": "" if b[k] is None else f"{b[k]:.2f}"}
+                                         for k, _ in columns]}
+                for name, b in brief.items()]  # fmt: skip
+        headers = [h for _, h in columns]
+        tables.append({"id": table_id, "groups": groups, "headers": headers, "rows": rows})
     return jinja2.Environment(autoescape=True).from_string(TEMPLATE).render(
         title=title, gt=str(gt), n_queries=n_queries, protocol="qvhighlights", theta="",
-        groups=[{"label": "QVHighlights (percent)", "span": len(keys)}], headers=headers,
-        rows=rows, figures=figures, classes=[], taxonomy=[], recall=[], left_out=[],
-        how_methods=HOW,
+        units="in percent", tables=tables, figures=figures, classes=[], taxonomy=[],
+        recall=[], left_out=[], how_methods=HOW,
     )  # fmt: skip
+
+
+# The methods tables (one screen wide each: moment retrieval, then highlight detection) and
+# their column groups: the prefix of the published keys each group gathers, and its label.
+TABLES = (
+    ("methods", (("MR-full-", "Moment retrieval, all GT windows"),
+                 ("MR-", "MR mAP by GT window length"))),
+    ("methods-highlights", (("HL-min-", "Highlight detection: a clip is positive at saliency "
+                             "Fair (2), Good (3) or VeryGood (4) and up"),)),
+)  # fmt: skip
+_LENGTHS = ("short", "middle", "long")
+
+
+def table_columns(
+    keys: list[str], table_groups: tuple[tuple[str, str], ...]
+) -> tuple[list[dict], list[tuple[str, str]]]:
+    """The published keys that `table_groups` (prefix, label) gather, with short headers:
+    `(groups, [(key, header)])`; the length buckets go short, middle, long.
+
+    >>> groups, columns = table_columns(["MR-full-R1@0.5", "MR-long-mAP", "MR-short-mAP",
+    ...                                  "HL-min-Fair-Hit1"], TABLES[0][1])
+    >>> [g["span"] for g in groups], [h for _, h in columns]
+    ([1, 2], ['R1@0.5', 'short', 'long'])
+    """
+    groups, columns, left = [], [], list(keys)
+    for prefix, label in table_groups:
+        mine = [k for k in left if k.startswith(prefix)]
+        if prefix == "MR-":
+            mine.sort(key=lambda k: _LENGTHS.index(k.split("-")[1]) if k.split("-")[1] in
+                      _LENGTHS else len(_LENGTHS))  # fmt: skip
+        left = [k for k in left if k not in mine]
+        if mine:
+            groups.append({"label": label, "span": len(mine)})
+            columns += [(k, _header(k[len(prefix):])) for k in mine]
+    return groups, columns
+
+
+def _header(rest: str) -> str:
+    """`long-mAP` -> `long`, `Fair-Hit1` -> `Fair HIT@1`, `R1@0.5` as it is."""
+    rest = rest.replace("Hit1", "HIT@1")
+    return rest.split("-")[0] if rest.endswith("-mAP") and "-" in rest and rest[0].islower() \
+        else rest.replace("-", " ")

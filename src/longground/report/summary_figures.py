@@ -7,17 +7,23 @@ dicts), so the figures show exactly what `eval --json` prints.
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
 from ..eval import get_protocol
 from ..eval.breakdown import NO_LABEL
 from ..eval.buckets import DURATION_LABELS, POSITION_LABELS, UNKNOWN
 from ..eval.taxonomy import CLASSES
-from .figure import LeftOut, ReportFigure, new_figure
+from .figure import LeftOut, ReportFigure, legend_above, new_figure
 from .inputs import ReportInput
 
 LABELS = {"miou": "mIoU", "rej_f1": "Rej.-F1", "recall@0.5": "R@0.5"}
 CLASS_COLOURS = ("#9e9e9e", "#fdae61", "#d7191c", "#2c7bb6")
+# The height (percent points) a bar of 0 is drawn at, so that it shows.
+ZERO_BAR = 0.8
+# Characters per line of a 3.8-inch panel's title.
+TITLE_CHARS = 40
 
 
 def _label(key: str) -> str:
@@ -37,36 +43,63 @@ def _value(row: dict, key: str) -> float:
 
 def breakdown_bars(report: ReportInput, by: str) -> ReportFigure | LeftOut:
     """Grouped bars: one group per attribute (or domain), one bar per method, two panels
-    sharing one percent axis; left out when no query has a label to group by."""
+    sharing one percent axis; a 0 is a bar you can see, an undefined value a hatched slot
+    marked n/a; the legend sits above the panels. Left out when no query has a label."""
     groups = list(report.methods[0].result.by[by])
     keys = breakdown_keys(report)
     if not [g for g in groups if g != NO_LABEL]:
         return LeftOut(f"by_{by}", f"Metrics per {by}",
                        f"no query of the benchmark has a{'n' if by[0] in 'aeiou' else ''} {by}")
-    fig, axes = new_figure(max(6.0, 0.9 * len(groups) * len(keys) + 2), 3.6, ncols=len(keys))
+    fig, axes = new_figure(max(6.0, 0.9 * len(groups) * len(keys) + 2), 3.9, ncols=len(keys))
     width = 0.8 / len(report.methods)
     x = np.arange(len(groups))
     for ax, key in zip(axes[0], keys, strict=True):
         for m, run in enumerate(report.methods):
-            values = [100 * _value(run.result.by[by][g], key) for g in groups]
-            ax.bar(x + (m - (len(report.methods) - 1) / 2) * width, values, width, label=run.name)
+            values = np.array([100 * _value(run.result.by[by][g], key) for g in groups])
+            bars(ax, x + (m - (len(report.methods) - 1) / 2) * width, values, width,
+                 f"C{m}", run.name)  # fmt: skip
         ax.set_xticks(x, groups, rotation=30, ha="right")
         ax.set_ylim(0, 100)
         ax.set_ylabel(f"{_label(key)} (%)")
         ax.set_title(_label(key))
-    axes[0][0].legend(fontsize="small")
+    legend_above(fig, axes[0][0])
     names = ", ".join(run.name for run in report.methods)
     metrics = " and ".join(_label(k) for k in keys)
     return ReportFigure(
         f"by_{by}",
         f"{metrics} per {by}",
         f"Grouped bar chart of {metrics} in percent for each {by} "
-        f"({', '.join(groups)}), one bar per method ({names}).",
+        f"({', '.join(groups)}), one bar per method ({names}); a value of 0 is drawn as a "
+        "thin bar with its 0, an undefined one as a hatched slot marked n/a.",
         f"{metrics} of each method, computed over the queries of each {by} (a query with "
-        f"several {by}s counts in each). Missing bars: the metric is undefined for that "
-        "group (e.g. Rej.-F1 needs both positive and negative queries).",
+        f"several {by}s counts in each). A thin bar labelled 0 is a score of zero; a hatched "
+        "slot marked n/a means the metric is undefined for that group (e.g. Rej.-F1 needs "
+        "both positive and negative queries).",
         fig,
     )
+
+
+def bars(ax, x: np.ndarray, values: np.ndarray, width: float, colour: str, name: str) -> None:
+    """One method's bars: values in percent; NaN (undefined) as a hatched slot marked n/a,
+    and a 0 as a thin bar of its colour with "0" above, so neither reads as the other."""
+    defined = np.isfinite(values)
+    ax.bar(x[defined], np.maximum(values[defined], ZERO_BAR), width, color=colour, label=name)
+    for xi, value in zip(x, values, strict=True):
+        if not np.isfinite(value):
+            ax.bar(xi, 100, width, fill=False, hatch="///", edgecolor="#c8c8c8", linewidth=0)
+            ax.text(xi, 50, "n/a", rotation=90, ha="center", va="center", fontsize=8,
+                    color="#777777")  # fmt: skip
+        elif value == 0:
+            ax.text(xi, ZERO_BAR + 1, "0", ha="center", va="bottom", fontsize=8, color=colour)
+
+
+def pearson_text(metrics: dict) -> str:
+    """Pearson's r as the figures print it: n/a when undefined (eval reports it as 0.0).
+
+    >>> pearson_text({"pearson": 0.0, "pearson_undefined": True}), pearson_text({"pearson": 0.5})
+    ('n/a', '0.500')
+    """
+    return "n/a" if metrics.get("pearson_undefined") else f"{metrics['pearson']:.3f}"
 
 
 def heatmap(report: ReportInput) -> ReportFigure:
@@ -136,15 +169,17 @@ def count_scatter(report: ReportInput) -> ReportFigure:
         ax.set_ylabel("predicted count")
         for axis in (ax.xaxis, ax.yaxis):
             axis.get_major_locator().set_params(integer=True)
-        ax.set_title(f"{run.name}: Pearson {run.result.metrics['pearson']:.3f}")
-    text = "; ".join(f"{r.name} r = {r.result.metrics['pearson']:.3f}" for r in report.methods)
+        ax.set_title(textwrap.fill(f"{run.name}: Pearson {pearson_text(run.result.metrics)}",
+                                   TITLE_CHARS))  # fmt: skip
+    text = "; ".join(f"{r.name} r = {pearson_text(r.result.metrics)}" for r in report.methods)
     return ReportFigure(
         "count_calibration",
         "Count calibration",
         f"Scatter plots of predicted against ground-truth event count per query; {text}.",
         "Each bubble is a (GT count, predicted count) pair; its area grows with the number of "
         "queries that have it. Points on the dashed diagonal are counted exactly; the title "
-        "gives the Pearson correlation that eval reports.",
+        "gives the Pearson correlation that eval reports (n/a when one of the counts does not "
+        "vary, e.g. a method that always answers one interval).",
         fig,
     )
 
@@ -217,12 +252,12 @@ def window_recall_bars(report: ReportInput) -> ReportFigure:
     fig, axes = new_figure(5.0, 3.4)
     ax, x = axes[0][0], np.arange(len(ks))
     for i, name in enumerate(("inside", "overlap")):
-        values = [100 * _value(recall, f"{name}@{k}") for k in ks]
-        ax.bar(x + (i - 0.5) * 0.38, values, 0.38, label=name)
+        values = np.array([100 * _value(recall, f"{name}@{k}") for k in ks])
+        bars(ax, x + (i - 0.5) * 0.38, values, 0.38, f"C{i}", name)
     ax.set_xticks(x, [f"K={k}" for k in ks])
     ax.set_ylim(0, 100)
     ax.set_ylabel("queries (%)")
-    ax.legend()
+    legend_above(fig, ax)
     return ReportFigure(
         "window_recall",
         "Top-K retrieval window recall",

@@ -3,6 +3,8 @@ where the methods do worst and best."""
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
 from ..eval import get_protocol
@@ -12,6 +14,14 @@ from .inputs import ReportInput
 
 N_SHOWN = 10
 GT_COLOUR = "#222222"
+WIDTH_IN = 10.0
+RIGHT = 0.98  # the panels' right edge, as a fraction of the width
+# Text sizes for the fixed layout, on the safe side: a 10-point title line is about 0.19 in
+# tall and its characters at most 0.085 in wide on average; a 9-point lane label's 0.075 in.
+TITLE_LINE_IN = 0.19
+TITLE_CHAR_IN = 0.085
+LANE_CHARS = 22
+LABEL_CHAR_IN = 0.075
 
 
 def query_scores(report: ReportInput) -> np.ndarray:
@@ -53,19 +63,27 @@ def timeline_figure(report: ReportInput, picked: np.ndarray, which: str) -> Repo
     mean = scores.mean(axis=0)
     protocol = get_protocol(report.protocol)
     first_only = protocol.first_interval_only
-    lanes = ["GT", *(run.name for run in report.methods)]
-    panel_in = 0.36 * len(lanes) + 0.7
+    lanes = ["GT", *(_wrapped(run.name, LANE_CHARS) for run in report.methods)]
+    # fixed margins: a regular stack of panels needs no layout solver (the slow part); the
+    # left one holds the longest lane label, the space above each panel its wrapped title
+    label_in = LABEL_CHAR_IN * max(len(line) for lane in lanes for line in lane.split("\n"))
+    label_in += 0.25
+    title_chars = int((WIDTH_IN * RIGHT - label_in) / TITLE_CHAR_IN)
+    titles = [_wrapped(f"{report.samples[q].qid}: {_short(report.samples[q].query)}  "
+                       f"[{_scores_text(report, scores, mean, q)}]", title_chars)
+              for q in picked]  # fmt: skip
+    title_in = TITLE_LINE_IN * max((t.count("\n") + 1 for t in titles), default=1)
+    panel_in = 0.36 * len(lanes) + 0.5 + title_in
     height_in = max(1, len(picked)) * panel_in + 0.5
-    fig, axes = new_figure(10.0, height_in, nrows=max(1, len(picked)), layout=None)
-    # fixed margins: a regular stack of panels needs no layout solver (the slow part)
+    fig, axes = new_figure(WIDTH_IN, height_in, nrows=max(1, len(picked)), layout=None)
     fig.subplots_adjust(
-        left=0.11,
-        right=0.98,
-        top=1 - 0.3 / height_in,
+        left=label_in / WIDTH_IN,
+        right=RIGHT,
+        top=1 - (title_in + 0.1) / height_in,
         bottom=0.45 / height_in,
-        hspace=0.5 / (panel_in - 0.5),
+        hspace=(title_in + 0.3) / (panel_in - title_in - 0.3),
     )
-    for ax, q in zip(axes[:, 0], picked, strict=False):
+    for ax, q, title in zip(axes[:, 0], picked, titles, strict=False):
         sample = report.samples[q]
         _lane(ax, 0, sample.gt.spans, GT_COLOUR)
         for m, run in enumerate(report.methods, start=1):
@@ -77,9 +95,9 @@ def timeline_figure(report: ReportInput, picked: np.ndarray, which: str) -> Repo
                 spans = spans[:1]
             _lane(ax, m, spans, f"C{m - 1}")
         ax.set_xlim(0, sample.duration_s)
+        ax.set_ylim(-len(lanes) + 0.5, 0.5)  # every lane, even one with nothing drawn
         ax.set_yticks(-np.arange(len(lanes)), lanes, fontsize=9)
-        ax.set_title(f"{sample.qid}: {_short(sample.query)}  "
-                     f"[{_scores_text(report, scores, mean, q)}]", fontsize=10, loc="left")
+        ax.set_title(title, fontsize=10, loc="left")
         ax.tick_params(axis="x", labelsize=9)
     axes[-1, 0].set_xlabel("video time (s)", fontsize=10)
     qids = ", ".join(report.samples[q].qid for q in picked)
@@ -119,6 +137,16 @@ def _lane(ax, lane: int, spans: np.ndarray, colour: str, alpha: float = 1.0) -> 
             linewidth=0.8,
             alpha=alpha,
         )
+
+
+def _wrapped(text: str, width: int) -> str:
+    """`text` wrapped to lines of at most `width` characters (a word longer than that is
+    split), so a title or label is never cut at the figure's edge.
+
+    >>> _wrapped("q1: a dog  [mean 42.0%: retrieval 50.0%, agent 34.0%]", 30)
+    'q1: a dog  [mean 42.0%:\\nretrieval 50.0%, agent 34.0%]'
+    """
+    return textwrap.fill(text, width, break_long_words=True, replace_whitespace=False)
 
 
 def _short(text: str, limit: int = 70) -> str:

@@ -11,7 +11,7 @@ import json
 import numpy as np
 
 from .runs import Context, read_traces
-from .table import DASH, Part, TableResult, percent
+from .table import DASH, NA, Part, TableResult, percent
 
 TITLE = "CoMET"
 BASELINE = {"n_frames": "128"}
@@ -98,21 +98,42 @@ def _comet(ctx: Context, method: str, params: dict[str, str]) -> dict:
     return ctx.score(ctx.answers(method, params, single=False), "comet")
 
 
+def pearson_cell(m: dict) -> str:
+    """Pearson's r as CoMET prints it, or "n/a" when it is undefined (the metrics say 0.0).
+
+    >>> pearson_cell({"pearson": 0.0, "pearson_undefined": True}), pearson_cell({"pearson": 0.11})
+    ('n/a', '11.0')
+    """
+    return NA if m.get("pearson_undefined") else percent(m["pearson"])
+
+
+def pearson_notes(values: dict[str, dict]) -> tuple[str, ...]:
+    """A note for each row whose Pearson's r is "n/a", saying why."""
+    return tuple(
+        f"{label}: Pearson's r is n/a, undefined because "
+        f"{m.get('pearson_reason', 'a count does not vary')} (a correlation needs both the "
+        "predicted and the GT counts to vary)"
+        for label, m in values.items()
+        if m.get("pearson_undefined")
+    )
+
+
 def _t2_row(label: str, m: dict) -> tuple[str, ...]:
     mae = DASH if m["mae"] is None else f"{m['mae']:.1f}"
-    keys = ("obo", "pearson", "miou", "recall@0.5", "f1@0.5", "rej_f1", "fpr")
-    return (label, "–", mae, *(percent(m[k]) for k in keys))
+    keys = ("miou", "recall@0.5", "f1@0.5", "rej_f1", "fpr")
+    return (label, "–", mae, percent(m["obo"]), pearson_cell(m), *(percent(m[k]) for k in keys))
 
 
 def table2(ctx: Context) -> TableResult:
     """Table 2: counting, grounding and negative-query metrics, single pass against the
     agent on the same model."""
     base, agent = _comet(ctx, "monolithic", BASELINE), _comet(ctx, "agent", {})
-    rows = (_t2_row(ctx.model, base), _t2_row(f"Ours ({ctx.model})", agent))
+    labels = {ctx.model: base, f"Ours ({ctx.model})": agent}
+    rows = tuple(_t2_row(label, m) for label, m in labels.items())
     part = Part("Main results (comet protocol)", T2_HEADER, rows,
                 T2_PAPER if ctx.published else None)  # fmt: skip
     return TableResult("comet-table2", f"{TITLE} Table 2", (part,),
-                       {"monolithic": base, "agent": agent})  # fmt: skip
+                       {"monolithic": base, "agent": agent}, pearson_notes(labels))  # fmt: skip
 
 
 def table5(ctx: Context) -> TableResult:
@@ -139,10 +160,10 @@ def table6(ctx: Context) -> TableResult:
     rows, values = [], {}
     for label, method, params in runs:
         m = values[label] = _comet(ctx, method, params)
-        rows.append((label, percent(m["pearson"]), percent(m["f1@0.5"]), percent(m["rej_f1"])))
+        rows.append((label, pearson_cell(m), percent(m["f1@0.5"]), percent(m["rej_f1"])))
     part = Part("Ablations (comet protocol)", T6_HEADER, tuple(rows),
                 T6_PAPER if ctx.published else None)  # fmt: skip
-    return TableResult("comet-table6", f"{TITLE} Table 6", (part,), values)
+    return TableResult("comet-table6", f"{TITLE} Table 6", (part,), values, pearson_notes(values))
 
 
 def table7(ctx: Context) -> TableResult:

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..errors import UserError
 from ..methods import MethodConfig, build_method
 from ..run.execute import error_record, grounding_record
@@ -87,13 +89,38 @@ class Context:
         return path
 
     def score(self, path: Path, protocol: str) -> dict[str, Any]:
-        """The metrics of an answer file under `protocol` ("comet" or "single")."""
+        """The metrics of an answer file under `protocol` ("comet" or "single"); an
+        undefined Pearson correlation comes with "pearson_reason"."""
         from ..eval import evaluate
         from ..formats import load_predictions
 
         by_qid = {s.qid: s for s in self.samples}
         predictions = load_predictions(path, samples=by_qid)
-        return evaluate(self.samples, predictions, protocol=protocol).metrics
+        result = evaluate(self.samples, predictions, protocol=protocol)
+        if not result.metrics.get("pearson_undefined"):
+            return result.metrics
+        reason = constant_count(result.queries["n_pred"], result.queries["n_gt"])
+        return {**result.metrics, "pearson_reason": reason}
+
+
+def constant_count(n_pred: np.ndarray, n_gt: np.ndarray) -> str:
+    """Why Pearson's r of the per-query counts is undefined: the side that does not vary.
+
+    >>> constant_count(np.array([0, 0, 0]), np.array([1, 2, 0]))
+    'every query was answered with 0 intervals'
+    >>> constant_count(np.array([1, 3]), np.array([1, 1]))
+    'every query has 1 GT interval'
+    """
+    parts = []
+    if len(n_pred) and np.all(n_pred == n_pred[0]):
+        parts.append(f"every query was answered with {_intervals(int(n_pred[0]))}")
+    if len(n_gt) and np.all(n_gt == n_gt[0]):
+        parts.append(f"every query has {_intervals(int(n_gt[0]), 'GT ')}")
+    return " and ".join(parts) or "fewer than two queries"
+
+
+def _intervals(n: int, kind: str = "") -> str:
+    return f"{n} {kind}interval{'s' if n != 1 else ''}"
 
 
 def _drop_errors(path: Path) -> Path:

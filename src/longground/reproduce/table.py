@@ -11,6 +11,10 @@ from typing import Any
 from ..atomic import atomic_open
 
 DASH = "–"
+#: A value that is undefined (a note under the table says why).
+NA = "n/a"
+#: Methods that ask a Video-LLM for every answer.
+VIDEO_LLM_METHODS = frozenset({"monolithic", "hybrid"})
 
 
 @dataclass(frozen=True)
@@ -54,11 +58,25 @@ class PaperTable:
         name: the command-line name ("ewb-table7").
         title: the paper and table.
         build: `(context) -> TableResult`, running what the table needs.
+        methods: the methods its rows run.
+        home: the benchmarks the paper's rows are on (`benchmarks.PaperBenchmark`).
     """
 
     name: str
     title: str
     build: Callable[[Any], TableResult]
+    methods: tuple[str, ...] = ()
+    home: tuple[Any, ...] = ()
+
+    @property
+    def needs_video_llm(self) -> bool:
+        """Whether a row runs a method that cannot answer without a Video-LLM (the agent
+        plays its roles offline when no model is named).
+
+        >>> PaperTable("t", "T", lambda ctx: None, ("agent",)).needs_video_llm
+        False
+        """
+        return bool(VIDEO_LLM_METHODS & set(self.methods))
 
 
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

@@ -4,7 +4,8 @@ Every backend (in-process, process pool, Ray actor) runs jobs through `ground_jo
 records are the same whichever backend ran them.
 
 A record is a canonical prediction line (see `longground.formats.canonical`):
-`{"qid", "intervals": [[s, e], ...], "scores"?, "response"?, "method", "timings": {...}}`.
+`{"qid", "intervals": [[s, e], ...], "scores"?, "raw_scores"?, "channel"?, "response"?,
+"method", "timings": {...}}`.
 A query that could not be answered has `"intervals": null` and an `"error"`; one whose model
 answer did not parse (`Grounding.parse_error`) has `"intervals": null`, its
 `"response"` and the `"parse_error"`. Scoring counts both as failures, never as "no moment".
@@ -80,6 +81,10 @@ def grounding_record(
         record["intervals"] = grounding.moments.to_list()
         if grounding.moments.scores is not None:
             record["scores"] = [_finite(score) for score in grounding.moments.scores.tolist()]
+        if grounding.raw_scores is not None:
+            record["raw_scores"] = [_finite(score) for score in grounding.raw_scores]
+    if grounding.channel is not None:
+        record["channel"] = grounding.channel
     if grounding.raw is not None:
         record["response"] = grounding.raw
     record["method"] = method_name

@@ -10,6 +10,9 @@ Endpoints (JSON unless said otherwise):
   line, and the whole trace it returned).
 - `POST /api/export` `{"query", "format", "hits": ["VIDEO:K", ...]}`: the chosen hits as a
   file (FCPXML, FCP7 XML, OTIO, EDL markers, CSV, SRT, VTT, or a zip of clips with sound).
+- `GET /api/tracks?q=QUERY&hit=VIDEO:K`: the tracks of the query's object in hit K of a
+  video (computed on first asking, then kept), for the page to draw over the thumbnail and
+  the player; none, with a note, for a hit found by speech or on-screen text.
 - `GET /api/thumb?video=ID&t=SECONDS`: the frame shown then, as a JPEG.
 - `GET /media/{folder}/{name}`: a video file, with HTTP Range requests (206, 416).
 
@@ -27,14 +30,15 @@ from typing import Annotated, Any, Literal
 from ..annotate.access import MAX_BODY_BYTES, BodyLimit, TokenGate, add_guards
 from ..annotate.app import ERRORS, MEDIA_RESPONSES
 from ..errors import UserError, require
+from ..query import MAX_QUERY_CHARS
 from .downloads import FORMATS, download
 from .library import Library
 from .search import Answers, Filters, Searcher, explain, search_library
 from .thumbs import Thumbnails
+from .tracks import HitTracks, Tracker, follow_moment
 
 STATIC = Path(__file__).with_name("static")
 #: The longest query taken (a query is a sentence; this bounds a request's work).
-MAX_QUERY_CHARS = 1000
 #: The most hits one export takes.
 MAX_EXPORT_HITS = 10_000
 
@@ -44,6 +48,7 @@ def create_app(
     searcher: Searcher,
     allowed_hosts: Sequence[str] | None = None,
     token: str | None = None,
+    tracker: Tracker = follow_moment,
 ):
     """Build the FastAPI app.
 
@@ -52,6 +57,7 @@ def create_app(
         searcher: the method, called one query and video at a time.
         allowed_hosts: `Host` header values accepted (None: any).
         token: the access token every request must carry (None: none, for loopback).
+        tracker: follows a query's object through one hit (`serve.tracks`).
     """
     fastapi = require("fastapi", "annotate")
     app = fastapi.FastAPI(title="longground serve", docs_url=None, redoc_url=None)
@@ -62,6 +68,7 @@ def create_app(
     answers = Answers(searcher)
     _add_pages(app)
     _add_library(app, library, answers)
+    _add_tracks(app, library, answers, HitTracks(tracker))
     _add_files(app, library, answers, Thumbnails())
     return app
 
@@ -124,16 +131,41 @@ def _models():
         line: str
         trace: dict[str, Any]
 
+    class ThumbBox(BaseModel):
+        track_id: int
+        box: list[float]
+        colour: str
+
+    class Thumb(BaseModel):
+        t_s: float
+        url: str
+        boxes: list[ThumbBox]
+
+    class HitTrack(BaseModel):
+        track_id: int
+        label: str
+        times_s: list[float]
+        boxes: list[list[float]]
+        confidence: list[float]
+        colour: str
+
+    class TracksOut(BaseModel):
+        hit: str
+        tracks: list[HitTrack]
+        note: str | None
+        max_gap_s: float
+        thumb: Thumb
+
     class ExportIn(BaseModel):
         query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS)
         format: Literal[tuple(FORMATS)]  # type: ignore[valid-type]
         hits: list[Annotated[str, Field(max_length=64)]] = Field(min_length=1,
                                                                  max_length=MAX_EXPORT_HITS)
 
-    return LibraryOut, SearchOut, ExplainOut, ExportIn
+    return LibraryOut, SearchOut, ExplainOut, TracksOut, ExportIn
 
 
-LibraryOut, SearchOut, ExplainOut, ExportIn = _models()
+LibraryOut, SearchOut, ExplainOut, TracksOut, ExportIn = _models()
 
 
 def _add_pages(app) -> None:
@@ -197,6 +229,26 @@ def _add_library(app, library: Library, answers: Answers) -> None:
         trace = _plain(answer.trace)
         return {"video": video, "query": q, "line": explain(answer, answers.searcher.method),
                 "trace": trace if isinstance(trace, dict) else {"trace": trace}}  # fmt: skip
+
+
+def _add_tracks(app, library: Library, answers: Answers, hit_tracks: HitTracks) -> None:
+    from fastapi import HTTPException
+    from fastapi import Query as Q
+
+    from ..export.found import channel_in
+
+    @app.get("/api/tracks", responses=ERRORS, response_model=TracksOut)
+    def tracks(q: Annotated[str, Q(min_length=1, max_length=MAX_QUERY_CHARS)],
+               hit: Annotated[str, Q(max_length=64)]):  # fmt: skip
+        video_id, _, k = hit.rpartition(":")
+        found = library.get(video_id)
+        if found is None or found.state != "ready" or not k.isdigit():
+            raise HTTPException(404, f"no hit {hit!r}")
+        answer = answers.of(found, _query(q))
+        if isinstance(answer, str) or int(k) >= answer.moments.count:
+            raise HTTPException(404, f"no hit {hit!r} for this query")
+        moment = answer.moments[[int(k)]]
+        return hit_tracks.of(found, q, int(k), moment, channel_in(answer.trace))
 
 
 def _add_files(app, library: Library, answers: Answers, thumbs: Thumbnails) -> None:

@@ -179,22 +179,15 @@ def _hit(library: Library, video: Video, k: int, start_s: float, end_s: float,
 
 
 def explain(answer: Grounding, method: str) -> str:
-    """One line saying how the method reached its answer, from its trace.
+    """How the method reached its answer, one reason a line (`methods.explain`, what
+    `find --explain` prints), led by the method's name.
 
     >>> from longground.moments import Moments
     >>> g = Grounding(Moments.empty(), trace={"route": {"channel": "speech", "needle": "hi"}})
-    >>> explain(g, "agent")
-    "agent: answered by the speech channel, looking for 'hi'"
+    >>> explain(g, "agent").splitlines()[0]
+    "agent: why: the speech channel, needle 'hi' (rule None)"
     """
-    trace = answer.trace if isinstance(answer.trace, dict) else {}
-    route = trace.get("route") if isinstance(trace.get("route"), dict) else {}
-    channel = route.get("channel")
-    if channel and channel != "visual":
-        needle = route.get("needle")
-        looking = f", looking for {needle!r}" if needle else ""
-        return f"{method}: answered by the {channel} channel{looking}"
-    parts = [f"{key.replace('_', ' ')} {value:.3g}" if isinstance(value, float) else
-             f"{key.replace('_', ' ')} {value}"
-             for key, value in trace.items() if isinstance(value, int | float | str)]  # fmt: skip
-    detail = f" ({', '.join(parts[:4])})" if parts else ""
-    return f"{method}: answered from the pictures{detail}"
+    from ..methods.explain import explain as reasons
+
+    lines = reasons(answer) if isinstance(answer.trace, dict) else []
+    return "\n".join(f"{method}: {line}" for line in lines) or f"{method}: no reason recorded"

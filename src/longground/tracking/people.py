@@ -2,13 +2,18 @@
 
 The channel looks at a frame with its shorter side at `people.SIDE` (360) px, where OpenCV's
 HOG pedestrian detector (a 64 x 128 window) finds people at least about a third of the frame
-high: the walkers of a CCTV view (85 px of 576 in vtest.avi) are missed. So the localiser
-looks `detail` times closer: the frame is resized to a shorter side of `detail * SIDE` and
-cut across its shorter side into strips `SIDE` px wide overlapping by `OVERLAP` (a person up
-to that high is whole in one strip; the channel does not shrink a strip, whose shorter side
-is `SIDE`), each passed to the channel's own `count`, plus one pass over the whole frame for
-people larger than a strip; boxes found twice are merged (non-maximum suppression). With
-`detail` 1 it is the channel's view. The detectors give no scores: every box has 1.0.
+high: the walkers of a CCTV view (85 px of 576 in vtest.avi) are missed. So for people the
+localiser looks `detail` times closer: the frame resized to a shorter side of `detail *
+SIDE` px and passed whole to the channel's `bodies` (HOG's own image pyramid then finds the
+larger people too). Only the detector the target asks for runs: the face cascade costs
+about three times HOG's pass (docs/tracks.md), and a query about people never needs it.
+
+HOG gives each box its SVM margin; the channel keeps boxes with a margin above `MARGIN`
+(0.5). Here every box with a positive margin is kept, scored `margin / (margin + MARGIN)`,
+so the channel's cut is a score of one half, ByteTrack's `START_SCORE`: boxes the channel
+would keep start and extend tracks, the weaker ones only extend them (ByteTrack's second
+stage). Faces (the cascade gives no score) have 1.0. Boxes found twice are merged
+(non-maximum suppression).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from ..errors import require
 from .detections import Detections
 
 DETAIL = 2.0
-OVERLAP = 144
+MARGIN = 0.5  # the people channel's cut on HOG's margin
 MERGE_IOU = 0.3
 BODY_WORDS = frozenset(
     "person persons people pedestrian pedestrians walker walkers man men woman women "
@@ -31,17 +36,14 @@ BODY_WORDS = frozenset(
 FACE_WORDS = frozenset({"face", "faces", "head", "heads"})
 
 
-def tile_origins(length: int, tile: int, overlap: int) -> list[int]:
-    """Start offsets of tiles of `tile` px covering `length` px with at least `overlap`.
+def margin_score(margin) -> np.ndarray:
+    """HOG's SVM margins as scores in [0, 1): the channel's cut (`MARGIN`) is one half.
 
-    >>> tile_origins(960, 360, 144), tile_origins(300, 360, 144)
-    ([0, 216, 432, 600], [0])
+    >>> margin_score([0.0, 0.5, 1.5]).tolist()
+    [0.0, 0.5, 0.75]
     """
-    if length <= tile:
-        return [0]
-    step = tile - overlap
-    starts = list(range(0, length - tile, step))
-    return [*starts, length - tile]
+    margin = np.clip(np.asarray(margin, dtype=np.float64), 0.0, None)
+    return margin / (margin + MARGIN)
 
 
 def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
@@ -56,7 +58,8 @@ class PeopleLocaliser:
     """Boxes of people ("a person", "pedestrians", "every man") or faces ("a face").
 
     Args:
-        detail: how many times closer than the people channel to look (1: its own view).
+        detail: how many times closer than the people channel to look for people (1: its
+            own view).
     """
 
     name = "people"
@@ -68,39 +71,50 @@ class PeopleLocaliser:
     def accepts(self, target: str) -> bool:
         return bool(_words(target) & (BODY_WORDS | FACE_WORDS))
 
+    def decode_side(self, target: str) -> int:
+        """The shorter side, in pixels, to decode frames at for `target` (no larger is
+        looked at)."""
+        return SIDE if _names_faces(target) else round(self.detail * SIDE)
+
     def __call__(self, frames: np.ndarray, target: str) -> Detections:
         """Boxes of people (or faces, when the target names faces) in `(N, H, W, 3)` frames."""
         if self._detector is None:
             self._detector = PeopleDetector()
-        which = 0 if _words(target) & FACE_WORDS else 1  # count() returns [faces, bodies]
-        return Detections.joined([self._frame(frame, which) for frame in frames])
+        look = self._faces if _names_faces(target) else self._bodies
+        return Detections.joined([look(frame) for frame in frames])
 
-    def _frame(self, frame: np.ndarray, which: int) -> Detections:
+    def _bodies(self, frame: np.ndarray) -> Detections:
         height, width = frame.shape[:2]
-        found = [_normalised(self._detector.count(frame)[2][which], width, height)]
-        scale = self.detail * SIDE / min(height, width)
-        if scale * min(height, width) > SIDE:
-            found.append(self._tiles(frame, scale, which))
-        boxes = np.concatenate(found)
-        scores = np.ones(len(boxes))
-        kept = nms(boxes, scores, MERGE_IOU) if len(boxes) else np.zeros(0, int)
-        return Detections(boxes[kept], scores[kept], np.zeros(len(kept), np.int64))
+        grey = self._detector.grey(_resized(frame, self.detail * SIDE / min(height, width)))
+        xywh, margins = self._detector.bodies(grey)
+        return _merged(_normalised(xywh, grey.shape[1], grey.shape[0]), margin_score(margins))
 
-    def _tiles(self, frame: np.ndarray, scale: float, which: int) -> np.ndarray:
-        cv2 = require("cv2", "channels")
-        size = (round(frame.shape[1] * scale), round(frame.shape[0] * scale))
-        big = cv2.resize(frame, size, interpolation=cv2.INTER_LINEAR)
-        across = size[0] >= size[1]  # strips run along the longer side
-        found = []
-        for start in tile_origins(min(size), SIDE, OVERLAP):
-            strip = big[start : start + SIDE] if across else big[:, start : start + SIDE]
-            xywh = np.array(self._detector.count(strip)[2][which], float).reshape(-1, 4)
-            found.append(xywh + ([0, start, 0, 0] if across else [start, 0, 0, 0]))
-        return _normalised(np.concatenate(found), size[0], size[1])
+    def _faces(self, frame: np.ndarray) -> Detections:
+        height, width = frame.shape[:2]
+        grey = self._detector.grey(_resized(frame, min(1.0, SIDE / min(height, width))))
+        boxes = _normalised(self._detector.faces(grey), grey.shape[1], grey.shape[0])
+        return _merged(boxes, np.ones(len(boxes)))
+
+
+def _names_faces(target: str) -> bool:
+    return bool(_words(target) & FACE_WORDS)
 
 
 def _words(target: str) -> set[str]:
     return set(re.findall(r"[a-z]+", target.lower()))
+
+
+def _resized(frame: np.ndarray, scale: float) -> np.ndarray:
+    if abs(scale - 1.0) < 1e-3:
+        return frame
+    cv2 = require("cv2", "channels")
+    size = (round(frame.shape[1] * scale), round(frame.shape[0] * scale))
+    return cv2.resize(frame, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+
+
+def _merged(boxes: np.ndarray, scores: np.ndarray) -> Detections:
+    kept = nms(boxes, scores, MERGE_IOU) if len(boxes) else np.zeros(0, int)
+    return Detections(boxes[kept], scores[kept], np.zeros(len(kept), np.int64))
 
 
 def _normalised(xywh, width: int, height: int) -> np.ndarray:

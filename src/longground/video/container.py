@@ -11,6 +11,9 @@ from .errors import BadVideo
 
 # Used when a stream declares no frame rate at all.
 _FALLBACK_FPS = Fraction(25)
+# Decoders that draw text as pictures: FFmpeg opens a text file named .nfo, .asc, .ans, .diz
+# (ANSI art, binary text) as a "video" of a frame or two.
+_TEXT_CODECS = frozenset({"ansi", "bintext", "xbin", "idf"})
 
 
 @dataclass
@@ -56,7 +59,8 @@ def open_video(path: str | Path) -> OpenVideo:
 
     Raises:
         BadVideo: the file is missing, empty, not readable as media, has no video stream,
-            or its codec has no decoder in this FFmpeg build.
+            is text or a still image that FFmpeg would show as a picture, or its codec has no
+            decoder in this FFmpeg build.
     """
     av = require("av", "video")
     path = Path(path)
@@ -95,6 +99,11 @@ def _video_stream(path: Path, container):
     stream = container.streams.video[0]
     if stream.codec_context is None:
         raise BadVideo(path, "unsupported video codec: this FFmpeg build cannot decode it")
+    codec = stream.codec_context.name
+    if codec in _TEXT_CODECS:
+        raise BadVideo(path, f"not a video: text that FFmpeg would draw as a picture ({codec})")
+    if container.format.name == "image2" or container.format.name.endswith("_pipe"):
+        raise BadVideo(path, f"not a video: a still image ({codec})")
     return stream
 
 

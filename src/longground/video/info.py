@@ -77,8 +77,8 @@ def probe(path: str | Path) -> VideoInfo:
         path: any file FFmpeg reads.
 
     Raises:
-        BadVideo: missing, empty, not a video, audio only, unsupported codec, or no frame
-            decodes.
+        BadVideo: missing, empty, not a video (text or a still image FFmpeg shows as a
+            picture), audio only, unsupported codec, no frame decodes, or no positive duration.
 
     >>> import tempfile, os, numpy as np
     >>> from longground.video.writer import VideoWriter
@@ -103,6 +103,8 @@ def probe(path: str | Path) -> VideoInfo:
         duration_s = video.duration_s
         if duration_s is None:
             duration_s = _scan_duration_s(video)
+        if not duration_s > 0:
+            raise BadVideo(path, "not a video: one picture with no duration")
         n_frames = stream.frames or round(duration_s * video.fps)
         return VideoInfo(
             path=Path(path),

@@ -85,3 +85,38 @@ class VideoWriter:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+#: Samples of sound encoded at a time by `write_with_sound`.
+AUDIO_BLOCK = 1024
+
+
+def write_with_sound(path: Path, frames, n_frames: int, fps: Fraction | float,
+                     track: np.ndarray, rate_hz: int, width: int, height: int,
+                     crf: int = 23, preset: str = "veryfast") -> None:  # fmt: skip
+    """Encode `n_frames` `(height, width, 3)` RGB frames taken from the iterator `frames`
+    at `fps`, with the mono int16 sound `track` at `rate_hz` beside them, to `path`: H.264
+    (yuv420p, `crf`, x264 `preset`) and AAC, the sound muxed up to each frame's time before
+    the frame, so the two streams stay interleaved."""
+    av = require("av", "video")
+    with av.open(str(path), mode="w") as container:
+        video = container.add_stream("libx264", rate=fps)
+        video.width, video.height, video.pix_fmt = width, height, "yuv420p"
+        video.options = {"crf": str(crf), "preset": preset}
+        audio = container.add_stream("aac", rate=rate_hz, layout="mono")
+        sent = 0
+        for i in range(n_frames + 1):
+            until = len(track) if i == n_frames else round(i / fps * rate_hz)
+            while sent + AUDIO_BLOCK <= until or (i == n_frames and sent < until):
+                block = track[sent : sent + AUDIO_BLOCK]
+                frame = av.AudioFrame.from_ndarray(
+                    block.reshape(1, -1), format="s16", layout="mono"
+                )
+                frame.sample_rate, frame.pts = rate_hz, sent
+                container.mux(audio.encode(frame))
+                sent += len(block)
+            if i < n_frames:
+                picture = av.VideoFrame.from_ndarray(next(frames), format="rgb24")
+                container.mux(video.encode(picture))
+        container.mux(video.encode(None))
+        container.mux(audio.encode(None))

@@ -21,19 +21,14 @@ encoder), and one box is one object (`owned`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
-from ..scene import CloserLooks, Probability
+from ..scene import Probability, RegionFn, RegionLooks, ScoreFn
 from .boxes import SIDES
 from .object_views import OBJECT_FOUND
 
-ScoreFn = Callable[[dict[str, np.ndarray], str], np.ndarray]
-RegionFn = Callable[[np.ndarray], dict[str, np.ndarray]]
 
-
-class HalvesAndBoxes(CloserLooks):
+class HalvesAndBoxes(RegionLooks):
     """The closer looks of one query.
 
     Args:
@@ -48,7 +43,8 @@ class HalvesAndBoxes(CloserLooks):
         self, score: ScoreFn, regions: RegionFn | None, objects: RegionFn | None,
         object_presence: bool = False,
     ):  # fmt: skip
-        self.score, self.regions, self.objects = score, regions, objects
+        super().__init__(score, regions)
+        self.objects = objects
         self.object_presence = object_presence and objects is not None
 
     def probabilities(
@@ -108,14 +104,6 @@ class HalvesAndBoxes(CloserLooks):
             whole_nodes = np.where(elsewhere.all(axis=1), 0.0, whole_nodes)
         region_nodes = np.min(list(per_text.values()), axis=0).mean(axis=1)
         return np.maximum(whole_nodes, region_nodes)
-
-    def halves_score(self, times_s: np.ndarray, text: str) -> np.ndarray | None:
-        if self.regions is None or np.size(times_s) == 0:
-            return None
-        feats = self.regions(np.asarray(times_s))
-        n_regions = next(iter(feats.values())).shape[1]
-        flat = {k: v.reshape(v.shape[0] * n_regions, *v.shape[2:]) for k, v in feats.items()}
-        return np.asarray(self.score(flat, text), dtype=np.float64).reshape(-1, n_regions)
 
 
 def owned(

@@ -13,7 +13,7 @@ backdrop's hues aside as in `reid.without_backdrops`); it is then taken as two o
 pixels in each half (`two_sides`). One object across the middle keeps its colouring in both
 halves. On r4 (1280x720, objects at 1.2 of their size) this finds 19 of the 30 frames of its
 two-object shots whose objects touch, and splits 4 of its 214 frames of one object
-(docs/agent.md, "Objects that touch").
+(docs/notes/agent-log.md, "Objects that touch").
 """
 
 from __future__ import annotations
@@ -62,12 +62,14 @@ def instance_looks(
     if flat.size == 0:
         return [[] for _ in range(len(times))]
     frames = frames.frames(flat)
-    parts = [two_sides(f, object_parts(f)) for f in frames]
+    split = [two_sides(f, *object_parts(f)) for f in frames]
+    parts = [p for p, _ in split]
     several = np.array([i for i, p in enumerate(parts) if len(p) > 1], dtype=int)
     sides: list[int | None] = [None] * len(flat)
     for i, side in zip(several, _sides(closer, flat[several], text)):
         sides[i] = side
-    looks = [look_of(f, p, side) for f, p, side in zip(frames, parts, sides)]
+    looks = [look_of(f, p, side, beyond)
+             for f, (p, beyond), side in zip(frames, split, sides)]  # fmt: skip
     alone = [len(p) == 1 for p in parts]
     per, shape = times.shape[1], frames.shape[1:3]
     out = []
@@ -78,7 +80,9 @@ def instance_looks(
     return out
 
 
-def two_sides(frame: np.ndarray, parts: list[np.ndarray]) -> list[np.ndarray]:
+def two_sides(
+    frame: np.ndarray, parts: list[np.ndarray], beyond: np.ndarray | None
+) -> tuple[list[np.ndarray], np.ndarray | None]:
     """`reid.object_parts` with a lone region across the frame's middle taken as two objects,
     its pixels in each half, when each half holds at least a quarter as many of them as the
     other (the share that makes a region an object in `reid.object_parts`) and the halves are
@@ -87,26 +91,26 @@ def two_sides(frame: np.ndarray, parts: list[np.ndarray]) -> list[np.ndarray]:
 
     >>> f = np.zeros((40, 80, 3), np.uint8); f[...] = (60, 170, 60)
     >>> f[10:30, 20:40] = (200, 30, 30); f[10:30, 40:60] = (30, 30, 200)  # red | blue
-    >>> len(two_sides(f, object_parts(f)))
+    >>> len(two_sides(f, *object_parts(f))[0])
     2
     >>> f[10:30, 40:60] = (200, 30, 30)  # one red object across the middle
-    >>> len(two_sides(f, object_parts(f)))
+    >>> len(two_sides(f, *object_parts(f))[0])
     1
     >>> g = np.zeros((40, 80, 3), np.uint8); g[...] = (205, 45, 45); g[8:32, 16:64] = 128
     >>> g[8:32, 52:64:2] = (200, 60, 60)  # one gray object, the red backdrop bled into its edge
-    >>> len(two_sides(g, object_parts(g)))
+    >>> len(two_sides(g, *object_parts(g))[0])
     1
     """
     if len(parts) != 1:
-        return parts
+        return parts, beyond
     cols = np.arange(frame.shape[1]) >= frame.shape[1] // 2
     sides = sorted([parts[0] & ~cols, parts[0] & cols], key=lambda s: -int(s.sum()))
     if 4 * int(sides[1].sum()) < int(sides[0].sum()):
-        return parts
-    colours = (core_colour(frame, s) for s in sides)
+        return parts, beyond
+    colours = (core_colour(frame, s, beyond) for s in sides)
     if same_colouring(*without_backdrops(*colours, backdrop_hues(frame))):
-        return parts
-    return sides
+        return parts, beyond
+    return sides, beyond
 
 
 def single_looks(found: list[tuple[Look, bool]]) -> list[Look]:

@@ -5,12 +5,16 @@ Whole-frame features do not separate a photo from its mirror image or its graysc
 backdrop fills most of the frame, and an object classifier is trained to ignore orientation
 and, largely, colour. This module looks at the object itself:
 
-1. Localise: the frame's objects are the regions of its foreground against the outer ring
-   (`ring.ring_foreground`, `agent.foreground.parts`). The object is the largest, or
-   the largest centred in a given half of the frame.
+1. Localise: the backdrop is what fills the frame's outer ring; pixels whose (lightly
+   blurred) Lab colour is far from the ring's colour distribution (`ring.lab_distances`, above
+   Otsu's threshold of the frame's own log distances, `agent.foreground.split`) are
+   foreground, and its connected regions of at least a quarter of the largest's area
+   (`agent.foreground.parts`, not opened) are the frame's objects. The object is the largest,
+   or the largest centred in a given half of the frame.
 2. Describe: the object's box as a HOG vector of the gray crop at a fixed size, computed for
-   the crop and for its mirror image, and the colour of its core pixels (the region less its
-   rim, `core_pixels`) as a histogram: 12 hue bins of 30 degrees (saturated
+   the crop and for its mirror image, and the colour of its core pixels (the region eroded by
+   the blur kernel, less the pixels whose own colour is not beyond the frame's cut: the
+   backdrop seen through narrow gaps) as a histogram: 12 hue bins of 30 degrees (saturated
    pixels) and one achromatic bin; bins under a uniform share (1/13) are left out of
    comparisons.
 3. Compare relative to the other looks the object could have, without a threshold: two
@@ -31,9 +35,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...errors import require
-from ..foreground import box, parts
+from ..foreground import box, parts, split
 from .colors import MIN_SATURATION, MIN_VALUE, border_pixels
-from .ring import blur_px, ring_foreground
+from .ring import blur_px, lab_distances
 
 HUE_BINS = 12
 CROP_PX = 64
@@ -77,12 +81,19 @@ def object_components(frame: np.ndarray) -> list[np.ndarray]:
     >>> len(parts), bool(parts[0][20, 20]), bool(parts[1][45, 57])
     (2, True, True)
     """
-    return object_parts(frame)
+    return object_parts(frame)[0]
 
 
-def object_parts(frame: np.ndarray) -> list[np.ndarray]:
-    """`object_components` (the regions of `ring.ring_foreground`, `agent.foreground.parts`)."""
-    return parts(ring_foreground(frame))
+def object_parts(frame: np.ndarray) -> tuple[list[np.ndarray], np.ndarray | None]:
+    """`object_components` and the `(H, W)` bool pixels whose own (unblurred) colour lies
+    beyond the frame's cut (None when nothing stands out)."""
+    blurred, own = lab_distances(frame)
+    top = max(float(np.log1p(blurred).max()), 1e-9)
+    found = split(blurred, top)
+    if found is None:
+        return [], None
+    fg, cut = found
+    return parts(fg, opening=False), np.log1p(own) / top * 255.0 > cut
 
 
 def object_mask(frame: np.ndarray) -> np.ndarray:
@@ -103,10 +114,10 @@ def object_mask(frame: np.ndarray) -> np.ndarray:
 
 
 def core_pixels(frame: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """`(M, 3)` RGB pixels of a region without its rim: an object's edge blends with the
-    backdrop (scaled, feathered), and those blends are as rare in the ring as the object's own
-    colours, so the region is eroded by `ring.blur_px` before its colour is read (the whole
-    region when nothing is left)."""
+    """`(M, 3)` RGB pixels of a region without its rim: the blur in `object_components`
+    spread the region's difference outwards by about its kernel (`ring.blur_px`), so the
+    region is eroded by that kernel before its colour is read (the whole region when nothing
+    is left)."""
     cv2 = require("cv2", "agent")
     k = blur_px(frame)
     core = cv2.erode(mask.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
@@ -161,15 +172,18 @@ def describe(frame: np.ndarray, side: int | None = None) -> Look | None:
     >>> look = describe(f); look.box, float(look.colour[-1])
     ((19, 41, 29, 61), 1.0)
     """
-    return look_of(frame, object_parts(frame), side)
+    found, beyond = object_parts(frame)
+    return look_of(frame, found, side, beyond)
 
 
 def look_of(
     frame: np.ndarray,
     parts: list[np.ndarray],
     side: int | None = None,
+    beyond: np.ndarray | None = None,
 ) -> Look | None:
-    """`describe` with the frame's `object_parts` already found."""
+    """`describe` with the frame's `object_parts` already found: its objects and the pixels
+    beyond its cut (None: the colour is read on the whole core of the mask)."""
     cv2 = require("cv2", "agent")
     if not parts:
         return None
@@ -182,13 +196,17 @@ def look_of(
     crop = np.ascontiguousarray(frame[top:bottom, left:right])
     gray = cv2.resize(cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY), (CROP_PX, CROP_PX),
                       interpolation=cv2.INTER_AREA)  # fmt: skip
-    colour = core_colour(frame, mask)
+    colour = core_colour(frame, mask, beyond)
     return Look(where, _hog(gray), _hog(gray[:, ::-1]), colour, backdrop_hues(frame))
 
 
-def core_colour(frame: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """The colour histogram of a region's core pixels (`core_pixels`)."""
-    return hue_histogram(core_pixels(frame, mask))
+def core_colour(
+    frame: np.ndarray, mask: np.ndarray, beyond: np.ndarray | None = None
+) -> np.ndarray:
+    """The colour histogram of a region's core pixels (`core_pixels`), read only where the
+    pixels' own colour lies beyond the frame's cut (`beyond`) when any does."""
+    own = mask if beyond is None or not (mask & beyond).any() else mask & beyond
+    return hue_histogram(core_pixels(frame, own))
 
 
 def backdrop_hues(frame: np.ndarray) -> np.ndarray:

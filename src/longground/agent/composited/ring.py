@@ -2,22 +2,27 @@
 
 In composited footage the frame's outer ring shows the backdrop (`colors.border_pixels`), so
 what the ring does not show is the object: the *boundary prior* of salient-object detection.
-Every pixel's colour is quantised to `LEVELS` levels per channel; a colour of which the ring
-holds less than `RARE` of its pixels is foreground (`ring_foreground`). The general localiser
-(`agent.foreground.parts`) cuts the foreground into objects.
+The ring is read two ways, and the general localiser (`agent.foreground`) does the rest:
 
-No constant was fitted: the quantisation and the rarity are the coarsest that keep tinted
-textures in one colour family. Measured against the other ring model the scene had (the
-Mahalanobis distance of each pixel's lightly blurred Lab colour to the ring's colours, cut by
-Otsu's threshold), on two renderings of 49 and 48 queries: that one scored F1@0.5 0.929 and
-0.842, Rej-F1 0.908 and 0.836; this one 0.929 and 0.846, 0.908 and 0.864 (docs/notes/
-agent-rounds.md, "One foreground localiser").
+- `ring_foreground` (object boxes, `boxes`; something standing, `standing`): every pixel's
+  colour is quantised to `LEVELS` levels per channel; a colour of which the ring holds less
+  than `RARE` of its pixels is foreground, cut into objects by `foreground.parts`. No constant
+  was fitted: the quantisation and the rarity are the coarsest that keep tinted textures in
+  one colour family.
+- `lab_distances` (objects' looks, `reid`): the Mahalanobis distance of each pixel's Lab
+  colour, lightly blurred (`blur_px`) and as it is, to the ring's colours; the foreground is
+  Otsu's cut of the blurred distances (`foreground.split`).
+
+The two give the same answers as the scene's two models before they shared the localiser
+(one model for both was measured, and changes answers: docs/notes/agent-rounds.md, "One
+foreground localiser").
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ...errors import require
 from .colors import border_pixels
 
 LEVELS = 8
@@ -67,3 +72,30 @@ def ring_foreground(frame: np.ndarray) -> np.ndarray:
     """
     f = np.asarray(frame, np.uint8)
     return ring_shares(f[None])[colour_codes(f)] < RARE
+
+
+def _ring_distance(lab: np.ndarray, ring: np.ndarray) -> np.ndarray:
+    """`(H, W)` Mahalanobis distance of Lab pixels to the ring's `(M, 3)` Lab colours."""
+    cov = np.cov(ring, rowvar=False) + np.eye(3) * 4.0  # a floor of 2 Lab units per axis
+    diff = lab.reshape(-1, 3) - ring.mean(axis=0)
+    dist = np.sqrt(np.einsum("ij,jk,ik->i", diff, np.linalg.inv(cov), diff))
+    return dist.reshape(lab.shape[:2])
+
+
+def lab_distances(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`(H, W)` distances of an `(H, W, 3)` uint8 RGB frame's pixels to the colours of its
+    outer ring (the ring read on the blurred frame): of the frame blurred by `blur_px` (its
+    textures smoothed), and of its own pixels.
+
+    >>> f = np.zeros((40, 60, 3), np.uint8); f[10:30, 20:40] = (200, 40, 40)
+    >>> blurred, own = lab_distances(f); bool(own[20, 30] > 10 * own[2, 2])
+    True
+    """
+    cv2 = require("cv2", "agent")
+    blur = blur_px(frame)
+    frame = np.ascontiguousarray(frame)
+    lab = cv2.cvtColor(cv2.GaussianBlur(frame, (blur, blur), 0), cv2.COLOR_RGB2LAB)
+    ring = border_pixels(lab[None]).astype(np.float64)
+    blurred = _ring_distance(lab.astype(np.float64), ring)
+    own = _ring_distance(cv2.cvtColor(frame, cv2.COLOR_RGB2LAB).astype(np.float64), ring)
+    return blurred, own

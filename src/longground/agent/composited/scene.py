@@ -12,19 +12,18 @@ scene adds to the general perception (`scene.Scene`):
   `object_colors`);
 - something standing while another thing moves (`standing`).
 
-The settings' switches (`regions`, `object_presence`, `object_looks`) turn the parts they name
-on in any scene; the rest belong to the composited scene alone.
+The settings' switches (`object_presence`, `object_looks`) turn the parts they name on in any
+scene (object boxes are read in the composited scene alone); the rest belong to the
+composited scene alone. `regions` turns the closer looks on or off in either scene.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-from ...cache.kinds import agent_objects_name, agent_regions_name
+from ...cache.kinds import agent_objects_name
 from ..frames import FrameSampler
 from ..perception.cuts import one_shot
 from ..scene import CloserLooks, Identities, Scene
@@ -35,7 +34,6 @@ from .backdrops import backdrop_probability
 from .closer import HalvesAndBoxes
 from .identity import instance_looks, same_identity_matrix
 from .object_colors import colourless_share
-from .regions import RegionIndex
 from .standing import stays_standing
 
 
@@ -52,9 +50,7 @@ class CompositedScene(Scene):
     name = "composited"
 
     def __init__(self, settings: AgentSettings, cache_root: Path | None):
-        self.settings, self.cache_root = settings, cache_root
-        self._indexes: dict[tuple[str, str], RegionIndex] = {}  # (kind, video key)
-        self._lock = threading.Lock()
+        super().__init__(settings, cache_root)
         whole = settings.scene == "composited"
         self.backdrop = backdrop_probability if whole else None
         self.standing = stays_standing if whole else None
@@ -63,38 +59,15 @@ class CompositedScene(Scene):
     def closer(self, source: VideoSource, video_key: str, trace: Trace) -> CloserLooks | None:
         """Frame halves and object views of `source` for one query; their cost falls inside
         the step that asks for them (filter or verification) and is also shown alone as
-        "detail.regions" and "detail.objects"."""
+        "detail.regions" and "detail.objects". Object views only in the composited scene
+        itself: an object box is what the frame's outer ring does not show."""
         if not self.settings.regions:
             return None
-        views, regions, objects = source.extras, None, None
-        if views.halves is not None:
-            cheap = self.cache_root is None or views.halves_in_index
-            name = None if cheap else agent_regions_name(video_key)
-            regions = self._indexed(views.halves, video_key, name, "regions", trace)
-        if views.objects is not None:
+        regions, objects, views = self.regions(source, video_key, trace), None, source.extras
+        if views.objects is not None and self.settings.scene == "composited":
             name = None if self.cache_root is None else agent_objects_name(video_key)
-            objects = self._indexed(views.objects, video_key, name, "objects", trace)
+            objects = self.indexed(views.objects, video_key, name, "objects", trace)
         return HalvesAndBoxes(source.score, regions, objects, self.settings.object_presence)
-
-    def _indexed(
-        self, compute_fn: Callable, video_key: str, file_name: str | None, kind: str,
-        trace: Trace,
-    ) -> Callable[[np.ndarray], dict[str, np.ndarray]]:  # fmt: skip
-        """`features(times)` of one kind of view of this video, kept in memory and in
-        `file_name` under the cache root (None: memory only); computing them is timed in
-        `trace`."""
-        with self._lock:
-            if (kind, video_key) not in self._indexes:
-                path = None if file_name is None else self.cache_root / file_name
-                self._indexes[(kind, video_key)] = RegionIndex(path)
-            index = self._indexes[(kind, video_key)]
-
-        def compute(times_s: np.ndarray) -> dict[str, np.ndarray]:
-            with trace.timed(f"detail.{kind}"):
-                trace.count(f"graph.{kind[:-1]}_frames", len(times_s))
-                return compute_fn(times_s)
-
-        return lambda times_s: index.features(times_s, compute)
 
     def identities(
         self, closer: CloserLooks | None, frames: FrameSampler | None, step_s: float, text: str

@@ -15,8 +15,8 @@ So, as for colours, the frame's outer ring is read as the backdrop, and in it:
 The constants were chosen on the tuning rendering (480x270, 5 fps, 2 videos; frames decoded
 at a short side of 224): brick rings have coherence 0.39-0.57 (10th percentile 0.45),
 grass and gravel 0.0-0.42 (90th percentile 0.23), and the gradient backdrops' mean
-magnitude is 1.7-6.3 against 16.9-64 for the textures (docs/agent.md). The check says
-"straight lines behind the object": tiles or planks would pass it as well.
+magnitude is 1.7-6.3 against 16.9-64 for the textures (docs/notes/agent-log.md, "Backdrop").
+The check says "straight lines behind the object": tiles or planks would pass it as well.
 """
 
 from __future__ import annotations

@@ -89,8 +89,12 @@ def parts(mask: np.ndarray, k: int, share: float) -> list[set[tuple[int, int]]]:
     def window(y: int, x: int):
         return [(y + dy, x + dx) for dy in range(-r, r + 1) for dx in range(-r, r + 1)]
 
-    eroded = {(y, x) for y in range(h) for x in range(w)
-              if all(mask[v, u] for v, u in window(y, x) if 0 <= v < h and 0 <= u < w)}
+    eroded = {
+        (y, x)
+        for y in range(h)
+        for x in range(w)
+        if all(mask[v, u] for v, u in window(y, x) if 0 <= v < h and 0 <= u < w)
+    }
     opened = {(v, u) for y, x in eroded for v, u in window(y, x) if 0 <= v < h and 0 <= u < w}
     regions, seen = [], set()
     for y in range(h):

@@ -126,7 +126,7 @@ def plan_from(analysis: QueryAnalysis, duration_s: float) -> Plan:
     """The agent's plan of an analysed query: its texts cleaned for the encoder, and the
     target's ordinal, backdrop, direction, motion and episode read from its words."""
     raw = analysis.target.phrase
-    ordinal, target = st.ordinal(raw)
+    ordinal, target = st.ordinal(g.backdrop_said_of(raw))
     backdrop = g.BACKDROP.search(target) or g.BACKDROP_TEXTURE.search(target)
     target = g.BACKDROP_TEXTURE.sub(" ", g.BACKDROP.sub(" ", target))
     heading = g.DIRECTION.search(target)

@@ -3,7 +3,8 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const state = { library: null, result: null, current: -1, selected: new Set(), ready: -1 };
+const state = { library: null, result: null, current: -1, selected: new Set(), ready: -1,
+                tracks: new Map(), trackRun: 0 };
 
 async function getJSON(url) {
   const response = await fetch(url, { credentials: "same-origin" });
@@ -86,6 +87,7 @@ async function runSearch(fresh = true) {
     return;
   }
   if (fresh) { state.current = -1; state.selected.clear(); }
+  state.tracks.clear();
   drawHits();
   if (state.library) drawLibrary();
 }
@@ -102,7 +104,9 @@ function drawHits() {
                               title: "select for export (x)" });
     box.addEventListener("click", (event) => { event.stopPropagation(); toggle(hit.id); });
     const card = el("li", { class: "hit", "data-hit": hit.id, tabIndex: 0 },
-      el("img", { src: hit.thumb_url, alt: `${hit.name} at ${hit.start}`, loading: "lazy" }),
+      el("div", { class: "frame" },
+        el("img", { src: hit.thumb_url, alt: `${hit.name} at ${hit.start}`, loading: "lazy" }),
+        el("canvas", { class: "boxes" })),
       el("div", { class: "meta" },
         el("label", {}, box),
         el("div", { class: "name" }, el("span", { class: "rank" }, `#${n + 1} `), hit.name),
@@ -113,6 +117,92 @@ function drawHits() {
     list.append(card);
   });
   markCards();
+  loadTracks();
+}
+
+// ---- tracks: the server follows the object; the page draws its boxes ----
+async function loadTracks() {
+  if (!$("show-tracks").checked || !state.result) return;
+  const query = state.result.query, run = ++state.trackRun;  // one loop at a time
+  for (const hit of state.result.hits) {
+    if (run !== state.trackRun) return;
+    if (!state.tracks.has(hit.id)) {
+      const params = new URLSearchParams({ q: query, hit: hit.id });
+      try {
+        state.tracks.set(hit.id, await getJSON(`/api/tracks?${params}`));
+      } catch (error) {
+        state.tracks.set(hit.id, { tracks: [], note: error.message, thumb: null });
+      }
+      if (!state.result || state.result.query !== query) return;  // a new search began
+    }
+    drawThumbTracks(hit.id);
+    if (state.result.hits[state.current]?.id === hit.id) drawPlayerTracks();
+  }
+}
+
+function drawThumbTracks(id) {
+  const card = document.querySelector(`.hit[data-hit="${CSS.escape(id)}"]`);
+  const answer = state.tracks.get(id);
+  if (!card || !answer || !answer.thumb) return;
+  const img = card.querySelector("img"), canvas = card.querySelector("canvas");
+  const draw = () => drawBoxes(canvas, img, img.naturalWidth, img.naturalHeight,
+                               answer.thumb.boxes);
+  if (img.getAttribute("src") !== answer.thumb.url) {
+    img.addEventListener("load", draw, { once: true });
+    img.src = answer.thumb.url;
+  } else if (img.complete) draw();
+  else img.addEventListener("load", draw, { once: true });
+  card.dataset.tracks = String(answer.tracks.length);
+}
+
+// The box of a track at time t: linear between its samples, none before the first, after
+// the last, or across a gap wider than maxGap (Track.boxes_at, on the server, is the same).
+function boxAt(track, t, maxGap) {
+  const times = track.times_s;
+  if (!times.length || t < times[0] || t > times[times.length - 1]) return null;
+  let k = times.findIndex((s) => s >= t);
+  if (times[k] === t) return track.boxes[k];
+  const t0 = times[k - 1], t1 = times[k];
+  if (t1 - t0 > maxGap) return null;
+  const a = (t - t0) / (t1 - t0);
+  return track.boxes[k].map((v, i) => track.boxes[k - 1][i] * (1 - a) + v * a);
+}
+
+function drawPlayerTracks() {
+  const player = $("player"), canvas = $("player-boxes");
+  const hit = state.result && state.result.hits[state.current];
+  const answer = hit && $("show-tracks").checked ? state.tracks.get(hit.id) : null;
+  $("tracks-note").hidden = !(answer && answer.note);
+  $("tracks-note").textContent = answer && answer.note ? `tracks: ${answer.note}` : "";
+  const boxes = !answer ? [] : answer.tracks
+    .map((track) => ({ track_id: track.track_id, colour: track.colour,
+                       box: boxAt(track, player.currentTime, answer.max_gap_s) }))
+    .filter((item) => item.box);
+  drawBoxes(canvas, player, player.videoWidth, player.videoHeight, boxes);
+}
+
+// Boxes (normalised xyxy) over a picture shown with object-fit: contain in `media`.
+function drawBoxes(canvas, media, width, height, boxes) {
+  const rect = media.getBoundingClientRect();
+  canvas.width = Math.round(rect.width);
+  canvas.height = Math.round(rect.height);
+  const ctx = canvas.getContext("2d");
+  ctx.clearRect(0, 0, canvas.width, canvas.height);
+  if (!width || !height) return;
+  const scale = Math.min(canvas.width / width, canvas.height / height);
+  const x = (canvas.width - width * scale) / 2, y = (canvas.height - height * scale) / 2;
+  const w = width * scale, h = height * scale;
+  ctx.lineWidth = 2;
+  ctx.font = "11px system-ui, sans-serif";
+  for (const { box, colour, track_id: id } of boxes) {
+    const [x0, y0, x1, y1] = box;
+    ctx.strokeStyle = colour;
+    ctx.strokeRect(x + x0 * w, y + y0 * h, (x1 - x0) * w, (y1 - y0) * h);
+    ctx.fillStyle = colour;
+    ctx.fillRect(x + x0 * w, Math.max(0, y + y0 * h - 14), 8 + 7 * String(id).length, 14);
+    ctx.fillStyle = "#fff";
+    ctx.fillText(String(id), x + x0 * w + 3, Math.max(11, y + y0 * h - 3));
+  }
 }
 
 function markCards() {
@@ -152,6 +242,7 @@ function openHit(n) {
   }
   player.dataset.in = hit.start_s;
   player.dataset.out = hit.end_s;
+  drawPlayerTracks();
   markCards();
   document.querySelector(`.hit[data-hit="${CSS.escape(hit.id)}"]`)?.scrollIntoView({ block: "nearest" });
 }
@@ -178,7 +269,13 @@ function playHit() {
 $("player").addEventListener("timeupdate", () => {
   const player = $("player");
   drawInOut();
+  drawPlayerTracks();
   if (!player.paused && player.currentTime >= Number(player.dataset.out)) player.pause();
+});
+for (const event of ["seeked", "loadeddata"]) $("player").addEventListener(event, drawPlayerTracks);
+$("player").addEventListener("play", function tick() {  // follow the boxes frame by frame
+  drawPlayerTracks();
+  if (!$("player").paused) requestAnimationFrame(tick);
 });
 
 async function showWhy() {
@@ -226,6 +323,10 @@ $("search-form").addEventListener("submit", (event) => { event.preventDefault();
 for (const id of ["filter-video", "filter-channel", "filter-score"]) {
   $(id).addEventListener("change", () => runSearch(false));
 }
+$("show-tracks").addEventListener("change", () => {
+  if (state.result) drawHits();
+  drawPlayerTracks();
+});
 $("prev").addEventListener("click", () => openHit(state.current - 1));
 $("next").addEventListener("click", () => openHit(state.current + 1));
 $("play-hit").addEventListener("click", playHit);

@@ -1,0 +1,117 @@
+"""Why each moment was found, and why the candidates that were not, in one line each.
+
+`explain(grounding)` reads what a method recorded (`Grounding.trace`) and says, per moment,
+which channel answered, its score and the threshold it passed, and what was heard, read or
+seen; then each candidate that was looked at and turned down, with the number that fell
+short. `find --explain` prints these lines; `--trace FILE` keeps the whole record.
+"""
+
+from __future__ import annotations
+
+from ..moments import Moments
+from ..timecode import format_time
+from .base import Grounding
+from .footage import COMPOSITED_SHARE
+
+
+def explain(grounding: Grounding) -> list[str]:
+    """`["why: ...", "rejected: ..."]` lines for the moments of `grounding` and the candidates
+    it turned down (empty when the method recorded nothing to explain)."""
+    trace = grounding.trace
+    route = trace.get("route", {})
+    channel = route.get("channel")
+    if channel in ("speech", "text", "people"):
+        return _channel(grounding.moments, channel, route, trace.get("channel", {}))
+    if "verifications" in trace:
+        return _visual(grounding.moments, trace)
+    if "peak_score" in trace:
+        needle, peak = route.get("needle", "the query"), trace["peak_score"]
+        threshold = trace.get("threshold", 0.0)
+        return [f"why: frame scores of {needle!r} peak at {peak:.3f}, threshold {threshold:.3f}"]
+    return []
+
+
+def _span(start_s: float, end_s: float) -> str:
+    return f"{format_time(start_s)}-{format_time(end_s)}"
+
+
+def _channel(moments: Moments, channel: str, route: dict, details: dict) -> list[str]:
+    needle = route.get("needle", "")
+    margin = route.get("margin")
+    decided = f"rule {route.get('rule')}" + ("" if margin is None else f", margin {margin:.2f}")
+    lines = [f"why: the {channel} channel, needle {needle!r} ({decided})"]
+    if channel == "speech":
+        for seg in details.get("matched", []):
+            how = "said word for word" if seg["exact"] else (
+                f"spotted {seg['spotted']} and heard again (phones z {seg['phones_z']}, "
+                f"words z {seg['words_z']})")  # fmt: skip
+            lines.append(f"why: segment {seg['segment']}: {how}: {seg['words']!r}")
+        for seg in details.get("rejected", []):
+            lines.append(f"rejected: segment {seg['segment']}: spotted {seg['spotted']} but not "
+                         f"heard again (phones z {seg['phones_z']}, words z {seg['words_z']}): "
+                         f"{seg['words']!r}")  # fmt: skip
+    elif channel == "text":
+        read = ", ".join(repr(t) for t in details.get("matched", []))
+        lines.append(f"why: lines read that hold it (similarity >= 0.8): {read or 'none'}")
+    else:
+        lines.append(f"why: {details.get('counted', 'persons')} on {details.get('frames_with', 0)}"
+                     f" of {details.get('frames', 0)} sampled frames")  # fmt: skip
+    scores = moments.scores if moments.scores is not None else [None] * moments.count
+    for (start_s, end_s), score in zip(moments.spans, scores):
+        shown = "" if score is None else f", score {score:.3f}"
+        lines.append(f"why: {_span(start_s, end_s)}: {channel}{shown}")
+    return lines
+
+
+def _classes(text: str) -> list[str]:
+    """What the offline encoder reads the text as: the ImageNet classes it names and their
+    confusable neighbours (near misses are decided against them)."""
+    from ..encoders.class_words import named_classes, neighbour_classes
+    from ..encoders.imagenet_labels import imagenet_lemmas
+
+    named = named_classes(text)
+    if not named:
+        return [f"why: {text!r} names no ImageNet class: judged by the meaning of its words"]
+    names = imagenet_lemmas()
+
+    def listed(classes: tuple[int, ...]) -> str:
+        shown = ", ".join(names[i][0] for i in classes[:6])
+        return shown + (f" and {len(classes) - 6} more" if len(classes) > 6 else "")
+
+    lines = [f"why: {text!r} names {len(named)} ImageNet classes: {listed(named)}"]
+    neighbours = neighbour_classes(named)
+    if neighbours:
+        lines.append(f"why: confusable with {listed(neighbours)}: where those are clearly seen and "
+                     "more probable, only the named classes' own probability counts")  # fmt: skip
+    return lines
+
+
+def _visual(moments: Moments, trace: dict) -> list[str]:
+    """The agent's verified candidates (the moments' sources) and its rejected ones."""
+    plan = trace.get("plan", {})
+    decision = trace.get("decision", {}).get("texts", {}).get(plan.get("target"), {})
+    threshold = decision.get("threshold")
+    target = plan.get("target", "")
+    lines = [f"why: the image encoder, target {target!r}"
+             + ("" if threshold is None else f" (presence threshold {threshold:.3f})")]  # fmt: skip
+    scene = trace.get("scene", {})
+    if "uniform_frames" in scene:
+        lines.append(f"why: read as {scene['scene']} footage: {scene['uniform_frames']:.0%} of "
+                     f"{scene['frames']} frames have a one-colour edge (composited from "
+                     f"{COMPOSITED_SHARE:.0%})")  # fmt: skip
+    lines += _classes(target)
+    actions = trace.get("graph", {}).get("actions", [])
+    for v in trace.get("verifications", []):
+        node = v.get("candidate")
+        span = actions[node] if isinstance(node, int) and node < len(actions) else {}
+        where = _span(span["start_s"], span["end_s"]) if "start_s" in span else f"node {node}"
+        if v.get("verified"):
+            entry = v.get("entry") or {}
+            lines.append(f"why: {where}: verified, p {entry.get('confidence', 0):.2f}")
+        else:
+            parts = v.get("details") or {}
+            shown = ", ".join(
+                f"{k} {val:.2f}" for k, val in parts.items() if isinstance(val, float)
+            )
+            lines.append(f"rejected: {where}: {v.get('reason')}" + (f" ({shown})" if shown else ""))
+    return lines
