@@ -36,8 +36,9 @@ def rendered(tmp_path_factory):
 
 
 def agent_with(cache_dir, **params):
-    """The agent in the composited scene: the generator pastes photos on backdrops."""
-    params = {"roles": "offline", "scene": "composited", **params}
+    """The offline agent on its default settings (the scene read from the video: the
+    generator pastes photos on backdrops, which reads as composited), but for `params`."""
+    params = {"roles": "offline", **params}
     return build_method("agent", MethodConfig(params=params, cache_dir=cache_dir))
 
 
@@ -57,14 +58,34 @@ def answers(rendered):
     return out
 
 
-def test_every_object_class_is_found(answers):
-    assert len(answers) >= 5  # four or five photo objects, and clips
-    unfound = [
-        name
-        for name, (gt, found) in answers.items()
-        if found.count == 0 or tiou_matrix(found.spans, gt.spans).max() <= 0.0
-    ]
-    assert not unfound, f"never found: {unfound}"
+def _recall_precision(gt, found) -> tuple[float, float]:
+    """The shares of true moments found and of found moments true, at tIoU 0.5."""
+    if not found.count:
+        return 0.0, 0.0
+    hit = tiou_matrix(found.spans, gt.spans) >= 0.5
+    return float(hit.any(axis=0).mean()), float(hit.any(axis=1).mean())
+
+
+def test_every_photo_object_is_found_where_it_is(answers):
+    """Most appearances of every photo class are found (tIoU 0.5) and most answers are right;
+    answering the whole video would fail. Measured: camera 0.75 / 0.60, coffee cup, horse
+    1.0 / 1.0, motorcycle 0.83 / 0.83."""
+    photos = {n: a for n, a in answers.items() if CATEGORIES[n].kind == "photo"}
+    assert len(photos) >= 4
+    scores = {name: _recall_precision(gt, found) for name, (gt, found) in photos.items()}
+    assert all(r >= 0.5 and p >= 0.5 for r, p in scores.values()), scores
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the whole-frame traffic clip is answered for 22.5 s where it is shown 4.5 s (best "
+    "tIoU 0.31): the agent's object rules are for photos on backdrops (docs/agent.md, Scenes)",
+)
+def test_whole_frame_clips_are_found_where_they_are(answers):
+    clips = {n: a for n, a in answers.items() if CATEGORIES[n].kind == "clip"}
+    assert clips
+    scores = {name: _recall_precision(gt, found) for name, (gt, found) in clips.items()}
+    assert all(r >= 0.5 and p >= 0.5 for r, p in scores.values()), scores
 
 
 def test_null_texts_only_remove_answers_to_things_never_shown(rendered):

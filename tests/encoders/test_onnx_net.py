@@ -91,3 +91,23 @@ def test_an_unwritable_cache_exports_to_a_temporary_folder(weights, tmp_path, mo
     assert [p.suffix for p in (tmp_path / "tmp" / "longground-onnx").iterdir()] == [".onnx"]
     _load(weights, root, calls)  # the temporary export is reused
     assert len(calls) == 1
+
+
+def test_a_decoding_thread_beside_takes_one_core_from_the_default_session(
+    weights, tmp_path, monkeypatch
+):
+    from longground.encoders import onnx_net
+
+    monkeypatch.delenv(onnx_net.THREADS_ENV, raising=False)
+    monkeypatch.setattr(onnx_net, "_usable_cores", lambda: 4)
+    path = _load(weights, tmp_path / "cache", []).path
+    net = onnx_net.OnnxNet(path)
+    images = np.zeros((2, 3, 16, 16), np.float32)
+    with onnx_net.decoding_beside():
+        beside = net(images)
+    assert sorted(net._sessions) == [3, 4]  # the full width made first, then one fewer
+    np.testing.assert_array_equal(beside[0], net(images)[0])
+    assert onnx_net.OnnxNet(path, threads=2)._sessions.keys() == {2}  # a set count is kept
+    monkeypatch.setattr(onnx_net, "_usable_cores", lambda: 1)
+    with onnx_net.decoding_beside():
+        assert onnx_net.OnnxNet(path)._sessions.keys() == {1}  # never below one thread

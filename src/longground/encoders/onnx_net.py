@@ -37,11 +37,12 @@ _DECODING_BESIDE = contextvars.ContextVar("longground_decoding_beside", default=
 
 @contextmanager
 def decoding_beside() -> Iterator[None]:
-    """Within this block a decoding thread runs beside the networks (the index's and the
-    tracks' `prefetch`): sessions without a set thread count run one intra-op thread fewer,
-    so the decoder keeps its core. On 2 quiet cores the 20-minute index of
+    """Within this block a decoding thread keeps a core busy beside the networks (the index's
+    `prefetch`): sessions without a set thread count run one intra-op thread fewer, so the
+    decoder keeps its core. On 2 quiet cores the 20-minute index of
     `perf/bench_index_cost.py` took 7.0-8.6 s with one encoder thread against 9.4-9.7 s with
-    two, while the agent's own passes (no decoder beside them) were 20 % slower on one.
+    two. Where the network is most of the work (the agent's passes; the tracks step, whose
+    decoding thread is mostly idle) one thread was 15-25 % slower, so they keep every core.
 
     >>> with decoding_beside():
     ...     _DECODING_BESIDE.get()

