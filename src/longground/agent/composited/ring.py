@@ -13,9 +13,9 @@ The ring is read two ways, and the general localiser (`agent.foreground`) does t
   colour, lightly blurred (`blur_px`) and as it is, to the ring's colours; the foreground is
   Otsu's cut of the blurred distances (`foreground.split`).
 
-The two give the same answers as the scene's two models before they shared the localiser
-(one model for both was measured, and changes answers: docs/notes/agent-rounds.md, "One
-foreground localiser").
+These are the scene's two models from before they shared the localiser, and give the same
+answers; one model for both changes them (the quantised ring for the looks lost an instance
+of "the motorcycle that appeared second" on a generated rendering).
 """
 
 from __future__ import annotations
