@@ -1,4 +1,4 @@
-"""How well the objects' looks (`agent.perception.reid`) tell identities apart on a synthetic
+"""How well the objects' looks (`agent.composited.reid`) tell identities apart on a synthetic
 video, with the true identities from its shot list (docs/agent.md, "Identity by the objects'
 looks").
 
@@ -24,7 +24,7 @@ from collections import Counter
 
 import numpy as np
 
-from longground.agent.perception import reid
+from longground.agent.composited import reid
 
 
 def _seconds(text: str) -> float:

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from longground.agent.perception.boxes import object_crops
-from longground.agent.perception.object_views import object_views, whole_object
+from longground.agent.composited.boxes import object_crops
+from longground.agent.composited.object_views import object_views, whole_object
 from longground.agent.perception.visibility import REGION_FRACTIONS
 from longground.encoders.label_bridge import LabelBridgeEncoder
 from longground.timecode import parse_time

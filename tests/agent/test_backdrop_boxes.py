@@ -6,12 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from longground.agent.composited.backdrops import backdrop_probability
+from longground.agent.composited.boxes import object_box, object_crops
+from longground.agent.composited.closer import HalvesAndBoxes
+from longground.agent.composited.textures import lined_share
 from longground.agent.graph.cache import GraphCache
 from longground.agent.graph.nodes import Nodes
-from longground.agent.perception.backdrops import backdrop_probability
-from longground.agent.perception.boxes import object_box, object_crops
 from longground.agent.perception.presence import Calibration
-from longground.agent.perception.textures import lined_share
 from longground.agent.perception.visibility import Visibility
 from longground.agent.pipeline import CometAgent
 from longground.agent.plan.planner import plan_query
@@ -81,14 +82,16 @@ def test_object_boxes_are_judged_against_the_absolute_threshold():
                   np.zeros(1), np.zeros((1, 1)))  # fmt: skip
     for lowered in (1.0, 1.4):
         per_text = {"a": Calibration(lowered, 0.05)}
-        vis = Visibility(times, raw, Calibration(2.0, 0.05), score, None, per_text, objects)
+        closer = HalvesAndBoxes(score, None, objects)
+        vis = Visibility(times, raw, Calibration(2.0, 0.05), per_text, closer)
         assert vis.together(("a", "b"), nodes, "actions")[0] < 0.5
-    vis = Visibility(times, raw, Calibration(1.2, 0.05), score, None, None, objects)
+    vis = Visibility(times, raw, Calibration(1.2, 0.05), None, HalvesAndBoxes(score, None, objects))
     assert vis.together(("a", "b"), nodes, "actions")[0] > 0.5  # absolute 1.2: seen on its box
     spans = np.array([[0.0, 4.0], [4.0, 10.0]])
     assert (vis.on_objects("a", spans) > 0.5).all()  # a causal condition looked for on boxes
     per_text = {"a": Calibration(1.0, 0.05)}
-    vis = Visibility(times, raw, Calibration(2.0, 0.05), score, None, per_text, objects)
+    closer = HalvesAndBoxes(score, None, objects)
+    vis = Visibility(times, raw, Calibration(2.0, 0.05), per_text, closer)
     assert (vis.on_objects("a", spans) < 0.5).all() and (vis.on_objects("b", spans) > 0.5).all()
     assert not Visibility(times, raw, Calibration(1.2, 0.05)).on_objects("a", spans).any()
 
@@ -96,8 +99,6 @@ def test_object_boxes_are_judged_against_the_absolute_threshold():
 class SmallSecondObject(FakeSource):
     """The second object of a two-object shot counts for little in whole frames and in its
     half (a small object in a half of backdrop), and is seen alone only on its object box."""
-
-    has_objects = True
 
     def region_features(self, times_s):
         rng = np.random.default_rng(5)
@@ -122,7 +123,7 @@ def test_a_small_second_object_is_found_together_on_its_object_box():
     assert trace.to_dict()["counters"]["graph.object_frames"] > 0
 
     class HalvesOnly(SmallSecondObject):
-        has_objects = False
+        object_features = None
 
     agent = CometAgent(AgentSettings(roles="offline", scene="composited"), 1.0, GraphCache(None))
     moments, _ = agent.run(HalvesOnly(), query)

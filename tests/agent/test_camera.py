@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from longground.agent.frames import FrameSampler
 from longground.agent.graph.flow import flow_stats, small_gray
 from longground.agent.perception.camera import camera_move, camera_moves
 from longground.agent.settings import AgentSettings
@@ -55,26 +56,26 @@ def test_a_slow_zoom_out_over_a_brick_wall_reads_as_a_zoom_the_flow_misses():
     gray = small_gray(frames_at(np.arange(0.0, 17.0, 1.0)))
     flow_zoom = flow_stats(gray)[:, 3].mean()  # per 1-s step
     assert abs(flow_zoom) < zoom_min  # the gap the keypoints close
-    zoom, _ = camera_move(frames_at, (0.0, 17.0), 1.0)
+    zoom, _ = camera_move(FrameSampler(frames_at), (0.0, 17.0), 1.0)
     assert zoom <= -zoom_min
     assert zoom == pytest.approx(-0.01, rel=0.3)
 
 
 @pytest.mark.parametrize("mover", [False, True])
 def test_a_still_camera_reads_no_zoom_even_with_something_moving(mover):
-    zoom, _ = camera_move(zooming(0.0, mover), (0.0, 8.0), 1.0)
+    zoom, _ = camera_move(FrameSampler(zooming(0.0, mover)), (0.0, 8.0), 1.0)
     assert abs(zoom) < AgentSettings().zoom_min / 5
 
 
 def test_a_zoom_in_reads_positive():
-    zoom, _ = camera_move(zooming(0.03), (0.0, 6.0), 1.0)
+    zoom, _ = camera_move(FrameSampler(zooming(0.03)), (0.0, 6.0), 1.0)
     assert zoom == pytest.approx(0.03 / 1.09, rel=0.3)  # relative to the view at the start
 
 
 def test_an_object_moving_before_a_still_camera_leaves_no_pan():
     """The flow's border strips may read a pan where a large object leaves the frame; the
     keypoints on the wall do not move, so the instance's pan is 0 (`camera_moves`)."""
-    zoom, pan = camera_move(zooming(0.0, mover=True), (0.0, 8.0), 1.0)
+    zoom, pan = camera_move(FrameSampler(zooming(0.0, mover=True)), (0.0, 8.0), 1.0)
     flow_moves = np.array([[0.01, 0.0, 0.0, 0.02, 0.0]])  # pan, zoom, approach, flow, track
     assert camera_moves(flow_moves, zoom, pan)[0, 0] == 0.0
 
@@ -89,7 +90,7 @@ def test_the_verifier_reads_a_slow_zoom_the_flow_read_as_still(scale_per_s, foun
     s = ScorerSettings.from_agent(AgentSettings(regions=False), threshold=0.5)
     ev = still_evidence("the view slowly zooming out from the cat")
     assert ev.plan.motion == "zoom_out"
-    ev.frames_at = zooming(scale_per_s)
+    ev.frames = FrameSampler(zooming(scale_per_s))
     verdict = OfflineVerifier(s).verify(ev, 0, np.array([0]))
     assert (verdict.entry is not None) == found
     assert verdict.details["keypoints"]["zoom_per_s"] == pytest.approx(scale_per_s, abs=0.004)

@@ -49,7 +49,7 @@ def test_a_faint_but_separated_object_is_found_only_with_relative_decisions():
     found, trace = run(query, k_mad=2.0, null_gate=False)
     decision = trace["decision"]["texts"]["a rocket"]
     assert absolute.count == 0
-    assert decision["threshold"] < decision["absolute"] == FakeSource.default_threshold
+    assert decision["threshold"] < decision["absolute"] == FakeSource.scale.threshold
     assert found.count == len(rocket_shots())
     assert tiou_matrix(found.spans, rocket_shots()).max(axis=1).min() >= 0.5
     # The default k_mad = 4 keeps the absolute threshold as the bound on this spread.
@@ -88,7 +88,7 @@ def test_null_texts_keep_a_look_alike_out_and_the_object_in():
     assert rocket.count == len(rocket_shots())
     # It stands out no further than the null texts of this fake, but its shots reach the
     # absolute threshold: it keeps that threshold and every shot is found.
-    assert trace["decision"]["texts"]["a rocket"]["threshold"] == FakeSource.default_threshold
+    assert trace["decision"]["texts"]["a rocket"]["threshold"] == FakeSource.scale.threshold
 
 
 def test_trace_names_the_threshold_and_the_regions_never_examined():

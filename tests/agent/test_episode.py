@@ -6,16 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from longground.agent.composited.standing import stays_standing
+from longground.agent.frames import SAMPLER_FPS, FrameSampler
 from longground.agent.graph.cache import GraphCache
-from longground.agent.perception.episode import (
-    EPISODE_FPS,
-    LOOK_S,
-    Episode,
-    ShotEpisodes,
-    cut_pairs,
-    shot_episodes,
-    shrink,
-)
+from longground.agent.perception.cuts import EventCuts, cut_pairs, shrink
+from longground.agent.perception.episode import Episode, ShotEpisodes, shot_episodes
 from longground.agent.pipeline import CometAgent
 from longground.agent.settings import AgentSettings
 from longground.moments import tiou_matrix
@@ -27,9 +22,10 @@ COMPOSITED = CometAgent(AgentSettings(roles="offline", scene="composited"), 1.0,
 
 
 def shot_episode(frames_at, shot_s: tuple[float, float], step_s: float) -> Episode | None:
-    """The episode of the shot around the middle of `shot_s`, as the verifier reads it
-    (`shot_episodes(...).at`)."""
-    shots = shot_episodes(frames_at, shot_s, step_s)
+    """The episode of the shot around the middle of `shot_s`, as the verifier reads it in the
+    composited scene (`shot_episodes(...).at`)."""
+    frames = FrameSampler(frames_at)
+    shots = shot_episodes(frames, shot_s, step_s, standing=stays_standing)
     return None if shots is None else shots.at(sum(shot_s) / 2)
 
 
@@ -66,29 +62,29 @@ def frames_at(times_s, falls=True):
 def test_the_episode_is_the_motion_between_the_cuts():
     episode = shot_episode(frames_at, (1.5, 9.5), step_s=1.0)  # boundaries half a step off
     assert episode is not None and episode.falls
-    assert abs(episode.start_s - BALL_S[0]) <= 1 / EPISODE_FPS
-    assert abs(episode.end_s - FALL_S[1]) <= 2 / EPISODE_FPS
+    assert abs(episode.start_s - BALL_S[0]) <= 1 / SAMPLER_FPS
+    assert abs(episode.end_s - FALL_S[1]) <= 2 / SAMPLER_FPS
 
 
 def test_a_passing_by_does_not_fall():
     episode = shot_episode(lambda t: frames_at(t, falls=False), (2.0, 9.0), step_s=0.5)
     assert episode is not None and not episode.falls
-    assert abs(episode.end_s - BALL_S[1]) <= 2 / EPISODE_FPS
+    assert abs(episode.end_s - BALL_S[1]) <= 2 / SAMPLER_FPS
 
 
 def test_no_motion_no_episode():
     still = shrink(np.repeat(render(2.5, falls=False)[None], 20, axis=0))
-    times = 2.0 + np.arange(20) / EPISODE_FPS
+    times = 2.0 + np.arange(20) / SAMPLER_FPS
     assert ShotEpisodes.read(times, still).at(3.0) is None
 
 
 def test_a_cut_changes_every_cell_a_fall_does_not():
-    times = np.arange(0.0, 10.0, 1 / EPISODE_FPS)
+    times = np.arange(0.0, 10.0, 1 / SAMPLER_FPS)
     frames = shrink(frames_at(times))
     changes = np.abs(np.diff(frames, axis=0)).max(axis=3) > 25
     mid = (times[:-1] + times[1:]) / 2
     cut_times = mid[cut_pairs(changes)]
-    assert len(cut_times) == 2 and np.allclose(cut_times, CUTS_S, atol=1 / EPISODE_FPS)
+    assert len(cut_times) == 2 and np.allclose(cut_times, CUTS_S, atol=1 / SAMPLER_FPS)
 
 
 def test_a_cut_between_two_shots_on_one_backdrop():
@@ -102,14 +98,15 @@ def test_a_cut_between_two_shots_on_one_backdrop():
     assert np.flatnonzero(cut_pairs(changes)).tolist() == [7]
 
 
-def test_a_graph_boundary_at_the_fall_is_not_the_shot_boundary():
-    """The graph split the shot where the block falls: the frames are read on to the cut,
-    and the episode is the whole cause and effect, from either part."""
-    before = shot_episode(frames_at, (2.0, FALL_S[0]), step_s=0.5)
-    after = shot_episode(frames_at, (FALL_S[0], 9.0), step_s=0.5)
-    assert before == after and before.falls
-    assert abs(before.start_s - BALL_S[0]) <= 1 / EPISODE_FPS
-    assert LOOK_S >= CUTS_S[1] - FALL_S[0]
+def test_a_graph_boundary_at_the_fall_is_no_cut():
+    """The graph split the shot where the block falls: that boundary is no cut, so the shot
+    the episode is read on runs from cut to cut, and the episode is the whole cause and
+    effect."""
+    frames = FrameSampler(frames_at)
+    events = np.array([[0.0, 2.0], [2.0, FALL_S[0]], [FALL_S[0], 9.0], [9.0, 10.0]])
+    assert EventCuts(frames, events, 0.5).shots().tolist() == [0, 1, 1, 2]
+    episode = shot_episode(frames_at, (2.0, 9.0), step_s=0.5)
+    assert episode.falls and abs(episode.start_s - BALL_S[0]) <= 1 / SAMPLER_FPS
 
 
 def crossing(t: float, stays: bool) -> np.ndarray:
@@ -198,7 +195,7 @@ def test_a_passing_by_is_the_shot_where_nothing_falls(falls):
 
 def test_a_long_shot_is_read_in_chunks():
     """The episode does not depend on how many frames are decoded at once."""
-    from longground.agent.perception import episode as module
+    from longground.agent import frames as module
 
     whole = shot_episode(frames_at, (2.0, 9.0), step_s=0.5)
     calls = []
@@ -229,5 +226,5 @@ def test_the_video_edges_and_a_truncated_file():
         return frames_at(kept) if len(kept) else np.zeros((0, 48, 64, 3), np.uint8)
 
     episode = shot_episode(truncated, (2.0, 9.0), step_s=0.5)
-    assert episode is not None and abs(episode.start_s - BALL_S[0]) <= 1 / EPISODE_FPS
+    assert episode is not None and abs(episode.start_s - BALL_S[0]) <= 1 / SAMPLER_FPS
     assert max(asked) <= 9.5

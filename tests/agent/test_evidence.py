@@ -6,19 +6,21 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from longground.agent.graph.denoise import plateau_noise
-from longground.agent.graph.nodes import make_nodes
-from longground.agent.perception.colors import (
+from longground.agent.composited.closer import HalvesAndBoxes
+from longground.agent.composited.colors import (
     COLOR_NAMES,
     backdrop_share,
     border_pixels,
     name_pixels,
 )
+from longground.agent.composited.regions import halves
+from longground.agent.graph.denoise import plateau_noise
+from longground.agent.graph.nodes import make_nodes
 from longground.agent.perception.conditions import condition_check
 from longground.agent.perception.presence import Calibration
-from longground.agent.perception.regions import RegionIndex, halves
 from longground.agent.perception.visibility import Visibility, region_times
 from longground.agent.plan.planner import Relation
+from longground.agent.regions import RegionIndex
 
 
 def test_halves_split_the_width():
@@ -35,23 +37,25 @@ def test_region_index_computes_each_time_once_and_keeps_it_on_disk(tmp_path):
         return {"embedding": np.stack([times, times + 0.5], axis=1)[:, :, None]}
 
     path = tmp_path / "v.regions.npz"
-    index = RegionIndex(compute, path)
-    first = index.features(np.array([3.0, 1.0, 3.0]))["embedding"][:, :, 0]
+    index = RegionIndex(path)
+    first = index.features(np.array([3.0, 1.0, 3.0]), compute)["embedding"][:, :, 0]
     assert first.tolist() == [[3.0, 3.5], [1.0, 1.5], [3.0, 3.5]]
-    index.features(np.array([1.0, 2.0]))
+    index.features(np.array([1.0, 2.0]), compute)
     assert calls == [[1.0, 3.0], [2.0]]
-    reloaded = RegionIndex(compute, path)
-    assert reloaded.features(np.array([2.0]))["embedding"][0, 1, 0] == 2.5
+    reloaded = RegionIndex(path)
+    assert reloaded.features(np.array([2.0]), compute)["embedding"][0, 1, 0] == 2.5
     assert calls == [[1.0, 3.0], [2.0]]  # nothing recomputed
 
 
 def test_a_damaged_region_file_is_rebuilt(tmp_path):
     path = tmp_path / "v.regions.npz"
     path.write_bytes(b"not a zip")
-    index = RegionIndex(lambda t: {"embedding": np.zeros((len(t), 2, 1))}, path)
-    assert index.features(np.array([1.0]))["embedding"].shape == (1, 2, 1)
-    reloaded = RegionIndex(lambda t: 1 / 0, path)  # must not recompute: the rebuilt file holds it
-    assert reloaded.features(np.array([1.0]))["embedding"].shape == (1, 2, 1)
+    index = RegionIndex(path)
+    assert index.features(np.array([1.0]), lambda t: {"embedding": np.zeros((len(t), 2, 1))})[
+        "embedding"
+    ].shape == (1, 2, 1)
+    reloaded = RegionIndex(path)  # must not recompute: the rebuilt file holds it
+    assert reloaded.features(np.array([1.0]), lambda t: 1 / 0)["embedding"].shape == (1, 2, 1)
 
 
 def nodes(spans, times):
@@ -74,7 +78,9 @@ def test_visibility_takes_the_better_of_whole_frames_and_halves():
             else -np.ones(len(features["x"]))
         )
 
-    vis = Visibility(times, whole, Calibration(0.5, 0.1), score, regions)
+    closer = HalvesAndBoxes(score, regions, None)
+
+    vis = Visibility(times, whole, Calibration(0.5, 0.1), None, closer)
     level = nodes([[0, 10], [10, 20]], times)
     assert vis.nodes("cat", level, "n").round(2).tolist() == [1.0, 0.0]
     assert vis.nodes("cup", level, "n").round(2).tolist() == [0.0, 1.0]
@@ -91,8 +97,12 @@ def test_together_needs_both_in_the_same_frames():
     def regions(t):
         return {"x": np.ones((len(t), 2, 1))}
 
-    vis = Visibility(times, whole, Calibration(0.5, 0.1), lambda f, text: np.full(len(f["x"]),
-                     2.0 if text == "b" else -1.0), regions)  # fmt: skip
+    def score(f, text):
+        return np.full(len(f["x"]), 2.0 if text == "b" else -1.0)
+
+    closer = HalvesAndBoxes(score, regions, None)
+
+    vis = Visibility(times, whole, Calibration(0.5, 0.1), None, closer)
     level = nodes([[0, 10]], times)
     assert vis.together(("a", "b"), level, "n")[0] > 0.99
 

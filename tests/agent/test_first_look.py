@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from longground.agent.composited.regions import halves
 from longground.agent.graph.levels import split_event, split_events
-from longground.agent.perception.regions import halves
 from longground.agent.profiles import PROFILES
 from longground.agent.settings import AgentSettings
 from longground.encoders.label_bridge import HALF_LOGITS
@@ -34,11 +34,12 @@ def source(clip, tmp_path, gate="default", encoder=None, region_source="encoder"
 def test_one_pass_gives_each_windows_own_frames(clip, tmp_path):  # noqa: F811
     src = source(clip, tmp_path)
     got: dict[int, list] = {}
-    for i, frames, pts_s in src.frames_in_windows(WINDOWS, 32):
+    for i, frames, pts_s in src.frames(WINDOWS, 32):
         got.setdefault(i, []).append((frames, pts_s))
     assert sorted(got) == [0, 1, 2, 3]  # the last window runs past the 34-s clip's end
     for i, (start_s, end_s, fps) in enumerate(WINDOWS):
-        alone = list(src.frames(start_s, min(end_s, src.duration_s), fps, 32))
+        window = [(start_s, min(end_s, src.duration_s), fps)]
+        alone = [(f, p) for _, f, p in src.frames(window, 32)]
         assert np.array_equal(
             np.concatenate([f for f, _ in got[i]]), np.concatenate([f for f, _ in alone])
         )
@@ -90,7 +91,7 @@ def test_region_halves_from_the_index_need_no_encoder_call(clip, tmp_path):  # n
     times = np.arange(0.5, 34.0, 1.0)
     enc = HalvesEncoder()
     src = source(clip, tmp_path / "a", encoder=enc, region_source="index")
-    assert src.regions_in_index
+    assert src.extras.regions_in_index
     src.timeline(1.0)
     before = enc.frames_encoded
     pooled = src.region_features(times)
@@ -107,7 +108,7 @@ def test_region_source_encoder_is_the_default_and_the_old_path(clip, tmp_path): 
     enc = HalvesEncoder()
     src = FileSource(clip, enc, FeatureStore(tmp_path))
     index_src = FileSource(clip, enc, FeatureStore(tmp_path), region_source="index")
-    assert not src.regions_in_index and src.key != index_src.key
+    assert not src.extras.regions_in_index and src.key != index_src.key
     src.timeline(1.0)
     before = enc.frames_encoded
     got = src.region_features(np.array([2.0, 9.0]))

@@ -4,8 +4,10 @@ because no cut lies between them (one shot)."""
 import numpy as np
 
 from longground.agent.aggregate import consolidate
-from longground.agent.perception.identity import one_shot, whole_looks
-from longground.agent.perception.reid import Look
+from longground.agent.composited.identity import whole_looks
+from longground.agent.composited.reid import Look
+from longground.agent.frames import FrameSampler
+from longground.agent.perception.cuts import one_shot
 from longground.agent.verify.memory import MemoryEntry
 
 
@@ -83,6 +85,8 @@ def _frames(cut_at_s: float | None, fps: float = 8.0):
 
 
 def test_one_shot_reads_the_cut_between_two_pieces():
-    assert one_shot(_frames(None), 1.5, 1.5, 1.0)  # the object leaving is no cut
-    assert not one_shot(_frames(1.2), 1.5, 1.5, 1.0)  # a cut within a step of the meeting
-    assert not one_shot(lambda t: np.zeros((0, 90, 160, 3), np.uint8), 1.5, 1.5, 1.0)
+    # the object leaving is no cut; a cut within a step of the meeting is one
+    assert one_shot(FrameSampler(_frames(None)), 1.5, 1.5, 1.0)
+    assert not one_shot(FrameSampler(_frames(1.2)), 1.5, 1.5, 1.0)
+    nothing = FrameSampler(lambda t: np.zeros((0, 90, 160, 3), np.uint8))
+    assert not one_shot(nothing, 1.5, 1.5, 1.0)

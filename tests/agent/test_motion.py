@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from longground.agent.evidence import Evidence
+from longground.agent.frames import FrameSampler
 from longground.agent.graph.cache import GraphCache
 from longground.agent.graph.flow import centre_sweep, centroid_track, flow_stats, small_gray
 from longground.agent.graph.levels import MIN_FLOW_FRAMES, flow_window, split_from_gray
@@ -136,12 +137,12 @@ def test_a_crossing_is_read_against_the_backdrop_around_it():
     shot = np.concatenate([other, cross, back])  # 12 frames at 1 fps: crossing in 3-8 s
     frames_at = lambda times: shot[np.minimum(np.asarray(times).astype(int), len(shot) - 1)]  # noqa: E731
     sweep_min = AgentSettings().sweep_min
-    assert run_sweep(frames_at, (3.0, 9.0), 1.0) >= sweep_min
-    assert run_sweep(frames_at, (3.0, 5.0), 1.0) < sweep_min
+    assert run_sweep(FrameSampler(frames_at), (3.0, 9.0), 1.0) >= sweep_min
+    assert run_sweep(FrameSampler(frames_at), (3.0, 5.0), 1.0) < sweep_min
     comes = object_clip("entering")
     enter = np.concatenate([back[:1], comes, comes[-1:].repeat(9, axis=0)])  # then it stands
     frames_at = lambda times: enter[np.minimum(np.asarray(times).astype(int), len(enter) - 1)]  # noqa: E731
-    assert run_sweep(frames_at, (0.0, 8.0), 1.0) < sweep_min
+    assert run_sweep(FrameSampler(frames_at), (0.0, 8.0), 1.0) < sweep_min
 
 
 def test_a_zoom_is_measured_as_divergence_and_a_pan_as_translation():
@@ -274,7 +275,7 @@ def test_the_magnitude_is_per_rho_a_step_whatever_the_sampling_rate():
 @pytest.mark.parametrize("kind, approach", [("entering", 0.01), ("leaving", -0.01)])
 def test_sliding_in_or_out_is_not_read_where_the_shot_holds_a_crossing(kind, approach):
     """The first half of a crossing comes into view like an object sliding in: the sweep of
-    its whole shot (`run_sweep(whole_shot=True)`) tells them apart."""
+    its whole shot (`run_sweep(FrameSampler(whole_shot=True))`) tells them apart."""
     s = AgentSettings()
     moves = np.array([[0.0, 0.0, approach, 0.05, 0.0]] * 2)
 

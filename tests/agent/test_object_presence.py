@@ -6,8 +6,9 @@ on a view that found a box: one that fell back to its half or the whole frame is
 
 import numpy as np
 
+from longground.agent.composited.closer import HalvesAndBoxes
+from longground.agent.composited.object_views import OBJECT_FOUND
 from longground.agent.graph.nodes import Nodes
-from longground.agent.perception.object_views import OBJECT_FOUND
 from longground.agent.perception.presence import Calibration
 from longground.agent.perception.visibility import Visibility
 from longground.agent.settings import AgentSettings
@@ -42,10 +43,8 @@ def nodes(spans_s):
 
 
 def visibility(box_score, per_text=None, object_presence=True, found=None):
-    return Visibility(
-        TIMES, RAW, Calibration(2.4, 0.05), score, halves, per_text, boxes(box_score, found),
-        object_presence,
-    )  # fmt: skip
+    closer = HalvesAndBoxes(score, halves, boxes(box_score, found), object_presence)
+    return Visibility(TIMES, RAW, Calibration(2.4, 0.05), per_text, closer)
 
 
 def test_a_box_above_the_absolute_threshold_makes_the_node_seen():

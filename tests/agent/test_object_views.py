@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from longground.agent.perception.object_views import VIEWS, object_views, padded_square
+from longground.agent.composited.object_views import VIEWS, object_views, padded_square
 from tests.agent.test_backdrop_boxes import _tinted_noise
 
 TINT = (60, 170, 60)  # a green backdrop: its pixels keep red equal to blue

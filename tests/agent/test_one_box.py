@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from longground.agent.composited.closer import HalvesAndBoxes
 from longground.agent.graph.nodes import Nodes
 from longground.agent.perception.presence import Calibration
 from longground.agent.perception.visibility import Visibility
@@ -28,8 +29,8 @@ def _visibility(half_scores, box_scores, with_boxes=True) -> Visibility:
     times = np.arange(10.0)
     whole = {t: np.full(10, 1.0) for t in TEXTS}
     objects = features(box_scores) if with_boxes else None
-    return Visibility(times, whole, Calibration(0.5, 0.05), score, features(half_scores), None,
-                      objects)  # fmt: skip
+    closer = HalvesAndBoxes(score, features(half_scores), objects)
+    return Visibility(times, whole, Calibration(0.5, 0.05), None, closer)
 
 
 def test_a_half_whose_box_shows_the_other_text_does_not_show_this_one():

@@ -5,17 +5,27 @@ import numpy as np
 import pytest
 
 from longground.agent.aggregate import consolidate
+from longground.agent.composited import reid
+from longground.agent.composited.closer import HalvesAndBoxes
+from longground.agent.composited.identity import instance_looks, same_identity_matrix
+from longground.agent.composited.object_colors import colourless_share
+from longground.agent.composited.scene import CompositedScene
 from longground.agent.evidence import Evidence
+from longground.agent.frames import FrameSampler
 from longground.agent.graph.nodes import make_nodes
-from longground.agent.perception import reid
-from longground.agent.perception.identity import instance_looks, same_identity_matrix
-from longground.agent.perception.object_colors import colourless_share
 from longground.agent.plan.planner import plan_query
 from longground.agent.roles.offline import OfflineAggregator, ScorerSettings
 from longground.agent.settings import AgentSettings
 from longground.agent.verify.memory import MemoryEntry
 
 cv2 = pytest.importorskip("cv2")
+
+
+def first_feature(feats, text):
+    """A score that reads the features' first column, whatever the text."""
+    return feats["embedding"][:, 0]
+
+
 pytest.importorskip("skimage")  # the cat photo comes from its data files (synth extra)
 
 
@@ -97,17 +107,18 @@ def test_ordinal_query_groups_instances_by_object_looks_not_frame_embeddings(cat
     plan = plan_query("Track the second cat to appear", 40.0)
     events = make_nodes(np.array([[0.0, 40.0]]), times, emb, 2.0, 1)
     scores = {plan.target: np.zeros(len(times))}
-    ev = Evidence(plan, times, emb, emb, scores, events, frames_at=frames_at)
-    aggregator = OfflineAggregator(
-        ScorerSettings.from_agent(AgentSettings(scene="composited"), threshold=0.2)
-    )
+    ev = Evidence(plan, times, emb, emb, scores, events, frames=FrameSampler(frames_at))
+    composited = AgentSettings(scene="composited")
+    aggregator = OfflineAggregator(ScorerSettings.from_agent(composited, threshold=0.2),
+                                   scene=CompositedScene(composited, None))  # fmt: skip
     answer = aggregator.aggregate(ev, entries)
     assert answer.moments.to_list() == [[10.0, 12.0], [30.0, 32.0]]
-    blind = ScorerSettings.from_agent(
-        AgentSettings(scene="composited", object_looks=False), threshold=0.2
-    )
-    assert len(OfflineAggregator(blind).aggregate(ev, entries).moments) == 0
-    matrix = same_identity_matrix(instance_looks(ev, np.array(spans), plan.target))
+    blind = AgentSettings(scene="composited", object_looks=False)
+    blind_aggregator = OfflineAggregator(ScorerSettings.from_agent(blind, threshold=0.2),
+                                         scene=CompositedScene(blind, None))  # fmt: skip
+    assert len(blind_aggregator.aggregate(ev, entries).moments) == 0
+    looks = instance_looks(None, FrameSampler(frames_at), np.array(spans), plan.target)
+    matrix = same_identity_matrix(looks)
     assert matrix.tolist() == [[a % 2 == b % 2 for b in range(4)] for a in range(4)]
 
 
@@ -127,10 +138,7 @@ def test_colourless_plans_and_share(cat):
 def test_the_half_that_scores_the_target_picks_the_object_in_a_two_object_frame(cat):
     small = cv2.resize(cat, (36, 24))
     frame = _scene(small, x0=10, y0=30, second=_mirror(small))
-    times = np.arange(0.0, 10.0, 1.0)
-    emb = np.ones((len(times), 4))
     plan = plan_query("the second cat to appear", 10.0)
-    events = make_nodes(np.array([[0.0, 10.0]]), times, emb, 2.0, 1)
     asked = []
 
     def regions(t):
@@ -140,14 +148,12 @@ def test_the_half_that_scores_the_target_picks_the_object_in_a_two_object_frame(
     def frames_at(t):
         return np.stack([frame] * len(t))
 
-    ev = Evidence(plan, times, emb, emb, {plan.target: np.zeros(len(times))}, events,
-                  frames_at=frames_at, regions=regions,
-                  score_features=lambda feats, text: feats["embedding"][:, 0])  # fmt: skip
-    (looks,) = instance_looks(ev, np.array([[0.0, 3.0]]), plan.target)
+    closer = HalvesAndBoxes(first_feature, regions, None)
+    (looks,) = instance_looks(closer, FrameSampler(frames_at), np.array([[0.0, 3.0]]), plan.target)
     assert asked == [2] and all(look.box[2] >= 80 for look in looks)
     single = _scene(small, x0=10, y0=30)
-    ev.frames_at = lambda t: np.stack([single] * len(t))
-    (looks,) = instance_looks(ev, np.array([[0.0, 3.0]]), plan.target)
+    (looks,) = instance_looks(closer, FrameSampler(lambda t: np.stack([single] * len(t))),
+                              np.array([[0.0, 3.0]]), plan.target)  # fmt: skip
     assert asked == [2] and all(look.box[2] < 80 for look in looks)
 
 
@@ -159,19 +165,19 @@ def test_two_objects_that_touch_across_the_middle_are_told_apart(cat):
     frame = _backdrop("texture")
     frame[20:70, 30:80] = 230  # the target: white, on the left
     frame[20:70, 80:140] = cv2.resize(cat, (60, 50))  # touching it on the right
-    times = np.arange(0.0, 10.0, 1.0)
-    emb = np.ones((len(times), 4))
     plan = plan_query("the second horse to appear", 10.0)
-    events = make_nodes(np.array([[0.0, 10.0]]), times, emb, 2.0, 1)
-    ev = Evidence(plan, times, emb, emb, {plan.target: np.zeros(len(times))}, events,
-                  frames_at=lambda t: np.stack([frame] * len(t)),
-                  regions=lambda t: {"embedding": np.tile([[[1.0], [0.0]]], (len(t), 1, 1))},
-                  score_features=lambda feats, text: feats["embedding"][:, 0])  # fmt: skip
-    (looks,) = instance_looks(ev, np.array([[0.0, 3.0]]), plan.target)
+    closer = HalvesAndBoxes(
+        first_feature, lambda t: {"embedding": np.tile([[[1.0], [0.0]]], (len(t), 1, 1))}, None
+    )
+
+    def frames_at(t):
+        return np.stack([frame] * len(t))
+
+    (looks,) = instance_looks(closer, FrameSampler(frames_at), np.array([[0.0, 3.0]]), plan.target)
     assert looks and all(look.box[3] <= 80 for look in looks)
     assert all(look.colour[-1] == 1.0 for look in looks)  # white: the cat's hues are not in it
     frame[20:70, 80:140] = 230  # one white object across the middle
-    (whole,) = instance_looks(ev, np.array([[0.0, 3.0]]), plan.target)
+    (whole,) = instance_looks(closer, FrameSampler(frames_at), np.array([[0.0, 3.0]]), plan.target)
     assert whole and all(look.box[2] < 40 and look.box[3] > 130 for look in whole)
 
 
@@ -180,17 +186,19 @@ def test_frames_with_one_object_say_which_object_an_instance_shows(cat):
     mirrored cat entering on the right); the instance's frame with the cat alone decides."""
     small = cv2.resize(cat, (36, 24))
     alone, pair = _scene(small, x0=10, y0=30), _scene(small, x0=10, y0=30, second=_mirror(small))
-    times = np.arange(0.0, 10.0, 1.0)
-    emb = np.ones((len(times), 4))
     plan = plan_query("the first cat to appear", 10.0)
-    events = make_nodes(np.array([[0.0, 10.0]]), times, emb, 2.0, 1)
-    ev = Evidence(plan, times, emb, emb, {plan.target: np.zeros(len(times))}, events,
-                  frames_at=lambda t: np.stack([alone if x < 2 else pair for x in t]),
-                  regions=lambda t: {"embedding": np.tile([[[0.0], [1.0]]], (len(t), 1, 1))},
-                  score_features=lambda feats, text: feats["embedding"][:, 0])  # fmt: skip
-    (looks,) = instance_looks(ev, np.array([[0.0, 4.5]]), plan.target)  # frames at 1.5, 3.0
+    closer = HalvesAndBoxes(
+        first_feature, lambda t: {"embedding": np.tile([[[0.0], [1.0]]], (len(t), 1, 1))}, None
+    )
+
+    def frames_at(t):
+        return np.stack([alone if x < 2 else pair for x in t])
+
+    # frames at 1.5, 3.0
+    (looks,) = instance_looks(closer, FrameSampler(frames_at), np.array([[0.0, 4.5]]), plan.target)
     assert len(looks) == 1 and looks[0].box[2] < 80
-    (both,) = instance_looks(ev, np.array([[3.0, 6.0]]), plan.target)  # two-object frames only
+    # two-object frames only
+    (both,) = instance_looks(closer, FrameSampler(frames_at), np.array([[3.0, 6.0]]), plan.target)
     assert len(both) == 2 and all(look.box[2] >= 80 for look in both)
 
 

@@ -9,6 +9,7 @@ import json
 import numpy as np
 import pytest
 
+from longground.agent.frames import FrameSampler
 from longground.agent.graph.cache import GraphCache
 from longground.agent.graph.nodes import make_nodes
 from longground.agent.pipeline import CometAgent
@@ -33,7 +34,7 @@ def evidence(query="a cat right after a rocket"):
         emb,
         {t: np.zeros(40) for t in plan.texts},
         events,
-        frames_at=lambda ts: np.zeros((len(ts), 8, 8, 3), np.uint8),
+        frames=FrameSampler(lambda ts: np.zeros((len(ts), 8, 8, 3), np.uint8)),
     )
     ev.actions = events
     return ev

@@ -1,42 +1,47 @@
-"""Sequential relations: which neighbouring shot "right after / before" looks at."""
+"""Sequential relations: which neighbouring shot "right after / before" looks at, and how
+clearly it must show the condition."""
 
 import numpy as np
 import pytest
 
+from longground.agent.frames import FrameSampler
 from longground.agent.graph.cache import GraphCache
-from longground.agent.perception.conditions import (
-    holds_other_object,
-    past_slivers,
-    sliver_is_own_shot,
-)
+from longground.agent.perception.conditions import past_slivers
+from longground.agent.perception.cuts import cut_count
 from longground.agent.pipeline import CometAgent
 from longground.agent.settings import AgentSettings
 from longground.errors import UserError
-from tests.agent.test_pipeline import cat_shots, matched, run
+from tests.agent.test_pipeline import OBJECTS, VECTORS, FakeSource, cat_shots, run, shot_spans
+
+FPS = 10
 
 
-def _frames(n: int, square: bool, seed: int = 0) -> np.ndarray:
-    """`(n, 90, 160, 3)` frames of a noisy brown backdrop, with a blue square in the left
-    half when `square`."""
-    rng = np.random.default_rng(seed)
-    frames = np.clip(rng.normal((120, 90, 60), 6, size=(n, 90, 160, 3)), 0, 255)
-    if square:
-        frames[:, 25:65, 20:60] = (30, 60, 220)
-    return frames.astype(np.uint8)
+def clip(*shots: tuple[float, tuple[int, int, int]]) -> FrameSampler:
+    """A video of shots `(length_s, backdrop colour)`, each with a noisy backdrop, at `FPS`."""
+    rng = np.random.default_rng(0)
+    frames = []
+    for length_s, rgb in shots:
+        n = int(round(length_s * FPS))
+        frames.append(np.clip(rng.normal(rgb, 6, size=(n, 45, 80, 3)), 0, 255).astype(np.uint8))
+    video = np.concatenate(frames)
+    return FrameSampler(lambda t: video[np.minimum((np.asarray(t) * FPS).astype(int),
+                                                   len(video) - 1)])  # fmt: skip
 
 
-def test_a_short_shot_of_another_object_is_a_shot_of_its_own():
-    assert holds_other_object(_frames(2, square=True), target_seen=0.05, accept_p=0.5)
+RED, GREEN, BLUE = (200, 60, 60), (60, 200, 60), (60, 60, 200)
 
 
-def test_a_backdrop_alone_or_the_target_passes_the_look_on():
-    assert not holds_other_object(_frames(2, square=False), target_seen=0.05, accept_p=0.5)
-    assert not holds_other_object(_frames(2, square=True), target_seen=0.9, accept_p=0.5)
+def test_a_sliver_with_two_cuts_is_a_shot_of_its_own():
+    """A 1.5-second filler between two shots: from the sample before it to the one after it,
+    two cuts."""
+    frames = clip((5.0, RED), (1.5, BLUE), (5.0, GREEN))
+    assert cut_count(frames, 4.5, 7.0) == 2
 
 
-def test_an_object_in_only_some_frames_is_not_a_shot_of_its_own():
-    frames = np.concatenate([_frames(1, square=True), _frames(1, square=False, seed=1)])
-    assert not holds_other_object(frames, target_seen=0.05, accept_p=0.5)
+def test_a_piece_of_a_neighbour_holds_one_cut():
+    """The graph split one cut in two boundaries around a sliver: it holds one cut."""
+    frames = clip((5.0, RED), (6.5, GREEN))
+    assert cut_count(frames, 4.5, 7.0) == 1
 
 
 def test_the_look_stops_at_a_sliver_that_is_its_own_shot():
@@ -46,48 +51,41 @@ def test_the_look_stops_at_a_sliver_that_is_its_own_shot():
     assert past_slivers((2,), samples, step=-1) == (2, 1, 0)
 
 
-def _backdrop(rgb: tuple[int, int, int], seed: int) -> np.ndarray:
-    """One `(1, 90, 160, 3)` frame of a noisy backdrop around `rgb`."""
-    rng = np.random.default_rng(seed)
-    return np.clip(rng.normal(rgb, 6, size=(1, 90, 160, 3)), 0, 255).astype(np.uint8)
+#: Something the encoder reads much like a rocket, though it is none (a missile): its shot
+#: reads about 0.8 for "a rocket", above `accept_p` and under `neighbour_p`.
+MISSILE = 0.85 * VECTORS["rocket"] + 0.53 * VECTORS["cup"]
 
 
-def test_a_sliver_with_a_backdrop_of_its_own_is_a_shot_of_its_own():
-    before, after = _backdrop((200, 60, 60), 0), _backdrop((60, 200, 60), 1)
-    filler = _backdrop((60, 60, 200), 2)
-    assert sliver_is_own_shot(np.concatenate([before, filler, after]), -1, 0.0, 0.5)
+class ConfusableSource(FakeSource):
+    """The scripted video with a missile where the first rocket was: the cat after it is not
+    "a cat right after a rocket"."""
+
+    def feature(self, t, objects, rng):
+        if objects != ("rocket",) or self.shot_at(t) != 1:
+            return super().feature(t, objects, rng)
+        i = self.shot_at(t)
+        v = 0.8 * self.backgrounds[i] / np.linalg.norm(self.backgrounds[i]) + MISSILE
+        return v / np.linalg.norm(v + 0.03 * rng.normal(size=24))
 
 
-def test_a_piece_of_either_neighbour_passes_the_look_on():
-    before, after = _backdrop((200, 60, 60), 0), _backdrop((60, 200, 60), 1)
-    piece_of_before, piece_of_after = _backdrop((200, 60, 60), 3), _backdrop((60, 200, 60), 4)
-    for step in (-1, 1):
-        for piece in (piece_of_before, piece_of_after):
-            assert not sliver_is_own_shot(np.concatenate([before, piece, after]), step, 0.0, 0.5)
-
-
-def test_another_object_on_the_instance_shots_backdrop_is_a_shot_of_its_own():
-    before, after = _backdrop((200, 60, 60), 0), _backdrop((60, 200, 60), 1)
-    still = _backdrop((60, 200, 60), 5)
-    still[:, 25:65, 20:60] = (30, 60, 220)
-    # looking back ("right after") the instance is after the sliver: the near side
-    assert sliver_is_own_shot(np.concatenate([before, still, after]), -1, 0.0, 0.5)
-    assert not sliver_is_own_shot(np.concatenate([before, still, after]), -1, 0.9, 0.5)
-    # looking ahead, the same sliver is a piece of the shot beyond
-    assert not sliver_is_own_shot(np.concatenate([before, still, after]), +1, 0.0, 0.5)
-
-
-def test_the_neighbouring_shot_must_show_the_condition_clearly():
-    """The fake encoder reads the rocket's shot before the first cat at 0.75 and before the
-    second at 0.99: only the second stands clear of a confusable object's reading."""
-    query, truth = "a cat right after a rocket", cat_shots(after="rocket")
-    loose = CometAgent(AgentSettings(roles="offline", neighbour_p=0.5), 1.0, GraphCache(None))
-    assert matched(run(query, loose)[0].spans, truth)
-    strict = CometAgent(AgentSettings(roles="offline", neighbour_p=0.9), 1.0, GraphCache(None))
-    moments, trace = run(query, strict)
-    assert matched(moments.spans, truth[1:])
+@pytest.mark.parametrize("scene", ["general", "composited"])
+def test_the_neighbouring_shot_must_show_the_condition_clearly(scene):
+    """On the default settings the real rocket's shot counts and the missile's does not,
+    however close the missile comes; a loose `neighbour_p` takes the missile for a rocket."""
+    assert set(OBJECTS) >= {"rocket", "cup"}
+    query = "a cat right after a rocket"
+    agent = CometAgent(AgentSettings(roles="offline", scene=scene), 1.0, GraphCache(None))
+    moments, trace = run(query, agent, ConfusableSource())
+    truth = shot_spans()[[6]]
+    assert moments.count == 1, moments.spans.tolist()
+    assert (np.abs(moments.spans - truth) <= 1.0).all()
     weak = [v for v in trace["verifications"] if v["reason"] == "failed: condition:a rocket"]
+    # the missile's reading, scaled under `accept_p` (`ScorerSettings.neighbour_p`)
     assert any(0.25 < v["details"]["parts"]["condition:a rocket"] < 0.5 for v in weak)
+    loose = CometAgent(AgentSettings(roles="offline", scene=scene, neighbour_p=0.3), 1.0,
+                       GraphCache(None))  # fmt: skip
+    assert run(query, loose, ConfusableSource())[0].count == 2
+    assert len(cat_shots(after="rocket")) == 2  # both cats follow a rocket in the plain video
 
 
 def test_neighbour_p_must_be_a_probability():

@@ -3,6 +3,7 @@ inside its parent event: one frame's stray reading does not decide it."""
 
 import numpy as np
 
+from longground.agent.composited.closer import HalvesAndBoxes
 from longground.agent.graph.nodes import Nodes, frames_in_spans
 from longground.agent.perception.presence import Calibration
 from longground.agent.perception.visibility import READ_STEPS, Visibility, confirmed, read_spans
@@ -34,7 +35,8 @@ def _visibility(seen_s) -> Visibility:
         return feats["embedding"][:, TEXTS.index(text)]
 
     whole = {t: np.zeros(len(TIMES_S)) for t in TEXTS}
-    return Visibility(TIMES_S, whole, Calibration(0.5, 0.05), score, regions)
+    closer = HalvesAndBoxes(score, regions, None)
+    return Visibility(TIMES_S, whole, Calibration(0.5, 0.05), None, closer)
 
 
 def test_short_nodes_are_read_on_a_window_inside_their_event():

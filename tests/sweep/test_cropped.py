@@ -85,8 +85,8 @@ def test_crop_source_shifts_every_member():
     assert np.array_equal(features["embedding"], full_features["embedding"][inside])
     assert crop.duration_s == 30.0 and crop.key != whole.key
     assert np.array_equal(crop.frames_at(np.array([1.0])), whole.frames_at(np.array([21.0])))
-    (frames, pts_s), *_ = crop.frames(0.0, 2.0, 1.0, 32)
-    (frames_w, pts_w), *_ = whole.frames(20.0, 22.0, 1.0, 32)
+    (_, frames, pts_s), *_ = crop.frames([(0.0, 2.0, 1.0)], 32)
+    (_, frames_w, pts_w), *_ = whole.frames([(20.0, 22.0, 1.0)], 32)
     assert np.array_equal(frames, frames_w) and np.allclose(pts_s, pts_w - 20)
     agent = CometAgent(AgentSettings(roles="offline"), 1.0, GraphCache(None))
     moments, _ = agent.run(crop, "every time a cat appears")

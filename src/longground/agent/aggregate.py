@@ -13,7 +13,7 @@ Two passes over the verified entries:
    first instance is left out.
 
 Identity is compared with a caller's same-identity matrix over the instances when one is
-given (the offline aggregator's object looks, `perception.identity`), else on the instances'
+given (the composited scene's object looks, `composited.identity`), else on the instances'
 embeddings (cosine >= `same_identity`), or on their summaries when one has no embedding.
 """
 

@@ -3,7 +3,7 @@ and the per-sub-event moments are combined with the plan's relation.
 
 "every time the speaker mentions the budget while a chart is on screen" plans as target
 "the speaker mentions the budget" (speech), condition "a chart" (the image encoder), relation
-while. Each sub-event is answered on its own: a channel's moments (`VideoSource.channel_answer`
+while. Each sub-event is answered on its own: a channel's moments (`Extras.channel_answer`
 on the phrase as the query words it), or, for the image encoder, the agent's own answer to a
 plan of that text alone (`visual`). The target's moments inside the plan's window are then
 kept or cut by each condition (`perception.intervals.relate`), "returns" drop the first, and
@@ -40,12 +40,16 @@ class SubEvent:
         return "visual" if self.answer is None else self.answer.channel
 
 
-def sub_events(plan: Plan, answer: Callable[[Route], ChannelAnswer | None]) -> list[SubEvent]:
-    """The plan's texts (target first), each with the channel answer of its route."""
+def sub_events(
+    plan: Plan, answer: Callable[[Route], ChannelAnswer | None] | None
+) -> list[SubEvent]:
+    """The plan's texts (target first), each with the channel answer of its route (none
+    without `answer`: a source with no channels)."""
     return [
-        SubEvent("target" if i == 0 else "condition", text, plan.phrase(i), answer(plan.route(i)))
+        SubEvent("target" if i == 0 else "condition", text, plan.phrase(i),
+                 None if answer is None else answer(plan.route(i)))
         for i, text in enumerate(plan.texts)
-    ]
+    ]  # fmt: skip
 
 
 def combine(

@@ -1,31 +1,44 @@
-"""What the roles look at for one query on one clip: the plan, the timeline and the graph.
+"""What the roles look at for one query on one clip: the plan, the timeline, the graph, and
+what the perception read on them once (`Readings`).
 
-Steps 2 to 4 pass one `Evidence` along; the filter, the verifier and the aggregator read it and
-keep per-query results in its `memo`.
+Steps 2 to 4 pass one `Evidence` along; the filter, the verifier and the aggregator read it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
 
 import numpy as np
 
+from .frames import FrameSampler
 from .graph.nodes import Nodes
+from .perception.cuts import EventCuts
+from .perception.episode import ShotEpisodes
+from .perception.presence import Calibration, timeline_step
+from .perception.relative import Decision
+from .perception.visibility import Visibility
 from .plan.planner import Plan
 from .profiles import Profile
+from .scene import CloserLooks
 
-FramesAt = Callable[[np.ndarray], np.ndarray]
 
+@dataclass
+class Readings:
+    """What the roles read on one query's frames and keep for its later candidates.
 
-def timeline_step(times_s: np.ndarray) -> float:
-    """The timeline's sample step in seconds (the median gap; 1.0 with fewer than two samples).
-
-    >>> timeline_step(np.array([0.5, 1.0, 1.5])), timeline_step(np.array([3.0]))
-    (0.5, 1.0)
+    Attributes:
+        visibility: per shared calibration, the query's `Visibility` (`Evidence.visibility`).
+        episodes: per shot index, the shots and episodes read around it (None: too few
+            frames), `perception.episode.shot_episodes`.
+        own_shots: per shot index of a sliver, whether it is a shot of its own.
+        backdrops: per backdrop name, `(A,)` its probability on each action node.
     """
-    return float(np.median(np.diff(times_s))) if len(times_s) > 1 else 1.0
+
+    visibility: dict[Calibration, Visibility] = field(default_factory=dict)
+    episodes: dict[int, ShotEpisodes | None] = field(default_factory=dict)
+    own_shots: dict[int, bool] = field(default_factory=dict)
+    backdrops: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 @dataclass
@@ -40,17 +53,15 @@ class Evidence:
         scores: raw encoder relevance `(T,)` per plan text (target and conditions).
         events: the event level of the graph.
         actions: the action level (None until Step 2 has built it).
-        frames_at: decodes `(N, H, W, 3)` uint8 frames at given times (LLM roles only).
-        score_features: the encoder's `score(features, text) -> (M,)` on feature rows.
-        regions: region features `(N, R, ...)` at given times (see `regions.RegionIndex`),
-            or None when the source has none.
-        objects: features of the frames' object views `(N, V, ...)` at given times (each
-            half's object box, `perception.boxes`, and the largest object whole,
-            `perception.object_views`), or None.
+        frames: the query's frame sampler (`frames.FrameSampler`), or None without frames.
+        closer: the scene's closer looks at the frames (`scene.CloserLooks`: frame halves
+            and object boxes in the composited scene), or None.
         profile: the graph profile in use (its budgets bound what roles look at).
-        calibrations: per plan text, the calibration decided relative to the video
-            (`perception.relative`); None: the roles' shared calibration.
-        memo: per-query results a role may keep between calls (e.g. per-node scores).
+        decisions: per plan text, its "visible" threshold decided on the video and the
+            distribution it came from (`perception.relative.Decision`).
+        calibrations: per plan text, the calibration of its decision (`relative.calibrations`);
+            a text without one takes the roles' shared calibration.
+        readings: what the roles read on the frames once and keep (`Readings`).
     """
 
     plan: Plan
@@ -60,15 +71,35 @@ class Evidence:
     scores: dict[str, np.ndarray]
     events: Nodes
     actions: Nodes | None = None
-    frames_at: FramesAt | None = None
-    score_features: Callable[[dict[str, np.ndarray], str], np.ndarray] | None = None
-    regions: Callable[[np.ndarray], dict[str, np.ndarray]] | None = None
-    objects: Callable[[np.ndarray], dict[str, np.ndarray]] | None = None
+    frames: FrameSampler | None = None
+    closer: CloserLooks | None = None
     profile: Profile | None = None
-    calibrations: dict[str, Any] | None = None
-    memo: dict[str, Any] = field(default_factory=dict)
+    decisions: dict[str, Decision] = field(default_factory=dict)
+    calibrations: dict[str, Calibration] = field(default_factory=dict)
+    readings: Readings = field(default_factory=Readings)
 
     @property
     def step_s(self) -> float:
         """The timeline's sample step in seconds (`timeline_step`)."""
         return timeline_step(self.times_s)
+
+    def visibility(self, calibration: Calibration) -> Visibility:
+        """The query's `Visibility` with the roles' shared `calibration` (each text with its
+        own where it has one), made once."""
+        kept = self.readings.visibility
+        if calibration not in kept:
+            kept[calibration] = Visibility(
+                self.times_s, self.scores, calibration, self.calibrations, self.closer
+            )
+        return kept[calibration]
+
+    @cached_property
+    def cuts(self) -> EventCuts:
+        """Which event boundaries are cuts (`perception.cuts.EventCuts`), read as asked."""
+        return EventCuts(self.frames, self.events.spans_s, self.step_s)
+
+    @cached_property
+    def shots(self) -> np.ndarray:
+        """`(E,)` shot index of each event node: events joined across boundaries that are not
+        cuts (`cuts.shots()`)."""
+        return self.cuts.shots()

@@ -4,14 +4,16 @@ aggregate (Step 4), recording everything in a `Trace`."""
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
-from ..cache.kinds import agent_objects_name, agent_rate_key, agent_regions_name
+from ..cache.kinds import agent_rate_key
 from ..moments import Moments
 from .combine import combine, sub_events
 from .confidence import Weights, rescored
+from .frames import FrameSampler
 from .graph.cache import GraphCache
 from .graph.flat import flat_candidates, flat_nodes
 from .graph.levels import action_nodes, event_nodes
@@ -20,7 +22,6 @@ from .perception.filter import UNREADABLE_DROP
 from .perception.intervals import occurrence
 from .perception.null import best_standout, gate, null_standout
 from .perception.presence import pooled
-from .perception.regions import RegionIndex
 from .perception.relative import RelativeRule, calibrations, decide
 from .plan.planner import Relation
 from .profiles import PROFILES, SHORT_MAX_S, Profile
@@ -34,6 +35,8 @@ from .roles import (
     VerifierRole,
     build_role,
 )
+from .scene import Scene
+from .scenes import scene_for
 from .settings import AgentSettings
 from .source import VideoSource, segment_features
 from .trace import ParseFailure, Trace
@@ -57,10 +60,12 @@ class Roles:
 
 
 def make_roles(
-    settings: AgentSettings, threshold: float, client=None, width: float | None = None
-) -> Roles:
+    settings: AgentSettings, threshold: float, client=None, width: float | None = None,
+    scene: Scene | None = None,
+) -> Roles:  # fmt: skip
     """Build the role backends the settings ask for (LLM ones need `client`); `width`: the
-    source's score units per unit of log-odds, if it knows them."""
+    source's score units per unit of log-odds, if it knows them; `scene`: the perception the
+    scene adds (default: the general scene's, nothing)."""
     scorer = ScorerSettings.from_agent(settings, threshold, width)
     extra = {
         "filter": {"frames_per_event": settings.filter_frames, "batch": settings.filter_batch},
@@ -70,8 +75,9 @@ def make_roles(
     for role in ROLE_NAMES:
         backend = settings.backend(role, client is not None)
         built[role] = build_role(
-            role, backend, settings=scorer, client=client, **extra.get(role, {})
-        )
+            role, backend, settings=scorer, client=client, scene=scene or Scene(),
+            **extra.get(role, {}),
+        )  # fmt: skip
     return Roles(**built)
 
 
@@ -117,23 +123,26 @@ class CometAgent:
 
     def __init__(self, settings: AgentSettings, index_fps: float, cache: GraphCache, client=None):
         self.settings, self.index_fps, self.cache, self.client = settings, index_fps, cache, client
+        self.scene = scene_for(settings, cache.root)
         self._roles: dict[tuple[float, float | None], Roles] = {}
-        self._regions: dict[tuple[str, str], RegionIndex] = {}  # (kind, video key)
         self._nulls: dict[tuple, dict[str, float]] = {}  # null standouts per video and events
-        self._trace = Trace()  # the query in progress (region features report their cost here)
+        self._lock = threading.Lock()  # queries may run in several threads at once
 
     def absolute_threshold(self, source: VideoSource) -> float:
         """The raw score meaning "visible" before any decision relative to the video."""
         threshold = self.settings.presence_threshold
         if threshold is None:
-            threshold = source.default_threshold
+            threshold = source.scale.threshold
         return FALLBACK_THRESHOLD if threshold is None else threshold
 
     def roles(self, source: VideoSource) -> Roles:
-        key = (self.absolute_threshold(source), source.default_width)
-        if key not in self._roles:
-            self._roles[key] = make_roles(self.settings, *key[:1], self.client, key[1])
-        return self._roles[key]
+        key = (self.absolute_threshold(source), source.scale.width)
+        with self._lock:
+            if key not in self._roles:
+                self._roles[key] = make_roles(
+                    self.settings, key[0], self.client, key[1], self.scene
+                )
+            return self._roles[key]
 
     def profile(self, name: str) -> Profile:
         chosen = name if self.settings.profile == "auto" else self.settings.profile
@@ -144,14 +153,13 @@ class CometAgent:
         channel (speech, on-screen text, people), the sub-events are answered one by one and
         combined with the plan's relation (`agent.combine`)."""
         trace, roles = Trace(), self.roles(source)
-        self._trace = trace
         plan, profile = self._plan(source, query, roles, trace)
         start_s, end_s = plan.window_s
         if end_s <= start_s:
             trace.put("stopped", "the query's time window lies outside the video")
             return Moments.empty(), trace
         with trace.timed("graph.channels"):
-            events = sub_events(plan, source.channel_answer)
+            events = sub_events(plan, source.extras.channel_answer)
         if any(event.answer is not None for event in events):
             return self._combined(source, plan, profile, events, trace), trace
         moments = self._ground_plan(source, plan, profile, trace)
@@ -164,17 +172,22 @@ class CometAgent:
         evidence = self._graph(source, plan, profile, trace)
         if evidence.actions is None or len(evidence.actions) == 0:
             trace.put("loop", {"iterations": 0, "stop_reason": "no candidates", "order": []})
-            trace.put("unexamined", unexamined(evidence, []))
+            trace.put("unexamined", self._unexamined(evidence, []))
             trace.put("verifications", [])
             trace.put("memory", [])
             moments = self._fallback(evidence, Moments.empty(), trace)
             return self._rescore(evidence, moments, source, trace)
         with trace.timed("verification"):
             loop = self._verify(evidence, roles, profile, trace)
-        trace.put("unexamined", unexamined(evidence, loop.steps))
+        trace.put("unexamined", self._unexamined(evidence, loop.steps))
         moments = self._aggregate(evidence, roles, loop.bank.entries, trace)
         moments = self._fallback(evidence, moments, trace)
         return self._rescore(evidence, moments.clip(start_s, end_s), source, trace)
+
+    @staticmethod
+    def _unexamined(ev: Evidence, steps: list[dict]) -> dict:
+        """The trace's "unexamined" record (`verify.budget.unexamined`)."""
+        return unexamined(ev.plan.window_s, ev.events, ev.actions, steps)
 
     def _combined(self, source: VideoSource, plan, profile: Profile, events, trace: Trace):
         """The answer of a plan whose sub-events go to different channels: sub-events for the
@@ -192,11 +205,7 @@ class CometAgent:
             )  # fmt: skip
             inner = Trace()
             inner.put("plan", alone.to_record())
-            self._trace = inner
-            try:
-                moments = self._ground_plan(source, alone, profile, inner)
-            finally:
-                self._trace = trace
+            moments = self._ground_plan(source, alone, profile, inner)
             for name, seconds in inner.timings.items():
                 trace.timings[name] += seconds
             return moments, {"agent": inner.to_dict()}
@@ -246,13 +255,11 @@ class CometAgent:
             decisions = self._decide(source, fps, plan.texts, trace, events.spans_s)
         evidence = Evidence(
             plan, times_s, feats["embedding"], feats["appearance"], scores, events,
-            frames_at=source.frames_at, score_features=source.score,
-            regions=self._region_index(source, video_key), profile=profile,
-            objects=self._object_index(source, video_key),
+            frames=FrameSampler(source.frames_at),
+            closer=self.scene.closer(source, video_key, trace),
+            profile=profile, decisions=decisions,
             calibrations=calibrations(decisions, self._width(source)),
         )  # fmt: skip
-        evidence.memo["decisions"] = decisions
-        evidence.memo["object_presence"] = self.settings.object_presence
         with trace.timed("graph.filter"):
             kept = self.roles(source).filter.select(evidence)
         trace.count("malformed.filter", kept.malformed)
@@ -271,7 +278,7 @@ class CometAgent:
     def _width(self, source: VideoSource) -> float:
         """Width of the presence logistic (the same for every text)."""
         return ScorerSettings.from_agent(
-            self.settings, self.absolute_threshold(source), source.default_width
+            self.settings, self.absolute_threshold(source), source.scale.width
         ).calibration.width
 
     def _decide(self, source: VideoSource, fps: float, texts, trace: Trace, spans_s=None) -> dict:
@@ -313,7 +320,7 @@ class CometAgent:
         plain = plain and plan.motion is None and plan.backdrop is None and plan.direction is None
         if moments.count or not plain or k_clear <= 0:
             return moments
-        decision = ev.memo["decisions"][plan.target]
+        decision = ev.decisions[plan.target]
         spans, z = clear_event_spans(
             ev.events.spans_s, ev.times_s, ev.scores[plan.target], decision, k_clear,
             self.settings.merge_gap_s,
@@ -334,45 +341,11 @@ class CometAgent:
         verifier = [] if moments.scores is None else moments.scores.tolist()
         s = self.settings
         weights = Weights(s.confidence_z, s.confidence_log_s, s.confidence_bias)
-        moments, z = rescored(moments, ev.times_s, ev.scores, ev.memo["decisions"], texts, weights)
+        moments, z = rescored(moments, ev.times_s, ev.scores, ev.decisions, texts, weights)
         trace.put(
             "confidence", {"texts": list(texts), "separation": z.tolist(), "verifier": verifier}
         )
         return moments
-
-    def _region_index(self, source: VideoSource, video_key: str):
-        """Region features of this video. Their cost falls inside the step that asks for them
-        (filter or verification) and is also shown alone as "detail.regions"."""
-        if not (self.settings.regions and source.has_regions):
-            return None
-        cheap = self.cache.root is None or source.regions_in_index
-        name = None if cheap else agent_regions_name(video_key)
-        return self._indexed(source.region_features, video_key, name, "regions")
-
-    def _object_index(self, source: VideoSource, video_key: str):
-        """Features of the frame halves' object boxes (`perception.boxes`), computed where the
-        verifier asks for them; their cost is also shown alone as "detail.objects". Only in
-        the composited scene: an object box is what the frame's outer ring does not show."""
-        composited = self.settings.scene == "composited"
-        if not (self.settings.regions and composited and source.has_objects):
-            return None
-        name = None if self.cache.root is None else agent_objects_name(video_key)
-        return self._indexed(source.object_features, video_key, name, "objects")
-
-    def _indexed(self, compute_fn, video_key: str, file_name: str | None, kind: str):
-        """`features(times)` of one kind of region of this video, kept in memory and in
-        `file_name` under the cache root (None: memory only)."""
-        if (kind, video_key) not in self._regions:
-            path = None if file_name is None else self.cache.root / file_name
-
-            def compute(times_s: np.ndarray) -> dict[str, np.ndarray]:
-                trace = self._trace  # the query in progress
-                with trace.timed(f"detail.{kind}"):
-                    trace.count(f"graph.{kind[:-1]}_frames", len(times_s))
-                    return compute_fn(times_s)
-
-            self._regions[(kind, video_key)] = RegionIndex(compute, path)
-        return self._regions[(kind, video_key)].features
 
     def _verify(self, evidence: Evidence, roles: Roles, profile: Profile, trace: Trace):
         """Step 3: the verification loop over the action nodes."""
@@ -424,7 +397,7 @@ class CometAgent:
             trace.put("budget", {"max_iterations": n_max, "scaled": False})
             return n_max
         target = evidence.plan.target
-        decision = evidence.memo["decisions"][target]
+        decision = evidence.decisions[target]
         stand_out = standing_out(
             evidence.scores[target], evidence.actions.frames, decision.threshold
         )

@@ -76,13 +76,13 @@ class AgentSettings:
         presence_threshold: raw encoder score meaning "visible" (None: the encoder's
             `default_threshold`); presence_width: logistic width around it (None: a tenth
             of the threshold's magnitude).
-        filter_p, accept_p, extend_p, moving_min, continuity, merge_gap_s, same_identity:
+        filter_p, accept_p, extend_p, moving_min, merge_gap_s, same_identity:
             offline role settings (see `roles.offline.ScorerSettings`).
         neighbour_p: how clearly the neighbouring shot of "a shot of X right after / before
             a shot of Y" must show Y (`roles.offline.ScorerSettings`), chosen on the tuning
             rendering.
         object_looks (composited scene): let the offline roles read the objects' own pixels
-            (`perception.reid`): ordinal plans group instances by the objects' looks rather
+            (`composited.reid`): ordinal plans group instances by the objects' looks rather
             than by `same_identity` on frame embeddings, and colourless plans check the
             object has no colour.
         pan_min, zoom_min, approach_min: per-second thresholds of the camera's pan and zoom
@@ -92,7 +92,7 @@ class AgentSettings:
             how far (fraction of the frame width) that difference's centre sweeps in a
             crossing ("moving across the screen").
         regions: let the offline roles look closer at regions of a frame: its halves in the
-            composited scene (`regions.py`), five overlapping tiles in the general one
+            composited scene (`composited.regions`), five overlapping tiles in the general one
             (`methods.agent.tiles`).
         region_source: where the halves' features come from: "index" (the encoder's
             whole-frame pass, when it gives them: label-bridge) or "encoder" (each half
@@ -166,7 +166,6 @@ class AgentSettings:
     approach_min: float = 0.001
     track_min: float = 0.05
     sweep_min: float = 0.5
-    continuity: float = 0.6
     merge_gap_s: float = 1.0
     same_identity: float = 0.9
     object_looks: bool | None = None

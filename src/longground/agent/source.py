@@ -1,13 +1,14 @@
 """What the agent needs from one video, as a small interface.
 
 `methods/agent.py` implements it on the real decoder, feature store and encoder; tests hand in
-a fake built from arrays. Everything the agent computes goes through these members.
+a fake built from arrays. Everything the agent computes goes through its five methods; what it
+may also offer is grouped in `Extras`.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -44,28 +45,64 @@ class ChannelAnswer:
     record: dict = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class ScoreScale:
+    """What a source's raw text scores mean, where the source knows.
+
+    Attributes:
+        threshold: the raw score meaning "visible" (the encoder's default threshold).
+        width: score units per unit of log-odds around it (a source scoring in calibrated
+            log-odds: 1.0).
+    """
+
+    threshold: float | None = None
+    width: float | None = None
+
+
+ViewsFn = Callable[[np.ndarray], dict[str, np.ndarray]]
+
+
+@dataclass(frozen=True)
+class Extras:
+    """The optional parts of a source: evidence channels, and features of views closer than
+    the whole frame (regions in any scene, object views in the composited one).
+
+    Attributes:
+        channel_answer: the moments of the evidence channel a route names (speech, on-screen
+            text, people, the score), or None for the image encoder; None: no channels.
+        regions: `regions(times_s) -> {name: (N, R, ...)}`: features of the regions of the
+            frames at `times_s` looked at closer (the composited scene's two halves, the
+            general scene's five tiles, `methods.agent`), under the timeline's feature
+            names; None: none.
+        regions_in_index: `regions` only reads the feature index (cheap: no cache file kept).
+        objects: `objects(times_s) -> {name: (N, V, ...)}`: features of the frames' object
+            views (`composited.object_views.VIEWS`); None: none.
+    """
+
+    channel_answer: Callable[[Route], ChannelAnswer | None] | None = None
+    regions: ViewsFn | None = None
+    regions_in_index: bool = False
+    objects: ViewsFn | None = None
+
+
+#: A window to decode: `(start_s, end_s, fps)`.
+Window = tuple[float, float, float]
+
+
 class VideoSource(ABC):
     """One video, seen through an encoder.
 
     Attributes:
         duration_s: the video's length in seconds.
         key: identifies the video and encoder for caches (changes when either does).
-        default_threshold: the encoder's raw score meaning "visible", if it has one.
-        default_width: score units per unit of log-odds around that threshold, if the
-            source knows them (a source scoring in calibrated log-odds: 1.0).
-        has_regions: whether `region_features` is available.
-        regions_in_index: whether `region_features` only reads the feature index (cheap:
-            then the agent keeps no cache file of them).
-        has_objects: whether `object_features` is available.
+        scale: what its raw scores mean (`ScoreScale`), where it knows.
+        extras: its optional parts (`Extras`).
     """
 
     duration_s: float
     key: str
-    default_threshold: float | None = None
-    default_width: float | None = None
-    has_regions: bool = False
-    regions_in_index: bool = False
-    has_objects: bool = False
+    scale: ScoreScale = ScoreScale()
+    extras: Extras = Extras()
 
     @abstractmethod
     def timeline(self, fps: float) -> tuple[np.ndarray, dict[str, np.ndarray]]:
@@ -84,39 +121,12 @@ class VideoSource(ABC):
 
     @abstractmethod
     def frames(
-        self, start_s: float, end_s: float, fps: float, short_side: int
-    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """Batches of `(frames (B, H, W, 3) uint8, pts_s (B,))` sampled in `[start_s, end_s)`."""
-
-    def frames_in_windows(
-        self, windows: list[tuple[float, float, float]], short_side: int
+        self, windows: list[Window], short_side: int
     ) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
-        """Frames of several time-ordered, disjoint windows `(start_s, end_s, fps)`, as
-        batches `(window index, frames (B, H, W, 3) uint8, pts_s (B,))` in window order: the
-        same frames `frames` gives for each window. A source may decode them in one pass
-        (default: `frames` once per window)."""
-        for i, (start_s, end_s, fps) in enumerate(windows):
-            for frames, pts_s in self.frames(start_s, end_s, fps, short_side):
-                yield i, frames, pts_s
+        """Frames of time-ordered, disjoint windows `(start_s, end_s, fps)`, sampled in
+        `[start_s, end_s)`, as batches `(window index, frames (B, H, W, 3) uint8, pts_s (B,))`
+        in window order (a source may decode them in one pass)."""
 
     @abstractmethod
     def frames_at(self, times_s: np.ndarray) -> np.ndarray:
         """Frames `(N, H, W, 3)` uint8 shown at `times_s`."""
-
-    def channel_answer(self, route: Route) -> ChannelAnswer | None:
-        """The moments of the evidence channel `route` names (a sub-event's channel and
-        needle: "someone says X", "the slide reads X", "a person", "the score changes"), or
-        None when it names the image encoder. The default source has no channels."""
-        return None
-
-    def region_features(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
-        """Features of the regions (see `regions.REGIONS`) of the frames at `times_s`:
-        `(N, R, ...)` arrays under the same names as the timeline's features."""
-        raise NotImplementedError(f"{type(self).__name__} has no region features")
-
-    def object_features(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
-        """Features of the objects of the frames at `times_s`, each seen closer (the box of
-        what the frame's outer ring does not show: `perception.boxes.SIDES`, one per half, or
-        `perception.object_views.VIEWS`, those and the largest object whole): `(N, V, ...)`
-        arrays under the same names as the timeline's features."""
-        raise NotImplementedError(f"{type(self).__name__} has no object features")

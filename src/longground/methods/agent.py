@@ -13,12 +13,12 @@ from pathlib import Path
 
 import numpy as np
 
+from ..agent.composited.object_views import OBJECT_FOUND, object_views
+from ..agent.composited.regions import halves
 from ..agent.graph.cache import GraphCache
-from ..agent.perception.object_views import OBJECT_FOUND, object_views
-from ..agent.perception.regions import halves
 from ..agent.pipeline import CometAgent
 from ..agent.settings import AgentSettings
-from ..agent.source import ChannelAnswer, VideoSource
+from ..agent.source import ChannelAnswer, Extras, ScoreScale, VideoSource
 from ..cache.kinds import agent_dir, agent_video_key
 from ..encoders.label_bridge import HALF_LOGITS
 from ..errors import UserError
@@ -93,22 +93,22 @@ class FileSource(VideoSource):
         gate = getattr(store, "gate", None)
         if gate is not None:  # reused rows (content-adaptive index) change the graph
             ids.append(f"change={gate.key}")
-        self.regions_in_index = (
+        self._regions_in_index = (
             region_source == "index" and hasattr(encoder, "region_features") and not presence
         )
         if presence:
             ids.append("regions=tiles")
-        if self.regions_in_index:
+        if self._regions_in_index:
             ids.append("regions=index")  # the halves' features differ from encoded crops'
         self.key = agent_video_key(video_fingerprint(self.video), "+".join(ids))
         self.presence = presence
         # The general scene looks closer at tiles of the frame, the composited one at its
         # halves (where the generator places pairs of objects).
         self.region_layout = "tiles" if presence else "halves"
-        if presence:
-            self.default_threshold, self.default_width = 0.0, 1.0
-        else:
-            self.default_threshold = getattr(encoder, "default_threshold", None)
+        threshold = getattr(encoder, "default_threshold", None)
+        self.scale = ScoreScale(0.0, 1.0) if presence else ScoreScale(threshold)
+        self.extras = Extras(self.channel_answer, self.region_features, self._regions_in_index,
+                             self.object_features)  # fmt: skip
         self._timelines: dict[float, tuple[np.ndarray, dict[str, np.ndarray]]] = {}
 
     def timeline(self, fps: float) -> tuple[np.ndarray, dict[str, np.ndarray]]:
@@ -135,20 +135,10 @@ class FileSource(VideoSource):
         return np.asarray(self.encoder.score(features, text), dtype=np.float64)
 
     def frames(
-        self, start_s: float, end_s: float, fps: float, short_side: int
-    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        from ..video import sample_frames
-
-        for batch in sample_frames(
-            self.video, fps, start_s=start_s, end_s=end_s, short_side=short_side
-        ):
-            yield batch.frames, batch.pts_s
-
-    def frames_in_windows(
         self, windows: list[tuple[float, float, float]], short_side: int
     ) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
         """One decoding pass over all `windows` (the decoder seeks only across gaps where
-        that pays), with the frames `frames` would give for each window."""
+        that pays), with the frames `video.sample_frames` gives for each window."""
         from ..video.container import open_video
         from ..video.sampling import FrameStream
 
@@ -190,8 +180,6 @@ class FileSource(VideoSource):
         record = {"route": route_record(route, names), "matched": details}
         return ChannelAnswer(route.channel, moments, record)
 
-    has_regions = True
-
     def region_features(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
         """Features of the two halves of each frame at `times_s` (rising).
 
@@ -200,7 +188,7 @@ class FileSource(VideoSource):
         `region_source` is "index": the nearest indexed frame's, with no decoding and no
         encoder call. Otherwise each half is cropped and encoded (`encoded_halves`).
         """
-        stored = self._index_halves() if self.regions_in_index else None
+        stored = self._index_halves() if self._regions_in_index else None
         if stored is None:
             return self.encoded_halves(times_s)
         index_times, rows = stored
@@ -215,8 +203,6 @@ class FileSource(VideoSource):
             return None
         times_s, features = max(held, key=lambda item: item[0])[1]
         return times_s, features[HALF_LOGITS]
-
-    has_objects = True
 
     def object_features(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
         """Features of the objects of each frame at `times_s` (`object_views.VIEWS`: each

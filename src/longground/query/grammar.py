@@ -281,7 +281,7 @@ BACKDROP = re.compile(
     IGNORE,
 )
 # "in front of a brick wall", "with a brick wall behind it", "with bricks behind it": a
-# textured backdrop (`perception.backdrops.BACKDROP_TEXTURES`), removed from the target text
+# textured backdrop (`agent.composited.backdrops.BACKDROP_TEXTURES`), removed from the target text
 # like a colour.
 BACKDROP_TEXTURE = re.compile(
     r"\s*\b(?:(?:on|against|in\s+front\s+of|over|by)\s+(?:a|an|the)\s+(brick)\s+(?:wall|"
@@ -311,7 +311,7 @@ def backdrop_said_of(text: str) -> str:
 
 
 # "the black-and-white cat", "a grey horse": the object itself has no colour (checked on its
-# pixels, `perception.object_colors`); the words stay in the target text.
+# pixels, `agent.composited.object_colors`); the words stay in the target text.
 COLOURLESS = re.compile(
     r"\b(?:black[\s-]+and[\s-]+white|monochrome|gr[ae]y(?:[\s-]?scale)?)\s+(?!background|backdrop)\w",
     IGNORE,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..agent.source import VideoSource
+from ..agent.source import Extras, VideoSource
 from ..methods.agent import AgentMethod
 from ..methods.base import Grounding
 from ..methods.hybrid import HybridMethod
@@ -88,8 +88,9 @@ class CropSource(VideoSource):
         end_s = min(float(end_s), float(inner.duration_s))
         self.duration_s = end_s - self.start_s
         self.key = f"{inner.key}@crop{self.start_s:.3f}-{end_s:.3f}"
-        self.default_threshold = inner.default_threshold
-        self.has_regions = inner.has_regions
+        self.scale = inner.scale
+        halves = inner.extras.regions
+        self.extras = Extras(regions=None if halves is None else self._shifted(halves))
 
     def timeline(self, fps: float) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         times_s, features = self.inner.timeline(fps)
@@ -103,17 +104,18 @@ class CropSource(VideoSource):
         return self.inner.score(features, text)
 
     def frames(
-        self, start_s: float, end_s: float, fps: float, short_side: int
-    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        shifted = (self.start_s + start_s, self.start_s + end_s, fps, short_side)
-        for frames, pts_s in self.inner.frames(*shifted):
-            yield frames, np.asarray(pts_s) - self.start_s
+        self, windows: list[tuple[float, float, float]], short_side: int
+    ) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+        shifted = [(self.start_s + a, self.start_s + b, fps) for a, b, fps in windows]
+        for i, frames, pts_s in self.inner.frames(shifted, short_side):
+            yield i, frames, np.asarray(pts_s) - self.start_s
 
     def frames_at(self, times_s: np.ndarray) -> np.ndarray:
         return self.inner.frames_at(np.asarray(times_s) + self.start_s)
 
-    def region_features(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
-        return self.inner.region_features(np.asarray(times_s) + self.start_s)
+    def _shifted(self, views):
+        """`views(times)` of the inner source, with times counted from `start_s`."""
+        return lambda times_s: views(np.asarray(times_s) + self.start_s)
 
 
 class CroppedAgent(CropMixin, AgentMethod):

@@ -9,12 +9,14 @@ the settings that shaped them, sampling rates included):
   in lazily as queries keep different events.
 
 On disk this is one JSON file per video key, next to the feature store's entries; writes are
-atomic (temporary file, then rename), and an unreadable file is ignored and rewritten.
+atomic (temporary file, then rename), and an unreadable file is ignored and rewritten. One
+cache may serve queries in several threads at once (a lock guards its documents).
 """
 
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +45,7 @@ class GraphCache:
     def __init__(self, root: Path | None):
         self.root = None if root is None else Path(root)
         self._docs: dict[str, dict[str, Any]] = {}
+        self._lock = threading.RLock()
 
     def _path(self, video_key: str) -> Path | None:
         return None if self.root is None else self.root / agent_graph_name(video_key)
@@ -70,16 +73,19 @@ class GraphCache:
 
     def events(self, video_key: str, settings: tuple) -> np.ndarray | None:
         """Cached `(K, 2)` event frame ranges, or None."""
-        found = self._doc(video_key)["events"].get(_key(settings))
+        with self._lock:
+            found = self._doc(video_key)["events"].get(_key(settings))
         return None if found is None else np.asarray(found, dtype=np.int64).reshape(-1, 2)
 
     def put_events(self, video_key: str, settings: tuple, bounds: np.ndarray) -> None:
-        self._doc(video_key)["events"][_key(settings)] = np.asarray(bounds).tolist()
-        self._save(video_key)
+        with self._lock:
+            self._doc(video_key)["events"][_key(settings)] = np.asarray(bounds).tolist()
+            self._save(video_key)
 
     def splits(self, video_key: str, settings: tuple) -> dict[tuple[float, float], ActionSplit]:
         """Cached action splits under these action settings, by event span."""
-        table = self._doc(video_key)["actions"].get(_key(settings), {})
+        with self._lock:
+            table = dict(self._doc(video_key)["actions"].get(_key(settings), {}))
         out = {}
         for span, item in table.items():
             start, end = (float(x) for x in span.split(":"))
@@ -96,6 +102,12 @@ class GraphCache:
     ) -> None:
         if not splits:
             return
+        with self._lock:
+            self._put_splits(video_key, settings, splits)
+
+    def _put_splits(
+        self, video_key: str, settings: tuple, splits: dict[tuple[float, float], ActionSplit]
+    ) -> None:
         table = self._doc(video_key)["actions"].setdefault(_key(settings), {})
         for (start, end), split in splits.items():
             table[f"{start!r}:{end!r}"] = {

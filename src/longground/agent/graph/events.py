@@ -128,34 +128,3 @@ def bounds_to_spans(bounds: np.ndarray, times_s: np.ndarray, end_s: float) -> np
     starts = np.r_[t[b[0, 0]], cut_s]
     ends = np.r_[cut_s, max(end_s, t[b[-1, 1] - 1])]
     return np.stack([starts, ends], axis=1)
-
-
-def shot_groups(
-    features: np.ndarray, bounds: np.ndarray, continuity: float, edge: int = 2
-) -> np.ndarray:
-    """Group consecutive events into shots: an event boundary where the appearance carries on
-    (cosine of the `edge` samples on each side >= `continuity`) is a change inside one shot,
-    not a cut.
-
-    Args:
-        features: `(T, D)` appearance features.
-        bounds: `(E, 2)` event frame ranges in order.
-        continuity: cosine at or above which two sides belong to one shot.
-        edge: samples averaged on each side of a boundary.
-
-    Returns:
-        `(E,)` int64 shot index of each event, starting at 0.
-
-    >>> f = np.array([[1.0, 0], [1, 0], [1, 0.1], [1, 0.1], [0, 1], [0, 1]])
-    >>> shot_groups(f, np.array([[0, 2], [2, 4], [4, 6]]), 0.9).tolist()
-    [0, 0, 1]
-    """
-    x = np.asarray(features, dtype=np.float64)
-    b = np.asarray(bounds, dtype=np.int64).reshape(-1, 2)
-    new_shot = np.ones(len(b), dtype=bool)
-    for i in range(1, len(b)):
-        left = x[max(b[i - 1, 0], b[i, 0] - edge) : b[i, 0]].mean(axis=0)
-        right = x[b[i, 0] : min(b[i, 1], b[i, 0] + edge)].mean(axis=0)
-        denom = np.linalg.norm(left) * np.linalg.norm(right)
-        new_shot[i] = denom == 0 or float(left @ right) / denom < continuity
-    return np.cumsum(new_shot) - 1

@@ -11,6 +11,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ...errors import require
+from ..foreground import excess, median_distance
 
 FlowFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
 FLOW_METHODS: dict[str, Callable[[], FlowFn]] = {}
@@ -164,11 +165,11 @@ def flow_stats(gray: np.ndarray, method: str = DEFAULT_FLOW) -> np.ndarray:
 
 def difference_centres(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per frame, where and how much it differs from the event's backdrop (the per-pixel
-    median of its frames), less its median difference (the noise floor): `(T,)` centre
-    column as a fraction of the width, and `(T,)` differing mass as a share of the frame."""
+    median of its frames), less its median difference (the noise floor; the localiser's
+    `median_distance` and `excess`): `(T,)` centre column as a fraction of the width, and
+    `(T,)` differing mass as a share of the frame."""
     g = np.asarray(gray, dtype=np.float32)
-    diff = np.abs(g - np.median(g, axis=0))
-    diff = np.clip(diff - np.median(diff, axis=(1, 2), keepdims=True), 0.0, None)
+    diff = excess(median_distance(g))
     columns = diff.sum(axis=1)  # (T, w)
     mass = columns.sum(axis=1)
     width = g.shape[2]

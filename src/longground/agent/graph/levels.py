@@ -166,7 +166,7 @@ def split_events(
     margin_s: float = 0.0,
 ) -> Iterator[tuple[tuple[float, float], ActionSplit]]:
     """The action splits of time-ordered, disjoint event spans, computed as the frames of
-    one decoding pass over all of them arrive (`VideoSource.frames_in_windows`): only the
+    one decoding pass over all of them arrive (`VideoSource.frames`): only the
     grey `flow_side` frames of the event in progress are held, never the decoded ones.
 
     Yields:
@@ -183,7 +183,7 @@ def split_events(
         grays.clear(), pts.clear()
         return split_from_gray(gray, at, windows[i][2], profile, settings)
 
-    for i, frames, pts_s in source.frames_in_windows(windows, settings.flow_side):
+    for i, frames, pts_s in source.frames(windows, settings.flow_side):
         while done + 1 < i:  # windows before `i` are complete (some may have had no frame)
             done += 1
             yield spans_s[done], finish(done)

@@ -25,11 +25,10 @@ width per second.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
 from ...errors import require
+from ..frames import FrameSampler
 from ..graph.flow import small_gray
 from .motion import PAN, ZOOM
 
@@ -99,7 +98,7 @@ def similarity(first: np.ndarray, last: np.ndarray) -> tuple[float, float] | Non
 
 
 def camera_move(
-    frames_at: Callable[[np.ndarray], np.ndarray],
+    frames: FrameSampler,
     run_s: tuple[float, float],
     step_s: float,
     side: int = CAMERA_SIDE,
@@ -110,7 +109,7 @@ def camera_move(
     same view to within a pixel, those two alone.
 
     Args:
-        frames_at: decodes `(N, H, W, 3)` uint8 frames at given times (fewer past the end).
+        frames: the query's frame sampler (times are read on its grid).
         run_s: the instance's `(start_s, end_s)`.
         step_s: the timeline's step: the run's ends are known to within it, so its frames
             are taken half a step inside (at most a quarter of the run).
@@ -128,7 +127,7 @@ def camera_move(
     >>> def frames_at(times):  # zooming in by 2 % per second
     ...     return np.stack([cv2.cvtColor(cv2.warpAffine(base, cv2.getRotationMatrix2D(
     ...         (159.5, 89.5), 0.0, 1 + 0.02 * t), (320, 180)), cv2.COLOR_GRAY2RGB) for t in times])
-    >>> zoom, pan = camera_move(frames_at, (0.0, 5.0), 1.0)
+    >>> zoom, pan = camera_move(FrameSampler(frames_at), (0.0, 5.0), 1.0)
     >>> bool(abs(zoom - 0.02) < 0.002), bool(abs(pan) < 0.001)
     (True, True)
     """
@@ -137,15 +136,15 @@ def camera_move(
     first_s, last_s = start_s + inset_s, end_s - inset_s
     if last_s <= first_s:
         return 0.0, 0.0
-    ends = _still_ends(frames_at, (first_s, last_s), side)
+    ends = _still_ends(frames, (first_s, last_s), side)
     if ends is not None:
         return ends
     links = max(int(np.ceil((last_s - first_s) / LINK_S - 1e-9)), 1)
     times_s = np.linspace(first_s, last_s, links + 1)
-    frames = frames_at(times_s)
-    if len(frames) < 2:
+    shown = frames.frames(times_s)
+    if len(shown) < 2:
         return 0.0, 0.0
-    gray = small_gray(frames, side)
+    gray = small_gray(shown, side)
     scale, shift, read_s = 1.0, 0.0, 0.0
     for k in range(len(gray) - 1):
         move = similarity(gray[k], gray[k + 1])
@@ -159,16 +158,16 @@ def camera_move(
 
 
 def _still_ends(
-    frames_at: Callable[[np.ndarray], np.ndarray], ends_s: tuple[float, float], side: int
+    frames: FrameSampler, ends_s: tuple[float, float], side: int
 ) -> tuple[float, float] | None:
     """The zoom and pan per second read from the two end frames alone, where they show the
     same view to within a pixel (at the frame's edge for the scale): most instances a zoom or
     pan plan looks at are still shots, and two frames are cheaper than the chain. None
     elsewhere (the camera moved, or its move was not read)."""
-    frames = frames_at(np.asarray(ends_s))
-    if len(frames) < 2:
+    shown = frames.frames(np.asarray(ends_s))
+    if len(shown) < 2:
         return None
-    gray = small_gray(frames, side)
+    gray = small_gray(shown, side)
     move = similarity(gray[0], gray[1])
     width = gray.shape[2]
     if move is None or abs(move[0]) * width / 2 >= 1 or abs(move[1]) * width >= 1:

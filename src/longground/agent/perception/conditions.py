@@ -1,13 +1,13 @@
 """Where a condition event must (or must not) be seen, relative to a target instance.
 
 The offline verifier checks relations at the level of shots (event nodes, joined where a
-boundary is a change inside one shot rather than a cut; see `events.shot_groups`). For an
+boundary is a change inside one shot rather than a cut; see `cuts.EventCuts`). For an
 instance spanning shots `first..last`:
 
 - right after: the condition is seen in shot `first - 1` (the shot before);
 - right before: in shot `last + 1` (the shot after); in both, a sliver there that is a
-  piece of a neighbouring shot passes the look on to the next (`past_slivers`,
-  `sliver_is_own_shot`);
+  piece of a neighbouring shot passes the look on to the next (`past_slivers`; a sliver
+  holding two cuts is a shot of its own, `cuts.cut_count`);
 - caused by, causes: in one of the instance's own shots `first..last`: a cause and its
   effect are one episode of motion inside one shot (`perception.episode`), so an object
   in the shot after (or before) is another scene;
@@ -29,8 +29,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..plan.planner import Relation
-from .boxes import RARE, colour_codes, foreground, object_box, ring_shares
-from .colors import border_pixels
 
 #: A shot of at most this many timeline samples is a sliver: each of its boundaries is known
 #: only to half a sampling step, so it may hold little but the ends of the shots around it.
@@ -106,9 +104,9 @@ def past_slivers(
     """The neighbouring shots a "right after" / "right before" check looks at, with each
     sliver (a shot of at most `limit` timeline samples, see `SLIVER_SAMPLES`) followed by
     the next shot in the same direction: a cut that the graph split into two boundaries
-    around a sliver is still one cut. A sliver that is a shot of its own (`own_shot`, see
-    `sliver_is_own_shot`: a two-second filler, or a still of another object) ends the look
-    there: the shot past it is two cuts away.
+    around a sliver is still one cut. A sliver that is a shot of its own (`own_shot`: a
+    two-second filler, or a still of another object) ends the look there: the shot past it
+    is two cuts away.
 
     Args:
         shots: the shots `condition_check` named (one neighbour, or none).
@@ -130,80 +128,3 @@ def past_slivers(
             break
         out.append(out[-1] + step)
     return tuple(out)
-
-
-def holds_other_object(frames: np.ndarray, target_seen: float, accept_p: float) -> bool:
-    """Whether every one of `frames` holds an object (`boxes.object_box` finds one in a
-    half) and that object is not the target.
-
-    Args:
-        frames: `(N, H, W, 3)` uint8 frames.
-        target_seen: probability that the target is seen at some point in them.
-        accept_p: the probability at which a part of the plan holds.
-
-    >>> still = np.zeros((2, 40, 80, 3), np.uint8); still[:, 10:30, 10:30] = 200
-    >>> holds_other_object(still, 0.1, 0.5), holds_other_object(still, 0.9, 0.5)
-    (True, False)
-    >>> holds_other_object(np.zeros((2, 40, 80, 3), np.uint8), 0.1, 0.5)
-    False
-    """
-    if target_seen >= accept_p or len(frames) == 0:
-        return False
-    width = frames.shape[2]
-    return all(_has_object(f, ((0, width // 2), (width // 2, width))) for f in frames)
-
-
-def _has_object(frame: np.ndarray, halves: tuple[tuple[int, int], ...]) -> bool:
-    """Some half of the frame holds an object (`boxes.object_box`, one foreground for all)."""
-    fg = foreground(frame)
-    return any(object_box(frame, x0, x1, fg) is not None for x0, x1 in halves)
-
-
-def backdrop_carries_on(frames: np.ndarray, neighbour: np.ndarray) -> bool:
-    """Whether the backdrop of `frames` is the backdrop of `neighbour`: most (more than half)
-    of their outer ring's pixels have colours that are not rare (`boxes.RARE`, the rarity
-    that makes a pixel foreground) in the neighbour's ring.
-
-    Args:
-        frames: `(N, H, W, 3)` uint8.
-        neighbour: `(M, H, W, 3)` uint8.
-
-    >>> a = np.zeros((1, 40, 60, 3), np.uint8); a[...] = (50, 90, 210)
-    >>> b = a.copy(); b[:, 10:30, 10:50] = (200, 40, 40)
-    >>> backdrop_carries_on(a, b), backdrop_carries_on(a, 255 - b)
-    (True, False)
-    """
-    ours = colour_codes(border_pixels(frames))
-    return float(np.mean(ring_shares(neighbour)[ours] >= RARE)) > 0.5
-
-
-def sliver_is_own_shot(frames: np.ndarray, step: int, target_seen: float, accept_p: float) -> bool:
-    """Whether a sliver is a shot of its own, so that the shot past it is two cuts away.
-
-    A sliver that is a piece of a neighbouring shot (a cut the graph split in two) has that
-    shot's backdrop: the piece of the shot beyond it passes the look on; so does a piece
-    of the instance's own shot (its backdrop alone before the object enters or after it
-    leaves, or the target), unless it holds another object (`holds_other_object`). A
-    backdrop of its own is a short shot of its own (a two-second filler or still).
-
-    Args:
-        frames: `(N + 2, H, W, 3)` uint8: the sample before the sliver, its N timeline
-            samples, the sample after it.
-        step: -1 looking back from the instance ("right after"), +1 looking ahead.
-        target_seen: probability that the target is seen at some point in the sliver.
-        accept_p: the probability at which a part of the plan holds.
-
-    >>> blue = np.zeros((1, 40, 80, 3), np.uint8); blue[...] = (50, 90, 210)
-    >>> red = blue[..., ::-1].copy(); grey = np.full_like(blue, 128)
-    >>> sliver_is_own_shot(np.concatenate([red, blue, blue]), -1, 0.0, 0.5)
-    False
-    >>> sliver_is_own_shot(np.concatenate([red, grey, blue]), -1, 0.0, 0.5)
-    True
-    """
-    before, inner, after = frames[:1], frames[1:-1], frames[-1:]
-    near, far = (after, before) if step < 0 else (before, after)
-    if backdrop_carries_on(inner, far):
-        return False
-    if backdrop_carries_on(inner, near):
-        return holds_other_object(inner, target_seen, accept_p)
-    return True

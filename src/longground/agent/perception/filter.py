@@ -18,9 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from ..evidence import Evidence
-from .presence import Calibration
-from .visibility import evidence_visibility
+from ..graph.nodes import Nodes
+from .visibility import Visibility
 
 
 @dataclass
@@ -40,20 +39,21 @@ class FilterResult:
     malformed: int = 0
 
 
-def keep_seen(evidence: Evidence, calibration: Calibration, filter_p: float) -> FilterResult:
+def keep_seen(
+    vis: Visibility, texts: tuple[str, ...], events: Nodes, filter_p: float
+) -> FilterResult:
     """The offline filter: keep events where any plan text reaches probability `filter_p`.
 
     Args:
-        evidence: the query's evidence (plan, timeline scores, event nodes).
-        calibration: raw encoder score -> presence probability.
+        vis: the query's visibility of each text.
+        texts: the plan's texts (target and conditions).
+        events: the event nodes.
         filter_p: the probability an event needs for some plan text.
 
     Returns:
         `FilterResult` with `relevance` = the best text's probability per event.
     """
-    vis = evidence_visibility(evidence, calibration)
-    texts = evidence.plan.texts
-    table = np.stack([vis.nodes(t, evidence.events, "events", seen_once=True) for t in texts])
+    table = np.stack([vis.nodes(t, events, "events", seen_once=True) for t in texts])
     rel = table.max(axis=0)
     best = [texts[i] for i in table.argmax(axis=0)]
     keep = rel >= filter_p

@@ -50,3 +50,12 @@ def span_frames(times_s: np.ndarray, start_s: float, end_s: float) -> tuple[int,
     """
     t = np.asarray(times_s)
     return int(np.searchsorted(t, start_s, "left")), int(np.searchsorted(t, end_s, "left"))
+
+
+def timeline_step(times_s: np.ndarray) -> float:
+    """The timeline's sample step in seconds (the median gap; 1.0 with fewer than two samples).
+
+    >>> timeline_step(np.array([0.5, 1.0, 1.5])), timeline_step(np.array([3.0]))
+    (0.5, 1.0)
+    """
+    return float(np.median(np.diff(times_s))) if len(times_s) > 1 else 1.0

@@ -141,7 +141,7 @@ class LLMFilter(FilterRole):
 
     def _ask(self, ev: Evidence, ids: list[int]) -> list[int] | None:
         times = _frame_times(ev.events.spans_s[ids], self.per_event)
-        frames = ev.frames_at(times.reshape(-1))
+        frames = ev.frames.frames(times.reshape(-1))
         labels = [f"event {i}, {t:.1f} s" for i, row in zip(ids, times, strict=True) for t in row]
         prompt = render_prompt(
             "agent_filter",
@@ -174,7 +174,7 @@ class LLMVerifier(VerifierRole):
                 _frame_times(np.array([[lo, hi]]), self.n_frames - inside)[0],
             ]
         )
-        frames = evidence.frames_at(times)
+        frames = evidence.frames.frames(times)
         labels = [f"{t:.1f} s" + (" candidate" if cand[0] <= t <= cand[1] else "") for t in times]
         prompt = render_prompt(
             "agent_verifier",

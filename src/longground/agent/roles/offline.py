@@ -5,8 +5,8 @@
   (`perception.filter.keep_seen`).
 - verifier: checks each decomposed part of the plan (see `OfflineVerifier`).
 - aggregator: chains touching same-identity entries and applies ordinal identity selection
-  (`aggregate.consolidate`), telling identities apart by the objects' looks
-  (`perception.identity`).
+  (`aggregate.consolidate`), telling identities apart as the scene can (the composited
+  scene: by the objects' looks, `scene.Scene.identities`).
 """
 
 from __future__ import annotations
@@ -18,16 +18,12 @@ import numpy as np
 
 from ..aggregate import Aggregation, consolidate
 from ..evidence import Evidence
-from ..graph.events import shot_groups
-from ..graph.nodes import mean_embeddings
-from ..perception import conditions
-from ..perception.backdrops import backdrop_probability
 from ..perception.camera import CAMERA_KINDS, camera_move, camera_moves
 from ..perception.conditions import condition_check, episode_relation, past_slivers
 from ..perception.crossing import run_sweep
+from ..perception.cuts import cut_count
 from ..perception.episode import Episode, shot_episodes
 from ..perception.filter import FilterResult, keep_seen
-from ..perception.identity import instance_looks, one_shot, same_identity_matrix
 from ..perception.motion import (
     SWEPT_KINDS,
     MotionReading,
@@ -35,10 +31,10 @@ from ..perception.motion import (
     motion_matches,
     node_matches,
 )
-from ..perception.object_colors import colourless_share
 from ..perception.presence import Calibration
-from ..perception.visibility import Visibility, confirmed, evidence_visibility, region_times
+from ..perception.visibility import Visibility, confirmed, region_times
 from ..plan.planner import Plan, Relation, plan_query
+from ..scene import Scene
 from ..settings import AgentSettings
 from ..verify.loop import Verdict
 from ..verify.memory import MemoryEntry
@@ -65,14 +61,9 @@ class ScorerSettings:
             (`perception.motion.MotionReading`); sweep_min: the sweep of a crossing.
         track_min: per-second move of what differs from the backdrop a node needs for a
             direction, where it was measured (`perception.motion.heads`).
-        continuity: appearance cosine between neighbouring action nodes of two events above
-            which an instance may run on across the event boundary (a change inside one shot,
-            not a cut: cuts measured below 0.5 on the synthetic benchmark).
         lookback: event nodes that "after" / "before" conditions may reach, when the evidence
             carries no profile (otherwise its `max_coarse_events`).
         merge_gap_s, same_identity: aggregator settings (see `aggregate.consolidate`).
-        object_looks: tell identities apart by the objects' looks (`perception.identity`) and
-            check colourless plans on the objects' pixels (`perception.object_colors`).
         neighbour_p: probability the condition of "right after / before" must reach in the
             neighbouring shot. That reading is the best of many looks (frames, halves, object
             boxes) over a whole shot, and a confusable object clears `accept_p` in one of
@@ -85,12 +76,10 @@ class ScorerSettings:
     accept_p: float
     extend_p: float
     moving_min: float
-    continuity: float
     merge_gap_s: float
     same_identity: float
     drift_min: float = 0.002
     lookback: int = 4
-    object_looks: bool = True
     pan_min: float = 0.001
     zoom_min: float = 0.005
     approach_min: float = 0.001
@@ -139,7 +128,8 @@ class ScoreFilter(FilterRole):
         self.s = settings
 
     def select(self, evidence: Evidence) -> FilterResult:
-        return keep_seen(evidence, self.s.calibration, self.s.filter_p)
+        vis = evidence.visibility(self.s.calibration)
+        return keep_seen(vis, evidence.plan.texts, evidence.events, self.s.filter_p)
 
 
 @register_role("verifier", "offline")
@@ -153,7 +143,8 @@ class OfflineVerifier(VerifierRole):
        (`backdrops.backdrop_probability`).
     2. Instance: from the candidate, the run grows over neighbouring action nodes that reach
        `extend_p` and belong to the same event, to its perception context, or continue its
-       appearance across an event boundary (`continuity`); the run's span is the interval.
+       shot across an event boundary that is no cut (`cuts.EventCuts`); the run's span is
+       the interval.
        A "still" plan's run stays inside its event.
     3. Motion: the run's duration-weighted motion measures must read as the plan's motion
        kind (`perception.motion`: moving, still, zoom in / out, pan, entering, leaving);
@@ -162,7 +153,7 @@ class OfflineVerifier(VerifierRole):
        of the run (`object_colors.colourless_share`) as the probability that the object
        has no colour.
     4. Relation: the condition must be seen in the shots the relation names
-       (`conditions.condition_check` over `events.shot_groups`), or be absent from the run
+       (`conditions.condition_check` over shots, `cuts.EventCuts`), or be absent from the run
        ("without").
     5. Episode: for a cause and its effect or a passing-by (`Plan.episode`), the moment is
        the motion inside the candidate's shot (`perception.episode`); a shot where nothing
@@ -172,8 +163,8 @@ class OfflineVerifier(VerifierRole):
     The confidence is the smallest probability among the parts checked.
     """
 
-    def __init__(self, settings: ScorerSettings, **_: object) -> None:
-        self.s = settings
+    def __init__(self, settings: ScorerSettings, scene: Scene | None = None, **_: object):
+        self.s, self.scene = settings, scene or Scene()
 
     def _target_p(self, ev: Evidence, vis: Visibility) -> np.ndarray:
         """Per action node: the target (or target and condition together for "while") is
@@ -188,7 +179,7 @@ class OfflineVerifier(VerifierRole):
             p = p * node_matches(plan.motion, reading)
         if plan.direction is not None:
             p = p * heads(plan.direction, reading, acts.drift, self.s.drift_min)
-        if plan.backdrop is not None and ev.frames_at is not None:
+        if plan.backdrop is not None and ev.frames is not None and self.scene.backdrop:
             p = np.minimum(p, self._backdrop(ev, plan.backdrop))
         return p
 
@@ -211,22 +202,22 @@ class OfflineVerifier(VerifierRole):
         )  # fmt: skip
 
     def _backdrop(self, ev: Evidence, name: str) -> np.ndarray:
-        """Per action node: probability of the backdrop colour or texture (two frames,
-        `backdrops.backdrop_probability`)."""
-        key = f"backdrop:{name}"
-        if key not in ev.memo:
+        """Per action node: probability of the backdrop colour or texture in two frames (the
+        scene's reading, `scene.Scene.backdrop`)."""
+        kept = ev.readings.backdrops
+        if name not in kept:
 
             def read(_: np.ndarray, times: np.ndarray) -> np.ndarray:
-                frames = ev.frames_at(times.reshape(-1))
-                shares = [backdrop_probability(f[None], name) for f in frames]
+                frames = ev.frames.frames(times.reshape(-1))
+                shares = [self.scene.backdrop(f[None], name) for f in frames]
                 return np.asarray(shares).reshape(times.shape).mean(axis=1)
 
-            ev.memo[key] = confirmed(read, ev.actions, ev.times_s)  # as presence is read
-        return ev.memo[key]
+            kept[name] = confirmed(read, ev.actions, ev.times_s)  # as presence is read
+        return kept[name]
 
     def verify(self, evidence: Evidence, candidate: int, context: np.ndarray) -> Verdict:
         plan, acts = evidence.plan, evidence.actions
-        vis = evidence_visibility(evidence, self.s.calibration)
+        vis = evidence.visibility(self.s.calibration)
         p = self._target_p(evidence, vis)
         if p[candidate] < self.s.accept_p:
             return Verdict(None, "target not visible", details={"target": float(p[candidate])})
@@ -235,17 +226,18 @@ class OfflineVerifier(VerifierRole):
         if plan.motion is not None and plan.episode is None:
             lengths = np.diff(acts.spans_s[run], axis=1)[:, 0]
             whole = self._reading(acts.motion[run], acts.moves[run]).averaged(lengths)
-            if plan.motion in SWEPT_KINDS and evidence.frames_at is not None:
+            if plan.motion in SWEPT_KINDS and evidence.frames is not None:
                 measured["sweep"] = self._sweep(evidence, run, plan.motion != "crossing")
                 whole = replace(whole, sweep=np.array([measured["sweep"]]))
-            if plan.motion in CAMERA_KINDS and evidence.frames_at is not None:
+            if plan.motion in CAMERA_KINDS and evidence.frames is not None:
                 zoom, pan = self._camera(evidence, run)
                 measured["keypoints"] = {"zoom_per_s": zoom, "pan_per_s": pan}
                 whole = replace(whole, moves=camera_moves(whole.moves, zoom, pan))
             parts["motion"] = float(motion_matches(plan.motion, whole)[0])
-        if plan.colourless and self.s.object_looks and evidence.frames_at is not None:
+        if plan.colourless and self.scene.colourless and evidence.frames is not None:
             span = np.array([_run_span(evidence, run)])
-            parts["colourless"] = colourless_share(evidence.frames_at(region_times(span)[0]))
+            frames = evidence.frames.frames(region_times(span)[0])
+            parts["colourless"] = self.scene.colourless(frames)
         if episode_relation(plan.relation, plan.episode) is not Relation.WHILE:
             for cond in plan.conditions:
                 parts[f"condition:{cond}"] = self._condition(evidence, vis, cond, run)
@@ -254,7 +246,7 @@ class OfflineVerifier(VerifierRole):
         failed = [k for k, v in parts.items() if v < self.s.accept_p]
         if failed:
             return Verdict(None, "failed: " + ", ".join(failed), details=details)
-        if plan.episode is not None and evidence.frames_at is not None:
+        if plan.episode is not None and evidence.frames is not None:
             episode = self._episode(evidence, candidate)
             if episode is None:
                 return Verdict(None, "nothing moves in its shot", details=details)
@@ -274,19 +266,15 @@ class OfflineVerifier(VerifierRole):
     def _sweep(self, ev: Evidence, run: list[int], whole_shot: bool = False) -> float:
         """How far what moves sweeps across the frame during the run (or its whole shot),
         against the backdrop of its surroundings (`perception.crossing.run_sweep`)."""
-        return run_sweep(ev.frames_at, _run_span(ev, run), ev.step_s, whole_shot=whole_shot)
+        return run_sweep(ev.frames, _run_span(ev, run), ev.step_s, whole_shot=whole_shot)
 
     def _camera(self, ev: Evidence, run: list[int]) -> tuple[float, float]:
         """The camera's zoom and pan per second over the run, read from keypoints
         (`perception.camera.camera_move`)."""
-        return camera_move(ev.frames_at, _run_span(ev, run), ev.step_s)
+        return camera_move(ev.frames, _run_span(ev, run), ev.step_s)
 
     def _run(self, ev: Evidence, p: np.ndarray, v: int, context: set[int]) -> list[int]:
-        parent = ev.actions.parent
-        if "action_appearance" not in ev.memo:
-            ev.memo["action_appearance"] = mean_embeddings(ev.appearance, ev.actions.frames)
-        look = ev.memo["action_appearance"]
-
+        parent, cuts = ev.actions.parent, ev.cuts
         spans = ev.actions.spans_s
         # Nothing changes in a still shot, so no event boundary falls inside one: for a "still"
         # plan a boundary is a cut or something that came or went (often in the flow margin
@@ -303,7 +291,7 @@ class OfflineVerifier(VerifierRole):
                 return True
             if within_event:
                 return False
-            return i in context or float(look[i] @ look[j]) >= self.s.continuity
+            return i in context or not cuts.cut_before(max(parent[i], parent[j]))
 
         lo = hi = v
         while lo - 1 >= 0 and joins(lo - 1, lo):
@@ -312,51 +300,43 @@ class OfflineVerifier(VerifierRole):
             hi += 1
         return list(range(lo, hi + 1))
 
-    def _shots(self, ev: Evidence) -> np.ndarray:
-        """`(E,)` shot index of each event node (`events.shot_groups`), kept in the memo."""
-        if "shots" not in ev.memo:
-            ev.memo["shots"] = shot_groups(ev.appearance, ev.events.frames, self.s.continuity)
-        return ev.memo["shots"]
-
     def _episode(self, ev: Evidence, candidate: int) -> Episode | None:
         """The episode of motion in the candidate's shot (`perception.episode`); the shots
         around each graph shot are read once."""
-        shots = self._shots(ev)
+        shots = ev.shots
         shot = int(shots[ev.actions.parent[candidate]])
-        key = ("episode", shot)
-        if key not in ev.memo:
+        kept = ev.readings.episodes
+        if shot not in kept:
             spans = ev.events.spans_s[shots == shot]
             shot_s = (float(spans[:, 0].min()), float(spans[:, 1].max()))
-            ev.memo[key] = shot_episodes(ev.frames_at, shot_s, ev.step_s)
-        if ev.memo[key] is None:
+            kept[shot] = shot_episodes(ev.frames, shot_s, ev.step_s, self.scene.standing)
+        if kept[shot] is None:
             return None
-        return ev.memo[key].at(float(ev.actions.spans_s[candidate].mean()))
+        return kept[shot].at(float(ev.actions.spans_s[candidate].mean()))
 
-    def _own_shot(self, ev: Evidence, vis: Visibility, step: int) -> Callable[[int], bool] | None:
-        """Shot index -> whether that sliver is a shot of its own (`sliver_is_own_shot` on its
-        timeline samples' frames and the samples around it), read once per shot; None
-        without frames."""
-        if ev.frames_at is None:
+    def _own_shot(self, ev: Evidence, step: int) -> Callable[[int], bool] | None:
+        """Shot index -> whether that sliver is a shot of its own: the frames from the
+        timeline sample before it to the one after it hold two cuts (`cuts.cut_count`), not
+        one cut the graph split in two; read once per shot. None without frames."""
+        if ev.frames is None:
             return None
-        shots, frames = self._shots(ev), ev.events.frames
-        target = vis.nodes(ev.plan.target, ev.events, "events", seen_once=True)
+        shots, frames, last = ev.shots, ev.events.frames, len(ev.times_s) - 1
 
         def own(shot: int) -> bool:
-            key = ("own shot", shot, step)
-            if key not in ev.memo:
+            kept = ev.readings.own_shots
+            if shot not in kept:
                 inside = shots == shot
                 a, b = frames[inside, 0].min(), frames[inside, 1].max()
-                around = ev.frames_at(ev.times_s[a - 1 : b + 1])  # and a sample either side
-                seen = float(target[inside].max())
-                ev.memo[key] = conditions.sliver_is_own_shot(around, step, seen, self.s.accept_p)
-            return ev.memo[key]
+                span_s = float(ev.times_s[max(a - 1, 0)]), float(ev.times_s[min(b, last)])
+                kept[shot] = cut_count(ev.frames, *span_s) >= 2
+            return kept[shot]
 
         return own
 
     def _condition(self, ev: Evidence, vis: Visibility, text: str, run: list[int]) -> float:
         """Probability that the condition holds where the relation puts it. Relations count in
-        shots: events joined across boundaries that are not cuts (`events.shot_groups`)."""
-        shots = self._shots(ev)
+        shots: events joined across boundaries that are not cuts (`cuts.EventCuts`)."""
+        shots = ev.shots
         lookback = ev.profile.max_coarse_events if ev.profile is not None else self.s.lookback
         first, last = shots[ev.actions.parent[run[0]]], shots[ev.actions.parent[run[-1]]]
         relation = episode_relation(ev.plan.relation, ev.plan.episode)
@@ -370,7 +350,7 @@ class OfflineVerifier(VerifierRole):
         step = {Relation.RIGHT_AFTER: -1, Relation.RIGHT_BEFORE: 1}.get(ev.plan.relation)
         if step is not None:
             samples = np.bincount(shots, np.diff(ev.events.frames, axis=1)[:, 0])
-            looked = past_slivers(looked, samples, step, own_shot=self._own_shot(ev, vis, step))
+            looked = past_slivers(looked, samples, step, own_shot=self._own_shot(ev, step))
         seen = vis.nodes(text, ev.events, "events", seen_once=True)
         in_shots = np.isin(shots, list(looked))
         if not in_shots.any():
@@ -389,27 +369,17 @@ class OfflineVerifier(VerifierRole):
 class OfflineAggregator(AggregatorRole):
     """Chaining and identity selection over the memory bank."""
 
-    def __init__(self, settings: ScorerSettings, **_: object) -> None:
-        self.s = settings
+    def __init__(self, settings: ScorerSettings, scene: Scene | None = None, **_: object):
+        self.s, self.scene = settings, scene or Scene()
 
     def aggregate(self, evidence: Evidence, entries: list[MemoryEntry]) -> Aggregation:
         plan = evidence.plan
         same = shot = None
-        if plan.ordinal is not None and self.s.object_looks and evidence.frames_at is not None:
-            frames_at, step_s = evidence.frames_at, evidence.step_s
-
-            def shot(from_s: float, to_s: float) -> bool:
-                return one_shot(frames_at, from_s, to_s, step_s)
-
-            seen: dict[tuple[float, float], list] = {}  # looks by span, read once
-
-            def same(instances: list) -> np.ndarray:
-                spans = [(i.start_s, i.end_s) for i in instances]
-                new = sorted({s for s in spans if s not in seen})
-                looks = instance_looks(evidence, np.array(new).reshape(-1, 2), plan.target)
-                seen.update(zip(new, looks, strict=True))
-                return same_identity_matrix([seen[s] for s in spans])
-
+        if plan.ordinal is not None:
+            told = self.scene.identities(
+                evidence.closer, evidence.frames, evidence.step_s, plan.target
+            )
+            same, shot = told if told is not None else (None, None)
         # A still plan's instances are each inside one event (`OfflineVerifier._run`): two
         # that touch are two shots, or a shot before and after something moved, not pieces.
         gap_s = -1e-6 if plan.motion == "still" else self.s.merge_gap_s

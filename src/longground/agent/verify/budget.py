@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from ..evidence import Evidence
+from ..graph.nodes import Nodes
 from .loop import spans_inside
 
 #: Searched minutes that earn one more verification.
@@ -57,10 +57,11 @@ def merged_spans(spans_s: np.ndarray) -> list[list[float]]:
     return out
 
 
-def unexamined(evidence: Evidence, steps: list[dict]) -> dict:
+def unexamined(
+    window_s: tuple[float, float], events: Nodes, acts: Nodes | None, steps: list[dict]
+) -> dict:
     """The trace's "unexamined" record: spans the filter dropped, spans of action nodes no
-    verification reached, and the share of the searched window the verifier saw."""
-    events, acts = evidence.events, evidence.actions
+    verification reached, and the share of the searched window `window_s` the verifier saw."""
     kept = np.zeros(len(events.spans_s), bool)
     if acts is not None and len(acts.spans_s):
         kept[np.unique(acts.parent)] = True
@@ -72,7 +73,7 @@ def unexamined(evidence: Evidence, steps: list[dict]) -> dict:
             seen[spans_inside(acts.spans_s, entry["start_s"], entry["end_s"])] = True
     dropped = merged_spans(events.spans_s[~kept])
     never = merged_spans(acts.spans_s[~seen]) if acts is not None else []
-    start_s, end_s = evidence.plan.window_s
+    start_s, end_s = window_s
     seen_s = float(np.diff(acts.spans_s[seen], axis=1).sum()) if acts is not None else 0.0
     return {
         "filtered_out_s": dropped,

@@ -22,7 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import require
-from .boxes import CROP_SIDE, SIDES, foreground, half_boxes, half_crops, object_box
+from .boxes import CROP_SIDE, SIDES, half_boxes, half_crops, object_box
+from .ring import ring_foreground
 
 VIEWS = (*SIDES, "whole object")
 #: The object features' key of `(N, len(VIEWS))` bool: the view shows a box the frame's outer
@@ -54,7 +55,7 @@ def padded_square(frame: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarr
 def whole_object(frame: np.ndarray, fg: np.ndarray | None = None) -> np.ndarray:
     """`(CROP_SIDE, CROP_SIDE, 3)`: the frame's largest object whole (`padded_square` of its
     `whole_box`), or the whole frame made square when nothing stands out of the backdrop
-    (`fg`: the frame's `boxes.foreground`, computed when not given).
+    (`fg`: the frame's `ring.ring_foreground`, computed when not given).
 
     >>> f = np.full((90, 160, 3), 30, np.uint8); f[20:80, 50:110] = (220, 200, 40)
     >>> view = whole_object(f)
@@ -88,7 +89,7 @@ def object_views(frames: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     out = np.zeros((len(frames), len(VIEWS), CROP_SIDE, CROP_SIDE, 3), np.uint8)
     found = np.zeros((len(frames), len(VIEWS)), bool)
     for i, frame in enumerate(frames):
-        fg = foreground(frame)  # once per frame, for its three boxes
+        fg = ring_foreground(frame)  # once per frame, for its three boxes
         boxes = [*half_boxes(frame, fg), whole_box(frame, fg)]
         out[i, : len(SIDES)] = half_crops(frame, boxes[:-1])
         out[i, len(SIDES)] = _whole_view(frame, boxes[-1])

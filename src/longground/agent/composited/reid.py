@@ -5,11 +5,12 @@ Whole-frame features do not separate a photo from its mirror image or its graysc
 backdrop fills most of the frame, and an object classifier is trained to ignore orientation
 and, largely, colour. This module looks at the object itself:
 
-1. Localise: the backdrop is what fills the frame's outer ring (as in `colors`); pixels whose
-   (lightly blurred) Lab colour is far from the ring's colour distribution (Mahalanobis
-   distance above Otsu's threshold of the frame's own log distances) are foreground, and its
-   connected regions of at least a quarter of the largest's area are the frame's objects. The
-   object is the largest, or the largest centred in a given half of the frame.
+1. Localise: the backdrop is what fills the frame's outer ring; pixels whose (lightly
+   blurred) Lab colour is far from the ring's colour distribution (`ring.lab_distances`, above
+   Otsu's threshold of the frame's own log distances, `agent.foreground.split`) are
+   foreground, and its connected regions of at least a quarter of the largest's area
+   (`agent.foreground.parts`, not opened) are the frame's objects. The object is the largest,
+   or the largest centred in a given half of the frame.
 2. Describe: the object's box as a HOG vector of the gray crop at a fixed size, computed for
    the crop and for its mirror image, and the colour of its core pixels (the region eroded by
    the blur kernel, less the pixels whose own colour is not beyond the frame's cut: the
@@ -34,7 +35,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...errors import require
+from ..foreground import box, parts, split
 from .colors import MIN_SATURATION, MIN_VALUE, border_pixels
+from .ring import blur_px, lab_distances
 
 HUE_BINS = 12
 CROP_PX = 64
@@ -62,14 +65,9 @@ class Look:
     backdrop: np.ndarray | None = None
 
 
-def _blur_px(frame: np.ndarray) -> int:
-    """Odd blur kernel size: about a thirtieth of the frame's short side (smooths textures)."""
-    return max(int(min(frame.shape[:2]) / 60) * 2 + 1, 3)
-
-
 def object_components(frame: np.ndarray) -> list[np.ndarray]:
-    """The frame's objects: connected regions unlike its outer ring, largest first, each at
-    least a quarter of the largest's area (smaller ones are specks of texture or of edges).
+    """The frame's objects: the regions of its foreground against the outer ring
+    (`ring.ring_foreground`, `foreground.parts`), largest first.
 
     Args:
         frame: `(H, W, 3)` uint8 RGB.
@@ -89,43 +87,13 @@ def object_components(frame: np.ndarray) -> list[np.ndarray]:
 def object_parts(frame: np.ndarray) -> tuple[list[np.ndarray], np.ndarray | None]:
     """`object_components` and the `(H, W)` bool pixels whose own (unblurred) colour lies
     beyond the frame's cut (None when nothing stands out)."""
-    cv2 = require("cv2", "agent")
-    split = _foreground(frame)
-    if split is None:
+    blurred, own = lab_distances(frame)
+    top = max(float(np.log1p(blurred).max()), 1e-9)
+    found = split(blurred, top)
+    if found is None:
         return [], None
-    fg, beyond = split
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(fg.astype(np.uint8), connectivity=8)
-    areas = stats[1:, cv2.CC_STAT_AREA]
-    order = [int(i) for i in np.argsort(-areas, kind="stable") if 4 * areas[i] >= areas.max()]
-    return [labels == i + 1 for i in order], beyond
-
-
-def _ring_distance(lab: np.ndarray, ring: np.ndarray) -> np.ndarray:
-    """`(H, W)` Mahalanobis distance of Lab pixels to the ring's `(M, 3)` Lab colours."""
-    cov = np.cov(ring, rowvar=False) + np.eye(3) * 4.0  # a floor of 2 Lab units per axis
-    diff = lab.reshape(-1, 3) - ring.mean(axis=0)
-    dist = np.sqrt(np.einsum("ij,jk,ik->i", diff, np.linalg.inv(cov), diff))
-    return dist.reshape(lab.shape[:2])
-
-
-def _foreground(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """The blurred frame's foreground (Otsu's cut of its log distances to the ring) and the
-    frame's own pixels beyond that cut; None when every pixel is as far."""
-    cv2 = require("cv2", "agent")
-    blur = _blur_px(frame)
-    frame = np.ascontiguousarray(frame)
-    lab = cv2.cvtColor(cv2.GaussianBlur(frame, (blur, blur), 0), cv2.COLOR_RGB2LAB)
-    ring = border_pixels(lab[None]).astype(np.float64)
-    dist = _ring_distance(lab.astype(np.float64), ring)
-    # Otsu on log distances: a very different object must not hide a merely different one.
-    logd = np.log1p(dist)
-    top = max(float(logd.max()), 1e-9)
-    scaled = np.clip(logd / top * 255.0, 0, 255).astype(np.uint8)
-    if scaled.max() == scaled.min():
-        return None
-    cut, fg = cv2.threshold(scaled, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    raw = _ring_distance(cv2.cvtColor(frame, cv2.COLOR_RGB2LAB).astype(np.float64), ring)
-    return fg.astype(bool), np.log1p(raw) / top * 255.0 > cut
+    fg, cut = found
+    return parts(fg, opening=False), np.log1p(own) / top * 255.0 > cut
 
 
 def object_mask(frame: np.ndarray) -> np.ndarray:
@@ -147,10 +115,11 @@ def object_mask(frame: np.ndarray) -> np.ndarray:
 
 def core_pixels(frame: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """`(M, 3)` RGB pixels of a region without its rim: the blur in `object_components`
-    spread the region's difference outwards by about its kernel, so the region is eroded by
-    that kernel before its colour is read (the whole region when nothing is left)."""
+    spread the region's difference outwards by about its kernel (`ring.blur_px`), so the
+    region is eroded by that kernel before its colour is read (the whole region when nothing
+    is left)."""
     cv2 = require("cv2", "agent")
-    k = _blur_px(frame)
+    k = blur_px(frame)
     core = cv2.erode(mask.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
     return frame[core if core.any() else mask]
 
@@ -203,8 +172,8 @@ def describe(frame: np.ndarray, side: int | None = None) -> Look | None:
     >>> look = describe(f); look.box, float(look.colour[-1])
     ((19, 41, 29, 61), 1.0)
     """
-    parts, beyond = object_parts(frame)
-    return look_of(frame, parts, side, beyond)
+    found, beyond = object_parts(frame)
+    return look_of(frame, found, side, beyond)
 
 
 def look_of(
@@ -223,16 +192,17 @@ def look_of(
         half = frame.shape[1] / 2.0
         centred = [m for m in parts if (np.nonzero(m)[1].mean() >= half) == bool(side)]
         mask = centred[0] if centred else mask
-    ys, xs = np.nonzero(mask)
-    box = (int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1)
-    crop = np.ascontiguousarray(frame[box[0] : box[1], box[2] : box[3]])
+    top, bottom, left, right = where = box(mask)
+    crop = np.ascontiguousarray(frame[top:bottom, left:right])
     gray = cv2.resize(cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY), (CROP_PX, CROP_PX),
                       interpolation=cv2.INTER_AREA)  # fmt: skip
     colour = core_colour(frame, mask, beyond)
-    return Look(box, _hog(gray), _hog(gray[:, ::-1]), colour, backdrop_hues(frame))
+    return Look(where, _hog(gray), _hog(gray[:, ::-1]), colour, backdrop_hues(frame))
 
 
-def core_colour(frame: np.ndarray, mask: np.ndarray, beyond: np.ndarray | None) -> np.ndarray:
+def core_colour(
+    frame: np.ndarray, mask: np.ndarray, beyond: np.ndarray | None = None
+) -> np.ndarray:
     """The colour histogram of a region's core pixels (`core_pixels`), read only where the
     pixels' own colour lies beyond the frame's cut (`beyond`) when any does."""
     own = mask if beyond is None or not (mask & beyond).any() else mask & beyond

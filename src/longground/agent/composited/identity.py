@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..evidence import Evidence, FramesAt
-from .crossing import CUT_SHARE
-from .episode import EPISODE_FPS, cut_pairs, pair_changes, shrink
+from ..frames import FrameSampler
+from ..perception.visibility import region_times
+from ..scene import CloserLooks
 from .reid import (
     Look,
     backdrop_hues,
@@ -33,27 +33,24 @@ from .reid import (
     same_object,
     without_backdrops,
 )
-from .visibility import region_times
 
 
-def _sides(ev: Evidence, times_s: np.ndarray, text: str) -> list[int | None]:
+def _sides(closer: CloserLooks | None, times_s: np.ndarray, text: str) -> list[int | None]:
     """Per time, the half (0 left, 1 right) whose region scores `text` higher, or None."""
-    if ev.regions is None or ev.score_features is None or times_s.size == 0:
+    raw = None if closer is None else closer.halves_score(times_s, text)
+    if raw is None or raw.shape[1] != 2:
         return [None] * len(times_s)
-    feats = ev.regions(times_s)
-    n_regions = next(iter(feats.values())).shape[1]
-    if n_regions != 2:
-        return [None] * len(times_s)
-    flat = {k: v.reshape(v.shape[0] * n_regions, *v.shape[2:]) for k, v in feats.items()}
-    raw = np.asarray(ev.score_features(flat, text), dtype=np.float64).reshape(-1, n_regions)
     return [int(i) for i in raw.argmax(axis=1)]
 
 
-def instance_looks(ev: Evidence, spans_s: np.ndarray, text: str) -> list[list[Look]]:
+def instance_looks(
+    closer: CloserLooks | None, frames: FrameSampler, spans_s: np.ndarray, text: str
+) -> list[list[Look]]:
     """The looks of the object `text` names in each instance's frames.
 
     Args:
-        ev: the query's evidence (needs `frames_at`).
+        closer: the query's closer looks (their halves tell which object a text means).
+        frames: the query's frame sampler.
         spans_s: `(K, 2)` instance spans in seconds.
         text: the plan's target text.
 
@@ -62,14 +59,14 @@ def instance_looks(ev: Evidence, spans_s: np.ndarray, text: str) -> list[list[Lo
     """
     times = region_times(np.asarray(spans_s, np.float64).reshape(-1, 2))
     flat = times.reshape(-1)
-    if ev.frames_at is None or flat.size == 0:
+    if flat.size == 0:
         return [[] for _ in range(len(times))]
-    frames = ev.frames_at(flat)
+    frames = frames.frames(flat)
     split = [two_sides(f, *object_parts(f)) for f in frames]
     parts = [p for p, _ in split]
     several = np.array([i for i, p in enumerate(parts) if len(p) > 1], dtype=int)
     sides: list[int | None] = [None] * len(flat)
-    for i, side in zip(several, _sides(ev, flat[several], text)):
+    for i, side in zip(several, _sides(closer, flat[several], text)):
         sides[i] = side
     looks = [look_of(f, p, side, beyond)
              for f, (p, beyond), side in zip(frames, split, sides)]  # fmt: skip
@@ -157,48 +154,3 @@ def same_identity_matrix(looks: list[list[Look]]) -> np.ndarray:
         for j in range(i + 1, k):
             out[i, j] = out[j, i] = same_object(looks[i], looks[j])
     return out
-
-
-def one_shot(
-    frames_at: FramesAt, from_s: float, to_s: float, step_s: float, fps: float = EPISODE_FPS
-) -> bool:
-    """Whether no cut lies between two touching pieces: the frames from one timeline step
-    before `from_s` (the earlier piece's end) to one step after `to_s` (the later piece's
-    start), read at `fps`, hold no cut. The pieces' boundaries lie halfway between two
-    timeline samples, so a cut between them is within that reach.
-
-    A cut is a pair of distinct consecutive frames (a repeated frame, read faster than the
-    video's own rate, is left out) that changes most of the picture (`crossing.CUT_SHARE` of
-    its pixels by `episode.PIXEL_STEP`) or stands out of the pairs around it
-    (`episode.cut_pairs` on one cell). Not `episode.cut_pairs`' every-cell rule: a large
-    object entering or leaving changes every cell of its grid (r1, 320x180). On the tuning
-    rendering this finds each of its 72 cuts and none inside its 20 shots where something
-    enters, leaves, crosses or falls (at most 26 % of their pixels change between frames).
-
-    Args:
-        frames_at: decodes `(N, H, W, 3)` uint8 frames at given times.
-        from_s, to_s: where the earlier piece ends and the later one starts (s).
-        step_s: the timeline's sampling step (s).
-        fps: rate the frames are read at.
-
-    Returns:
-        False also when fewer than two frames decode (nothing says it is one shot).
-
-    >>> f = np.zeros((9, 40, 60, 3), np.uint8); f[:, 10:20, 20:30] = 200
-    >>> f[np.arange(9), 25:35, 5 * np.arange(9)] = 90  # something moves
-    >>> one_shot(lambda t: f[: len(t)], 1.0, 1.0, 0.5)
-    True
-    >>> g = f.copy(); g[5:] = (0, 150, 255)
-    >>> one_shot(lambda t: g[: len(t)], 1.0, 1.0, 0.5)
-    False
-    """
-    times = np.arange(max(0.0, from_s - step_s), to_s + step_s + 0.5 / fps, 1.0 / fps)
-    small = shrink(frames_at(times))
-    if len(small) < 2:
-        return False
-    _, colour = pair_changes(small)
-    small = small[np.r_[True, colour.any(axis=(1, 2))]]
-    if len(small) < 2:
-        return True  # nothing changes
-    _, colour = pair_changes(small)
-    return not bool(cut_pairs(colour, grid=1, cell=CUT_SHARE).any())

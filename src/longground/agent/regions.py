@@ -1,34 +1,24 @@
-"""Features of frame regions: the left and right halves of frames at chosen times.
+"""Features of frame regions at chosen times: the general scene's five overlapping tiles
+(`methods.agent.tiles`), the composited scene's left and right halves (`composited.regions`).
 
-A whole-frame classifier sees the dominant object of a frame; a second object beside it often
-does not register at all. Looking at each half separately ("zooming in") lets the offline roles
-see both objects of a two-object shot. Region features are query-independent, so they are
-computed on demand for the times the agent asks about and kept per video, in memory and in an
-`.npz` file next to the graph cache.
+A whole-frame classifier sees the dominant object of a frame; a second, smaller object often
+does not register at all. Looking at each region separately ("zooming in") lets the offline
+roles see it. Region features are query-independent, so they are computed on demand for the
+times the agent asks about and kept per video, in memory and in an `.npz` file next to the
+graph cache (`RegionIndex`).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-from ...atomic import atomic_open
+from ..atomic import atomic_open
 
-REGIONS = ("left half", "right half")
 ComputeFn = Callable[[np.ndarray], dict[str, np.ndarray]]
-
-
-def halves(frames: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The left and right halves of `(N, H, W, 3)` frames.
-
-    >>> left, right = halves(np.zeros((2, 4, 6, 3), np.uint8))
-    >>> left.shape, right.shape
-    ((2, 4, 3, 3), (2, 4, 3, 3))
-    """
-    width = frames.shape[2]
-    return frames[:, :, : width // 2], frames[:, :, width // 2 :]
 
 
 def _key(times_s: np.ndarray) -> np.ndarray:
@@ -36,21 +26,24 @@ def _key(times_s: np.ndarray) -> np.ndarray:
 
 
 class RegionIndex:
-    """Region features by time, computed with `compute(times) -> {name: (N, R, ...)}`.
+    """Region features by time, kept in memory and in the `.npz` file `path` (None: memory
+    only); the features of times not seen before come from the caller's `compute(times) ->
+    {name: (N, R, ...)}`. Safe to share between threads.
 
     >>> calls = []
     >>> def compute(t):
     ...     calls.append(len(t))
     ...     return {"embedding": np.stack([t, -t], axis=1)[:, :, None]}
-    >>> index = RegionIndex(compute, None)
-    >>> index.features(np.array([1.0, 2.0]))["embedding"][:, :, 0].tolist()
+    >>> index = RegionIndex(None)
+    >>> index.features(np.array([1.0, 2.0]), compute)["embedding"][:, :, 0].tolist()
     [[1.0, -1.0], [2.0, -2.0]]
-    >>> _ = index.features(np.array([2.0, 3.0])); calls
+    >>> _ = index.features(np.array([2.0, 3.0]), compute); calls
     [2, 1]
     """
 
-    def __init__(self, compute: ComputeFn, path: Path | None):
-        self.compute, self.path = compute, path
+    def __init__(self, path: Path | None):
+        self.path = path
+        self._lock = threading.Lock()
         self.keys = np.zeros(0, np.int64)
         self.arrays: dict[str, np.ndarray] = {}
         if path is not None and path.exists():
@@ -72,12 +65,15 @@ class RegionIndex:
         with atomic_open(self.path, "wb") as handle:
             np.savez(handle, __keys__=self.keys, **self.arrays)
 
-    def features(self, times_s: np.ndarray) -> dict[str, np.ndarray]:
+    def features(self, times_s: np.ndarray, compute: ComputeFn) -> dict[str, np.ndarray]:
         """Region features `(N, R, ...)` at `times_s` (rounded to the millisecond)."""
-        keys = _key(times_s)
+        with self._lock:
+            return self._features(_key(times_s), compute)
+
+    def _features(self, keys: np.ndarray, compute: ComputeFn) -> dict[str, np.ndarray]:
         missing = np.setdiff1d(np.unique(keys), self.keys)
         if missing.size:
-            fresh = self.compute(missing / 1000.0)
+            fresh = compute(missing / 1000.0)
             if not self.arrays:
                 self.arrays = {k: np.asarray(v) for k, v in fresh.items()}
             else:
