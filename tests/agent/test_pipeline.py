@@ -249,3 +249,28 @@ def test_trace_records_every_step():
     assert len(trace["verifications"]) == trace["loop"]["iterations"]
     assert all(e["kept"] in (True, False) for e in trace["graph"]["events"])
     assert json.loads(json.dumps(trace))["plan"]["relation"] == "right after"
+
+
+class LookingSource(FakeSource):
+    """A source whose tracked looks tell two cats apart: one in shots 2 and 7, another in
+    shots 4 and 6 (the whole frames' features do not)."""
+
+    @property
+    def extras(self) -> Extras:
+        return Extras(None, self.region_features, looks=self.looks)
+
+    def looks(self, spans, text):
+        other = {4, 6}
+        shots = [self.shot_at((a + b) / 2) for a, b in spans]
+        return np.array([[0.0, 1.0] if s in other else [1.0, 0.0] for s in shots])
+
+
+def test_the_second_cat_is_told_apart_by_its_tracked_looks():
+    spans = shot_spans()
+    moments, trace = run("the second cat to appear", source=LookingSource())
+    assert matched(moments.spans, spans[[4, 6]]), moments.spans.tolist()
+    assert "identities by the looks of tracked crops" in json.dumps(trace["aggregate"])
+    # without looks the frames' features decide, which see each shot's backdrop more than
+    # its cat
+    moments, _ = run("the second cat to appear")
+    assert not matched(moments.spans, spans[[4, 6]]), moments.spans.tolist()

@@ -21,6 +21,7 @@ from .perception.visibility import Visibility
 from .plan.planner import Plan
 from .profiles import Profile
 from .scene import CloserLooks
+from .source import LooksFn
 
 
 @dataclass
@@ -62,6 +63,8 @@ class Evidence:
         calibrations: per plan text, the calibration of its decision (`relative.calibrations`);
             a text without one takes the roles' shared calibration.
         readings: what the roles read on the frames once and keep (`Readings`).
+        looks: the looks of a text's target in spans of the video (`source.Extras.looks`),
+            or None.
     """
 
     plan: Plan
@@ -77,6 +80,7 @@ class Evidence:
     decisions: dict[str, Decision] = field(default_factory=dict)
     calibrations: dict[str, Calibration] = field(default_factory=dict)
     readings: Readings = field(default_factory=Readings)
+    looks: LooksFn | None = None
 
     @property
     def step_s(self) -> float:

@@ -259,6 +259,7 @@ class CometAgent:
             closer=self.scene.closer(source, video_key, trace),
             profile=profile, decisions=decisions,
             calibrations=calibrations(decisions, self._width(source)),
+            looks=source.extras.looks,
         )  # fmt: skip
         with trace.timed("graph.filter"):
             kept = self.roles(source).filter.select(evidence)

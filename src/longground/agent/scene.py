@@ -27,14 +27,14 @@ from ..cache.kinds import agent_regions_name
 from .frames import FrameSampler
 from .regions import RegionIndex
 from .settings import AgentSettings
-from .source import VideoSource
+from .source import LooksFn, VideoSource
 from .trace import Trace
 
 #: raw score -> presence probability (a `perception.presence.Calibration.probability`).
 Probability = Callable[[np.ndarray], np.ndarray]
-#: `(same, one_shot)`: which instances may show the same identity, and whether two touching
-#: pieces lie in one shot (see `aggregate.consolidate`).
-Identities = tuple[Callable[[list], np.ndarray], Callable[[float, float], bool]]
+#: `same(instances) -> (K, K)` bool: which instances may show the same identity (see
+#: `aggregate.consolidate`).
+SameFn = Callable[[list], np.ndarray]
 ScoreFn = Callable[[dict[str, np.ndarray], str], np.ndarray]
 RegionFn = Callable[[np.ndarray], dict[str, np.ndarray]]
 
@@ -194,9 +194,56 @@ class Scene:
 
         return lambda times_s: index.features(times_s, compute)
 
+    identity_by = "the looks of tracked crops"
+
     def identities(
-        self, closer: CloserLooks | None, frames: FrameSampler | None, step_s: float, text: str
-    ) -> Identities | None:
-        """How instances of `text` are told apart by their looks, or None (the aggregator
-        then compares embeddings)."""
-        return None
+        self, closer: CloserLooks | None, frames: FrameSampler | None, text: str,
+        looks: LooksFn | None = None,
+    ) -> SameFn | None:  # fmt: skip
+        """Instances of `text` told apart by the looks of their tracked object (`looks`, the
+        source's `Extras.looks`, each span read once; `same_looks`), or None without looks
+        or settings (the aggregator then compares the instances' embeddings)."""
+        if looks is None or self.settings is None:
+            return None
+        seen: dict[tuple[float, float], np.ndarray | None] = {}
+        track_same, same_identity = self.settings.track_same, self.settings.same_identity
+
+        def same(instances: list) -> np.ndarray:
+            spans = [(i.start_s, i.end_s) for i in instances]
+            new = sorted({span for span in spans if span not in seen})
+            if new:
+                rows = np.asarray(looks(np.array(new), text), dtype=np.float64)
+                for span, row in zip(new, rows if rows.shape[1:] != (0,) else [None] * len(new)):
+                    seen[span] = None if row is None or np.isnan(row).any() else row
+            return same_looks([seen[span] for span in spans], [i.z for i in instances],
+                              track_same, same_identity)  # fmt: skip
+
+        return same
+
+
+def same_looks(
+    looks: list[np.ndarray | None], embeddings: list[np.ndarray | None], track_same: float,
+    same_identity: float,
+) -> np.ndarray:  # fmt: skip
+    """`(K, K)` bool: which instances show the same identity. Two with looks (unit vectors)
+    are the same when their cosine is at least `track_same`; a pair where one has no look is
+    compared by the instances' embeddings (cosine at least `same_identity`), and without
+    those it is not the same.
+
+    >>> a, b = np.array([1.0, 0.0]), np.array([0.6, 0.8])
+    >>> same_looks([a, b, None], [a, a, a], 0.7, 0.9).astype(int).tolist()
+    [[1, 0, 1], [0, 1, 1], [1, 1, 1]]
+    """
+    k = len(looks)
+    out = np.eye(k, dtype=bool)
+    for i in range(k):
+        for j in range(i + 1, k):
+            if looks[i] is not None and looks[j] is not None:
+                hit = float(np.dot(looks[i], looks[j])) >= track_same
+            elif embeddings[i] is not None and embeddings[j] is not None:
+                norms = np.linalg.norm(embeddings[i]) * np.linalg.norm(embeddings[j])
+                hit = float(np.dot(embeddings[i], embeddings[j])) >= same_identity * norms
+            else:
+                hit = False
+            out[i, j] = out[j, i] = hit
+    return out

@@ -81,6 +81,9 @@ class AgentSettings:
         neighbour_p: how clearly the neighbouring shot of "a shot of X right after / before
             a shot of Y" must show Y (`roles.offline.ScorerSettings`), chosen on the tuning
             rendering.
+        track_same (general scene): cosine of two instances' tracked looks (the appearance
+            of their object's crops, `tracking.identity`) at or above which an ordinal plan
+            takes them for one identity; see docs/agent.md, "Identity".
         object_looks (composited scene): let the offline roles read the objects' own pixels
             (`composited.reid`): ordinal plans group instances by the objects' looks rather
             than by `same_identity` on frame embeddings, and colourless plans check the
@@ -168,6 +171,7 @@ class AgentSettings:
     sweep_min: float = 0.5
     merge_gap_s: float = 1.0
     same_identity: float = 0.9
+    track_same: float = 0.8
     object_looks: bool | None = None
     verifier_frames: int = 12
     filter_frames: int = 2

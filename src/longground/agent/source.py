@@ -60,6 +60,7 @@ class ScoreScale:
 
 
 ViewsFn = Callable[[np.ndarray], dict[str, np.ndarray]]
+LooksFn = Callable[[np.ndarray, str], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -77,12 +78,16 @@ class Extras:
         regions_in_index: `regions` only reads the feature index (cheap: no cache file kept).
         objects: `objects(times_s) -> {name: (N, V, ...)}`: features of the frames' object
             views (`composited.object_views.VIEWS`); None: none.
+        looks: `looks(spans (K, 2), text) -> (K, D)`: the look of `text`'s target in each
+            span, from the crops of its track there (`tracking.identity.TrackedLooks`); a
+            row of NaN where it has none, `(K, 0)` when none has. None: not offered.
     """
 
     channel_answer: Callable[[Route], ChannelAnswer | None] | None = None
     regions: ViewsFn | None = None
     regions_in_index: bool = False
     objects: ViewsFn | None = None
+    looks: LooksFn | None = None
 
 
 #: A window to decode: `(start_s, end_s, fps)`.

@@ -23,6 +23,7 @@ from ..cache.kinds import agent_dir, agent_video_key
 from ..encoders.label_bridge import HALF_LOGITS
 from ..errors import UserError
 from ..query import Route, analyse
+from ..tracking.identity import TrackedLooks
 from .base import Grounding, IndexedGrounder, MethodConfig, register_method
 from .footage import Footage, cached_footage
 from .presets import Preset, register_preset
@@ -108,7 +109,7 @@ class FileSource(VideoSource):
         threshold = getattr(encoder, "default_threshold", None)
         self.scale = ScoreScale(0.0, 1.0) if presence else ScoreScale(threshold)
         self.extras = Extras(self.channel_answer, self.region_features, self._regions_in_index,
-                             self.object_features)  # fmt: skip
+                             self.object_features, TrackedLooks(self.video, encoder))  # fmt: skip
         self._timelines: dict[float, tuple[np.ndarray, dict[str, np.ndarray]]] = {}
 
     def timeline(self, fps: float) -> tuple[np.ndarray, dict[str, np.ndarray]]:

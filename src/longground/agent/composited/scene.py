@@ -25,10 +25,9 @@ import numpy as np
 
 from ...cache.kinds import agent_objects_name
 from ..frames import FrameSampler
-from ..perception.cuts import one_shot
-from ..scene import CloserLooks, Identities, Scene
+from ..scene import CloserLooks, SameFn, Scene
 from ..settings import AgentSettings
-from ..source import VideoSource
+from ..source import LooksFn, VideoSource
 from ..trace import Trace
 from .backdrops import backdrop_probability
 from .closer import HalvesAndBoxes
@@ -69,12 +68,16 @@ class CompositedScene(Scene):
             objects = self.indexed(views.objects, video_key, name, "objects", trace)
         return HalvesAndBoxes(source.score, regions, objects, self.settings.object_presence)
 
+    identity_by = "the objects' looks"
+
     def identities(
-        self, closer: CloserLooks | None, frames: FrameSampler | None, step_s: float, text: str
-    ) -> Identities | None:
+        self, closer: CloserLooks | None, frames: FrameSampler | None, text: str,
+        looks: LooksFn | None = None,
+    ) -> SameFn | None:  # fmt: skip
         """Instances told apart by the objects' looks (`identity.same_identity_matrix`, each
-        span's looks read once), and touching pieces joined when no cut lies between them
-        (`perception.cuts.one_shot`); None without `object_looks` or frames."""
+        span's looks read once on the `closer` views); None without
+        `object_looks` or frames. `looks` (tracked crops) is not used: the object's own
+        pixels say more on composited footage."""
         if not self.settings.object_looks or frames is None:
             return None
         seen: dict[tuple[float, float], list] = {}
@@ -82,11 +85,8 @@ class CompositedScene(Scene):
         def same(instances: list) -> np.ndarray:
             spans = [(i.start_s, i.end_s) for i in instances]
             new = sorted({s for s in spans if s not in seen})
-            looks = instance_looks(closer, frames, np.array(new).reshape(-1, 2), text)
-            seen.update(zip(new, looks, strict=True))
+            found = instance_looks(closer, frames, np.array(new).reshape(-1, 2), text)
+            seen.update(zip(new, found, strict=True))
             return same_identity_matrix([seen[s] for s in spans])
 
-        def shot(from_s: float, to_s: float) -> bool:
-            return one_shot(frames, from_s, to_s, step_s)
-
-        return same, shot
+        return same

@@ -21,7 +21,7 @@ from ..evidence import Evidence
 from ..perception.camera import CAMERA_KINDS, camera_move, camera_moves
 from ..perception.conditions import condition_check, episode_relation, past_slivers
 from ..perception.crossing import run_sweep
-from ..perception.cuts import cut_count
+from ..perception.cuts import cut_count, one_shot
 from ..perception.episode import Episode, shot_episodes
 from ..perception.filter import FilterResult, keep_seen
 from ..perception.motion import (
@@ -376,17 +376,19 @@ class OfflineAggregator(AggregatorRole):
         plan = evidence.plan
         same = shot = None
         if plan.ordinal is not None:
-            told = self.scene.identities(
-                evidence.closer, evidence.frames, evidence.step_s, plan.target
-            )
-            same, shot = told if told is not None else (None, None)
+            frames = evidence.frames
+            same = self.scene.identities(evidence.closer, frames, plan.target, evidence.looks)
+            if same is not None and frames is not None:
+
+                def shot(from_s: float, to_s: float) -> bool:
+                    return one_shot(frames, from_s, to_s, evidence.step_s)
         # A still plan's instances are each inside one event (`OfflineVerifier._run`): two
         # that touch are two shots, or a shot before and after something moved, not pieces.
         gap_s = -1e-6 if plan.motion == "still" else self.s.merge_gap_s
         moments, groups = consolidate(
             entries, gap_s, self.s.same_identity, plan.ordinal, plan.skip_first, same, shot
         )
-        how = "" if same is None else " (identities by object looks)"
+        how = "" if same is None else f" (identities by {self.scene.identity_by})"
         return Aggregation(moments, groups, reason=f"{len(entries)} entries -> {len(moments)}{how}")
 
 
