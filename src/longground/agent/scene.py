@@ -213,8 +213,8 @@ class Scene:
             new = sorted({span for span in spans if span not in seen})
             if new:
                 rows = np.asarray(looks(np.array(new), text), dtype=np.float64)
-                for span, row in zip(new, rows if rows.shape[1:] != (0,) else [None] * len(new)):
-                    seen[span] = None if row is None or np.isnan(row).any() else row
+                for span, row in zip(new, rows):
+                    seen[span] = None if not row.size or np.isnan(row).any() else row
             return same_looks([seen[span] for span in spans], [i.z for i in instances],
                               track_same, same_identity)  # fmt: skip
 
