@@ -21,7 +21,8 @@ def explain(grounding: Grounding) -> list[str]:
     route = trace.get("route", {})
     channel = route.get("channel")
     if channel in ("speech", "text", "people"):
-        return _channel(grounding.moments, channel, route, trace.get("channel", {}))
+        lines = _channel(grounding.moments, channel, route, trace.get("channel", {}))
+        return lines + _unranked(channel, trace.get("analysis", {}).get("query", ""))
     if "verifications" in trace:
         return _visual(grounding.moments, trace)
     if "peak_score" in trace:
@@ -61,6 +62,18 @@ def _channel(moments: Moments, channel: str, route: dict, details: dict) -> list
         shown = "" if score is None else f", score {score:.3f}"
         lines.append(f"why: {_span(start_s, end_s)}: {channel}{shown}")
     return lines
+
+
+def _unranked(channel: str, query: str) -> list[str]:
+    """A line saying that a channel's answer keeps every person where the query asks for one
+    by rank ("the second person to appear"): the channels find persons, not which one."""
+    from ..query.structure import ordinal
+
+    rank, _ = ordinal(query)
+    if channel != "people" or rank is None:
+        return []
+    return ["why: every person found is listed: the people channel does not tell one person "
+            "from another, so the rank the query asks for is not applied (docs/tracks.md)"]
 
 
 def _classes(text: str) -> list[str]:
