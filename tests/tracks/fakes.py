@@ -62,10 +62,15 @@ class SquareLocaliser:
     def decode_side(self, target: str) -> int:
         return SIZE[1]
 
+    @staticmethod
+    def bright(frame: np.ndarray) -> np.ndarray:
+        """The pixels that belong to a square: bright in the red channel (white squares)."""
+        return frame[..., 0] > 128
+
     def __call__(self, frames: np.ndarray, target: str) -> Detections:
         parts = []
         for frame in frames:
-            labels, _ = ndimage.label(frame[..., 0] > 128)
+            labels, _ = ndimage.label(self.bright(frame))
             h, w = labels.shape
             boxes = [[s[1].start / w, s[0].start / h, s[1].stop / w, s[0].stop / h]
                      for s in ndimage.find_objects(labels)]  # fmt: skip

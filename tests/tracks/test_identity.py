@@ -4,15 +4,15 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from scipy import ndimage
 
 from longground.agent.aggregate import Instance, consolidate
 from longground.agent.scene import Scene, same_looks
 from longground.agent.settings import AgentSettings
 from longground.agent.verify.memory import MemoryEntry
 from longground.tracking import localise
-from longground.tracking.detections import Detections
 from longground.tracking.identity import TrackedLooks, main_track, square_crop
+
+from .fakes import SquareLocaliser
 
 #: `(start_s, end_s, colour, x0)`: a square of one colour in each span, at its own place.
 RED, BLUE = (220, 30, 30), (30, 30, 220)
@@ -34,27 +34,14 @@ def video(tmp_path_factory):
     return path
 
 
-class PatchLocaliser:
-    """Boxes whatever is not black; knows only "square(s)"."""
+class PatchLocaliser(SquareLocaliser):
+    """Boxes whatever is not black (squares of any colour); knows only "square(s)"."""
 
     name = "patches"
 
-    def accepts(self, target):
-        return "square" in target
-
-    def decode_side(self, target):
-        return 120
-
-    def __call__(self, frames, target):
-        parts = []
-        for frame in frames:
-            labels, _ = ndimage.label(frame.max(axis=2) > 100)
-            h, w = labels.shape
-            boxes = [[s[1].start / w, s[0].start / h, s[1].stop / w, s[0].stop / h]
-                     for s in ndimage.find_objects(labels)]  # fmt: skip
-            parts.append(Detections(np.array(boxes).reshape(-1, 4), np.full(len(boxes), 0.9),
-                                    np.zeros(len(boxes), np.int64)))  # fmt: skip
-        return Detections.joined(parts)
+    @staticmethod
+    def bright(frame):
+        return frame.max(axis=2) > 100
 
 
 class MeanColour:
