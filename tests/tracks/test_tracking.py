@@ -133,3 +133,27 @@ def test_class_maps_find_a_photo_on_a_plain_backdrop():
     assert len(found.in_frame(1)) == 0 and len(found.in_frame(0)) >= 1
     truth = np.array([[250 / 480, 100 / 270, 430 / 480, 220 / 270]])
     assert box_iou(found.in_frame(0).boxes[:1], truth)[0] >= 0.5
+
+
+def test_a_track_ends_at_a_cut(tmp_path, monkeypatch):
+    """One square at one place for 8 s, the backdrop changing at 4 s (a cut): two tracks,
+    as two talking heads at one place either side of a cut are two people."""
+    from fractions import Fraction
+
+    from longground.moments import Moments
+    from longground.tracking import localise as registry
+    from longground.tracking.on_moments import tracks_on
+    from longground.video import VideoWriter
+
+    from .fakes import SquareLocaliser
+
+    monkeypatch.setitem(registry.LOCALISERS, "squares", SquareLocaliser)
+    monkeypatch.setattr(registry, "_MADE", {})
+    path = tmp_path / "cut.mp4"
+    with VideoWriter(path, 160, 120, fps=Fraction(10)) as writer:
+        for i in range(80):
+            frame = np.full((120, 160, 3), 0 if i < 40 else (40, 90, 60), np.uint8)
+            frame[40:80, 60:100] = 255
+            writer.write(frame)
+    (tracks,) = tracks_on(path, Moments.from_list([[0.0, 8.0]]), "the square", progress=False)
+    assert [(round(t.start_s, 1), round(t.end_s, 1)) for t in tracks] == [(0.0, 3.8), (4.0, 7.8)]

@@ -9,6 +9,7 @@ encoder, decodes frames for optical flow and for Video-LLM roles, and keeps one 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +23,7 @@ from ..agent.source import ChannelAnswer, Extras, ScoreScale, VideoSource
 from ..cache.kinds import agent_dir, agent_video_key
 from ..encoders.label_bridge import HALF_LOGITS
 from ..errors import UserError
-from ..query import Route, analyse
+from ..query import Relation, Route, analyse
 from ..tracking.identity import TrackedLooks
 from .base import Grounding, IndexedGrounder, MethodConfig, register_method
 from .footage import Footage, cached_footage
@@ -449,6 +450,9 @@ class AgentMethod(IndexedGrounder):
         from .channels import routed_grounding, with_route
 
         analysis = analyse(query)
+        ranked = self._ranked(video, analysis)
+        if ranked is not None:
+            return ranked
         routed = routed_grounding(video, analysis, self.config)
         if routed is not None:
             routed.trace["method"] = "agent"
@@ -458,6 +462,31 @@ class AgentMethod(IndexedGrounder):
         if combined is not None:
             grounding.trace["route"] = combined_route(combined, self.config)
         return with_route(grounding, analysis, self.config)
+
+    def _ranked(self, video: Path, analysis) -> Grounding | None:
+        """The answer to a query for one person by rank ("the second person to appear",
+        "when does the first person come back"): the people channel's moments narrowed to
+        that person, told apart by their faces' looks (`tracking.identity.ranked_people`).
+        None for any other query, or where the people channel is not selected."""
+        from ..query.structure import ordinal
+        from ..tracking.identity import ranked_people
+        from .channels import routed_grounding
+
+        rank, _ = ordinal(analysis.target.phrase)
+        alone = len(analysis.events) == 1 and analysis.relation is Relation.NONE
+        if rank is None or not alone or analysis.occurrence is not None:
+            return None
+        if analysis.target.route.channel != "people":
+            return None
+        routed = routed_grounding(video, replace(analysis, skip_first=False), self.config)
+        if routed is None:
+            return None
+        moments, record = ranked_people(
+            video, routed.moments, rank, analysis.skip_first, self.encoder
+        )
+        trace = {**routed.trace, "method": "agent", "analysis": analysis.to_record(),
+                 "identity": record}  # fmt: skip
+        return replace(routed, moments=moments, trace=trace)
 
     def _ground_frames(self, video: Path, query: str) -> Grounding:
         scene = self.scene(video)

@@ -22,6 +22,8 @@ import numpy as np
 
 from ..moments import Moments
 from ..track import Track
+from .count import counted
+from .follow import LOST_S
 from .on_moments import target_words, tracks_on
 
 #: Crops a look is averaged over: the main track's most confident boxes.
@@ -33,6 +35,14 @@ MARGIN = 0.1
 #: square; a box a third of the frame's height still gets about 200 px). Smaller videos are
 #: decoded at their own size.
 CROP_SIDE = 540
+#: What is followed to tell people apart: their faces (a person's whole box is often a
+#: pedestrian detector's box on the background: on the held-out montage's jwpIntro clip the
+#: main "person" track was the bookcase).
+PERSON_TARGET = "a face"
+#: Cosine of two face tracks' looks at or above which they show one person: on the tuning
+#: montage's seven face clips (45 showings), two showings of one clip were at least 0.91
+#: apart and showings of different clips at most 0.83 (docs/tracks.md).
+PERSON_SAME = 0.87
 
 
 def main_track(tracks: list[Track]) -> Track | None:
@@ -75,24 +85,28 @@ class TrackedLooks:
         self.video, self.encoder, self.crops = Path(video), encoder, crops
 
     def __call__(self, spans: np.ndarray, text: str) -> np.ndarray:
-        """`(K, D)` unit looks of the target of `text` in each `(K, 2)` span in seconds; a
-        row of NaN where it has none (no localiser knows the target, or nothing was
-        followed there). `(K, 0)` when no span has a look."""
+        """`(K, D)` unit looks of the target of `text` in each `(K, 2)` span in seconds: the
+        look of the span's main track; a row of NaN where it has none (no localiser knows
+        the target, or nothing was followed there). `(K, 0)` when no span has a look."""
         spans = np.asarray(spans, dtype=np.float64).reshape(-1, 2)
         words, _ = target_words(text)
         if words is None or not len(spans):
             return np.full((len(spans), 0), np.nan)
         tracks = tracks_on(self.video, Moments.from_list(spans.tolist()), words, progress=False)
-        picks = [self._best_boxes(main_track(found)) for found in tracks]
+        return self.of_tracks([main_track(found) for found in tracks])
+
+    def of_tracks(self, tracks: list[Track | None]) -> np.ndarray:
+        """`(K, D)` unit looks of K tracks (a row of NaN for None); `(K, 0)` when none has
+        one."""
+        picks = [self._best_boxes(track) for track in tracks]
         times = sorted({t for pick in picks for t, _ in pick})
         if not times:
-            return np.full((len(spans), 0), np.nan)
+            return np.full((len(tracks), 0), np.nan)
         from ..video import frames_at, probe
 
         info = probe(self.video)
         side = min(CROP_SIDE, info.height, info.width)
-        decoded = frames_at(self.video, times, short_side=side).frames
-        frame_of = dict(zip(times, decoded))
+        frame_of = dict(zip(times, frames_at(self.video, times, short_side=side).frames))
         looks = None
         for k, pick in enumerate(picks):
             crops = [square_crop(frame_of[t], box) for t, box in pick if t in frame_of]
@@ -101,9 +115,9 @@ class TrackedLooks:
             rows = [self.encoder.image_features(c[None])["appearance"][0] for c in crops]
             mean = np.mean(rows, axis=0, dtype=np.float64)
             if looks is None:
-                looks = np.full((len(spans), len(mean)), np.nan)
+                looks = np.full((len(tracks), len(mean)), np.nan)
             looks[k] = mean / max(np.linalg.norm(mean), 1e-12)
-        return looks if looks is not None else np.full((len(spans), 0), np.nan)
+        return looks if looks is not None else np.full((len(tracks), 0), np.nan)
 
     def _best_boxes(self, track: Track | None) -> list[tuple[float, np.ndarray]]:
         """`(time, box)` of the track's `crops` most confident boxes, in time order."""
@@ -111,3 +125,57 @@ class TrackedLooks:
             return []
         best = np.sort(np.argsort(-track.confidence, kind="stable")[: self.crops])
         return [(float(track.times_s[i]), track.boxes[i]) for i in best]
+
+
+def ranked_people(
+    video: str | Path, moments: Moments, rank: int, returns: bool, encoder,
+    same_at: float = PERSON_SAME,
+) -> tuple[Moments, dict]:  # fmt: skip
+    """Where the `rank`-th person to appear is seen, inside the people channel's `moments`.
+
+    Faces are followed in each moment; each face track seen long enough to count
+    (`count.counted`) gets a look (`TrackedLooks.of_tracks`). Tracks are grouped into people
+    in order of first appearance, a track joining the first person whose first track it
+    looks like (cosine at least `same_at`); a track without a look is a person of its own.
+
+    Args:
+        video: the video.
+        moments: the people channel's moments (where persons are seen).
+        rank: 1-based rank of the person by first appearance; -1 the last.
+        returns: leave out the person's first appearance ("when does the first person
+            come back").
+        encoder: an image encoder (`image_features(...)["appearance"]`).
+        same_at: cosine of two tracks' looks at which they show one person.
+
+    Returns:
+        `(moments, record)`: the person's spans (each track's first to last box, touching
+        spans within `follow.LOST_S` joined; each scored by the best of the channel's
+        moments it lies in) and,
+        for the trace, how many people and face tracks were told apart.
+    """
+    from ..agent.aggregate import Instance, identity_groups
+
+    tracks = [t for found in tracks_on(video, moments, PERSON_TARGET, progress=False)
+              for t in found if counted(t)]  # fmt: skip
+    tracks.sort(key=lambda t: t.start_s)
+    record = {"people": 0, "face_tracks": len(tracks), "rank": rank, "same_at": same_at}
+    if not tracks:
+        return Moments.empty(), record
+    looks = TrackedLooks(video, encoder).of_tracks(tracks)
+    with np.errstate(invalid="ignore"):
+        same = (looks @ looks.T >= same_at) if looks.shape[1] else np.zeros((len(tracks),) * 2)
+    same = np.asarray(same, bool) | np.eye(len(tracks), dtype=bool)
+    instances = [Instance(t.start_s, t.end_s, 1.0, (k,), None) for k, t in enumerate(tracks)]
+    people = identity_groups(instances, same=same)
+    record["people"] = len(people)
+    pick = rank - 1 if rank > 0 else len(people) + rank
+    chosen = people[pick] if 0 <= pick < len(people) else []
+    spans = [[tracks[k].start_s, tracks[k].end_s] for k in chosen]
+    found = Moments.from_list(spans).merge(LOST_S) if spans else Moments.empty()
+    if returns:
+        found = found[1:]
+    given = moments.scores if moments.scores is not None else np.zeros(len(moments))
+    scores = [max((float(g) for (s, e), g in zip(moments.spans, given)
+                   if s <= a + 1e-6 and b <= e + 1e-6), default=0.0)
+              for a, b in found.spans]  # fmt: skip
+    return Moments(found.spans, np.array(scores)), record

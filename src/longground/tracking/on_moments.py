@@ -3,12 +3,13 @@
 A step after grounding, not part of any method: the moments are given, the target's words
 come from the query analysis (`target_words`), and each moment is sampled at `TRACK_FPS`
 (denser when it is short: at least `MIN_SAMPLES` frames), localised and followed on its
-own. The frames are decoded at the size the localiser looks at, in a thread that runs a
-batch or two ahead of the localiser (`index.prefetch`), and handled a batch at a time, so a
-long moment costs time, not memory. The localiser sees the frames coarse to fine
-(`sparse.SparseLocaliser`: a frame every 2 s, and more only where the boxes change; a
-frame whose picture did not change keeps the boxes it had, by the index's change gate), so
-a still or smoothly moving object costs a localisation every two seconds.
+own, shot by shot (a track ends at a cut). The frames are decoded at the size the localiser
+looks at, in a thread that runs a batch or two ahead of the localiser (`index.prefetch`),
+and handled a batch at a time, so a long moment costs time, not memory. The localiser sees
+the frames coarse to fine (`sparse.SparseLocaliser`: a frame every 2 s, and more only where
+the boxes change; a frame whose picture did not change keeps the boxes it had, by the
+index's change gate), so a still or smoothly moving object costs a localisation every two
+seconds.
 
 A moment found by speech or on-screen text has no track: `target_words` gives None for
 such a query, and nothing is invented for it.
@@ -140,16 +141,50 @@ def tracks_on(
     with progress_bar(total, "tracks", "frame", progress) as bar:
         for k, batches in groupby(decoded, key=itemgetter(0)):
             sparse = SparseLocaliser(localiser, target, GATE, coarse.STEP)
-            parts, seen = [], []
+            parts, seen, shots = [], [], ShotStarts()
             for _, batch in batches:
                 found = sparse(batch.frames)
                 parts.append(replace(found, frames=found.frames + sum(map(len, seen))))
+                shots.add(batch.frames)
                 seen.append(batch.times_s)
                 bar.update(len(batch))
-            tracks = follow(Detections.concat(parts), np.concatenate(seen), target)
+            tracks = _followed(Detections.concat(parts), np.concatenate(seen), target, shots)
             out[k] = [_renumbered(t, next_id + j) for j, t in enumerate(tracks)]
             next_id += len(tracks)
     return out
+
+
+class ShotStarts:
+    """Where the shots of a run of frames start, fed a batch at a time: the index (in the
+    whole run) of each frame that follows a cut (`agent.perception.cuts.cuts`, the agent's
+    one cut detector)."""
+
+    def __init__(self):
+        self.starts: list[int] = []
+        self._seen, self._last = 0, None
+
+    def add(self, frames: np.ndarray) -> None:
+        from ..agent.perception.cuts import cuts, shrink
+
+        small = shrink(frames)
+        joined = small if self._last is None else np.concatenate([self._last[None], small])
+        first = self._seen - (self._last is not None)  # run index of joined[0]
+        self.starts += [first + 1 + int(i) for i in np.flatnonzero(cuts(joined))]
+        self._seen += len(frames)
+        self._last = small[-1] if len(small) else self._last
+
+
+def _followed(detections: Detections, times_s: np.ndarray, target: str, shots: ShotStarts):
+    """Tracks of `detections` followed shot by shot (a track never runs across a cut: two
+    talking heads at one place of the frame either side of a cut are two people), in order
+    of their first box."""
+    bounds = [0, *shots.starts, len(times_s)]
+    tracks = []
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        inside = (detections.frames >= a) & (detections.frames < b)
+        part = detections[inside]
+        tracks += follow(replace(part, frames=part.frames - a), times_s[a:b], target)
+    return sorted(tracks, key=lambda t: t.start_s)
 
 
 def _moment_batches(video, plans: list[np.ndarray], fps: float, side: int):
