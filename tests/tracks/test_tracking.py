@@ -135,9 +135,10 @@ def test_class_maps_find_a_photo_on_a_plain_backdrop():
     assert box_iou(found.in_frame(0).boxes[:1], truth)[0] >= 0.5
 
 
-def test_a_track_ends_at_a_cut(tmp_path, monkeypatch):
-    """One square at one place for 8 s, the backdrop changing at 4 s (a cut): two tracks,
-    as two talking heads at one place either side of a cut are two people."""
+def test_a_track_ends_at_a_cut_when_asked(tmp_path, monkeypatch):
+    """One square at one place for 8 s, the backdrop changing at 4 s (a cut): two tracks
+    with `at_cuts`, as two talking heads at one place either side of a cut are two people;
+    one without."""
     from fractions import Fraction
 
     from longground.moments import Moments
@@ -155,5 +156,8 @@ def test_a_track_ends_at_a_cut(tmp_path, monkeypatch):
             frame = np.full((120, 160, 3), 0 if i < 40 else (40, 90, 60), np.uint8)
             frame[40:80, 60:100] = 255
             writer.write(frame)
-    (tracks,) = tracks_on(path, Moments.from_list([[0.0, 8.0]]), "the square", progress=False)
+    moments = Moments.from_list([[0.0, 8.0]])
+    (tracks,) = tracks_on(path, moments, "the square", progress=False, at_cuts=True)
     assert [(round(t.start_s, 1), round(t.end_s, 1)) for t in tracks] == [(0.0, 3.8), (4.0, 7.8)]
+    (tracks,) = tracks_on(path, moments, "the square", progress=False)
+    assert [(round(t.start_s, 1), round(t.end_s, 1)) for t in tracks] == [(0.0, 7.8)]

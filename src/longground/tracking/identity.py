@@ -155,8 +155,8 @@ def ranked_people(
     """
     from ..agent.aggregate import Instance, identity_groups
 
-    tracks = [t for found in tracks_on(video, moments, PERSON_TARGET, progress=False)
-              for t in found if counted(t)]  # fmt: skip
+    faces = tracks_on(video, moments, PERSON_TARGET, progress=False, at_cuts=True)
+    tracks = [t for found in faces for t in found if counted(t)]
     tracks.sort(key=lambda t: t.start_s)
     record = {"people": 0, "face_tracks": len(tracks), "rank": rank, "same_at": same_at}
     if not tracks:
