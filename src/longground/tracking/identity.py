@@ -40,8 +40,9 @@ CROP_SIDE = 540
 #: main "person" track was the bookcase).
 PERSON_TARGET = "a face"
 #: Cosine of two face tracks' looks at or above which they show one person: on the tuning
-#: montage's seven face clips (45 showings), two showings of one clip were at least 0.91
-#: apart and showings of different clips at most 0.83 (docs/tracks.md).
+#: montage's seven face clips (45 showings; tracks in the people channel's moments, ended at
+#: cuts), two tracks of one clip's face were at least 0.88 alike and tracks of different
+#: clips' faces at most 0.82 (docs/tracks.md).
 PERSON_SAME = 0.87
 
 
@@ -148,10 +149,10 @@ def ranked_people(
         same_at: cosine of two tracks' looks at which they show one person.
 
     Returns:
-        `(moments, record)`: the person's spans (each track's first to last box, touching
-        spans within `follow.LOST_S` joined; each scored by the best of the channel's
-        moments it lies in) and,
-        for the trace, how many people and face tracks were told apart.
+        `(moments, record)`: the person's spans (each track's first to last box, spans
+        within `follow.LOST_S` of each other joined; each scored by the best of the
+        channel's moments it lies in) and, for the trace, how many people and face tracks
+        were told apart.
     """
     from ..agent.aggregate import Instance, identity_groups
 
