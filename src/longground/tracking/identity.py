@@ -41,8 +41,8 @@ CROP_SIDE = 540
 PERSON_TARGET = "a face"
 #: Cosine of two face tracks' looks at or above which they show one person: on the tuning
 #: montage's seven face clips (45 showings; tracks in the people channel's moments, ended at
-#: cuts), two tracks of one clip's face were at least 0.88 alike and tracks of different
-#: clips' faces at most 0.82 (docs/tracks.md).
+#: cuts), two tracks of one face were at least 0.88 alike and tracks of different clips'
+#: faces at most 0.82 (docs/tracks.md).
 PERSON_SAME = 0.87
 
 
