@@ -24,6 +24,9 @@ CASES = [
     ("the score changes to 2-1", "text", "2-1"),
     ("a tabby cat", "visual", "a tabby cat"),
     ("a person riding a bike", "visual", "a person riding a bike"),
+    # the viewer's verbs are not the person's actions
+    ("the second person we see", "people", "person"),
+    ("the man you meet first", "people", "person"),
 ]
 
 

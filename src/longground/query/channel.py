@@ -36,6 +36,7 @@ from .words import (
     FACE_NOUNS,
     PERSON_NOUNS,
     PRESENCE_VERBS,
+    VIEWER_PRONOUNS,
     head_noun,
     tag,
 )
@@ -305,10 +306,15 @@ def _acted_on(tokens: tuple, start: int) -> list:
 
 
 def _actions(tokens: tuple, start: int) -> list:
-    """The verbs from `tokens[start]` on that are actions, not presence, posture or a
-    participle used as an adjective."""
+    """The verbs from `tokens[start]` on that are actions, not presence, posture, a
+    participle used as an adjective, or the viewer's ("the person we see").
+
+    >>> [t.text for t in _actions(tag("the second person we see"), 2)]
+    []
+    """
     return [t for i, t in enumerate(tokens) if i >= start and t.is_verb
-            and t.lower not in PRESENCE_VERBS and not _modifier(tokens, i)]  # fmt: skip
+            and t.lower not in PRESENCE_VERBS and not _modifier(tokens, i)
+            and not (i and tokens[i - 1].lower in VIEWER_PRONOUNS)]  # fmt: skip
 
 
 def _modifier(tokens: tuple, i: int) -> bool:

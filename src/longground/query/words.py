@@ -45,6 +45,9 @@ PRESENCE_VERBS = frozenset(
     monologues monologuing vlog vlogs vlogging seated enter enters entered entering leave leaves
     leaving exit exits exiting""".split()
 )
+#: Subjects of a verb that is the viewer's, not the person's: "the second person we see",
+#: "the man you meet first" (the person is there; what they do is not asked).
+VIEWER_PRONOUNS = frozenset({"we", "you", "i"})
 _FALLBACK_TAGS = {
     **dict.fromkeys("a an the this that these those every each some any".split(), "DT"),
     **dict.fromkeys("in on at of from with by across into over under near behind".split(), "IN"),
@@ -128,13 +131,16 @@ def head_noun(tokens: tuple[Token, ...]) -> int | None:
     >>> toks = tag("a person's face on screen")
     >>> toks[head_noun(toks)].text
     'face'
+    >>> toks = tag("the second person we see")
+    >>> toks[head_noun(toks)].text
+    'person'
     """
     head = next((i for i, token in enumerate(tokens) if token.is_noun), None)
     if head is None:
         return None
     for i in range(head + 1, len(tokens)):
         token, possessed = tokens[i], tokens[i - 1].tag == "POS"
-        if token.is_noun:
+        if token.is_noun and not token.tag.startswith("PRP"):  # "the person we see": not "we"
             head = i
         elif token.tag != "POS" and not (possessed and token.tag.startswith("JJ")):
             break
