@@ -11,7 +11,7 @@ from longground.agent.settings import AgentSettings
 from longground.agent.verify.memory import MemoryEntry
 from longground.moments import Moments
 from longground.tracking import localise
-from longground.tracking.identity import TrackedLooks, main_track, ranked_people, square_crop
+from longground.tracking.identity import Faces, TrackedLooks, main_track, square_crop
 
 from .fakes import SquareLocaliser
 
@@ -125,15 +125,14 @@ def test_the_nth_person_is_the_nth_face_told_apart_by_its_looks(video, monkeypat
     monkeypatch.setattr(localise, "LOCALISERS", {"faces": FaceLocaliser, **localise.LOCALISERS})
     monkeypatch.setattr(localise, "_MADE", {})
     people = Moments.from_list([[0.5, 3.5], [4.5, 7.5], [8.5, 11.5]], [0.9, 0.8, 0.7])
-    first, record = ranked_people(video, people, 1, False, MeanColour())
+    encoder = MeanColour()
+    faces = Faces(video, people, encoder)
+    first, record = faces.ranked(1, False)
     assert record["people"] == 2 and record["face_tracks"] == 3
     assert first.spans.round(1).tolist() == [[1.0, 2.8], [9.0, 10.8]]
     assert first.scores.tolist() == [0.9, 0.7]  # the channel's moment each lies in
-    second, _ = ranked_people(video, people, 2, False, MeanColour())
-    assert second.spans.round(1).tolist() == [[5.0, 6.8]]
-    back, _ = ranked_people(video, people, 1, True, MeanColour())  # "come back"
-    assert back.spans.round(1).tolist() == [[9.0, 10.8]]
-    assert ranked_people(video, people, -1, False, MeanColour())[0].spans.round(1).tolist() == [
-        [5.0, 6.8]
-    ]
-    assert len(ranked_people(video, people, 3, False, MeanColour())[0]) == 0
+    assert faces.ranked(2, False)[0].spans.round(1).tolist() == [[5.0, 6.8]]
+    assert faces.ranked(1, True)[0].spans.round(1).tolist() == [[9.0, 10.8]]  # "come back"
+    assert faces.ranked(-1, False)[0].spans.round(1).tolist() == [[5.0, 6.8]]
+    assert len(faces.ranked(3, False)[0]) == 0
+    assert len(encoder.crops) == 3 * 4  # the faces were looked at once for every rank

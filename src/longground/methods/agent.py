@@ -24,7 +24,7 @@ from ..cache.kinds import agent_dir, agent_video_key
 from ..encoders.label_bridge import HALF_LOGITS
 from ..errors import UserError
 from ..query import Relation, Route, analyse
-from ..tracking.identity import TrackedLooks
+from ..tracking.identity import Faces, TrackedLooks
 from .base import Grounding, IndexedGrounder, MethodConfig, register_method
 from .footage import Footage, cached_footage
 from .presets import Preset, register_preset
@@ -409,6 +409,7 @@ class AgentMethod(IndexedGrounder):
             self.settings, self.config.device, self.config.batch_size
         )
         self._sources: dict[tuple[Path, str], FileSource] = {}
+        self._faces: dict[tuple[Path, bytes], Faces] = {}  # `_ranked`'s, one video at a time
 
     def _wants_llm(self) -> bool:
         roles = ("planner", "filter", "verifier", "aggregator")
@@ -466,10 +467,10 @@ class AgentMethod(IndexedGrounder):
     def _ranked(self, video: Path, analysis) -> Grounding | None:
         """The answer to a query for one person by rank ("the second person to appear",
         "when does the first person come back"): the people channel's moments narrowed to
-        that person, told apart by their faces' looks (`tracking.identity.ranked_people`).
+        that person, told apart by their faces' looks (`tracking.identity.Faces`, kept for
+        the last video asked about).
         None for any other query, or where the people channel is not selected."""
         from ..query.structure import ordinal
-        from ..tracking.identity import ranked_people
         from .channels import routed_grounding
 
         rank, _ = ordinal(analysis.target.phrase)
@@ -481,9 +482,11 @@ class AgentMethod(IndexedGrounder):
         routed = routed_grounding(video, replace(analysis, skip_first=False), self.config)
         if routed is None:
             return None
-        moments, record = ranked_people(
-            video, routed.moments, rank, analysis.skip_first, self.encoder
-        )
+        key = (Path(video), routed.moments.spans.tobytes())
+        if key not in self._faces:  # every rank asked of one video reads the same faces
+            self._faces.clear()
+            self._faces[key] = Faces(video, routed.moments, self.encoder)
+        moments, record = self._faces[key].ranked(rank, analysis.skip_first)
         trace = {**routed.trace, "method": "agent", "analysis": analysis.to_record(),
                  "identity": record}  # fmt: skip
         return replace(routed, moments=moments, trace=trace)

@@ -128,55 +128,65 @@ class TrackedLooks:
         return [(float(track.times_s[i]), track.boxes[i]) for i in best]
 
 
-def ranked_people(
-    video: str | Path, moments: Moments, rank: int, returns: bool, encoder,
-    same_at: float = PERSON_SAME,
-) -> tuple[Moments, dict]:  # fmt: skip
-    """Where the `rank`-th person to appear is seen, inside the people channel's `moments`.
-
-    Faces are followed in each moment; each face track seen long enough to count
-    (`count.counted`) gets a look (`TrackedLooks.of_tracks`). Tracks are grouped into people
-    in order of first appearance, a track joining the first person whose first track it
-    looks like (cosine at least `same_at`); a track without a look is a person of its own.
+class Faces:
+    """The face tracks in the people channel's moments of one video and their looks, found
+    once (every rank asked of the video reads the same ones).
 
     Args:
         video: the video.
         moments: the people channel's moments (where persons are seen).
-        rank: 1-based rank of the person by first appearance; -1 the last.
-        returns: leave out the person's first appearance ("when does the first person
-            come back").
         encoder: an image encoder (`image_features(...)["appearance"]`).
-        same_at: cosine of two tracks' looks at which they show one person.
 
-    Returns:
-        `(moments, record)`: the person's spans (each track's first to last box, spans
-        within `follow.LOST_S` of each other joined; each scored by the best of the
-        channel's moments it lies in) and, for the trace, how many people and face tracks
-        were told apart.
+    Attributes:
+        tracks: face tracks seen long enough to count (`count.counted`), by first box; each
+            ended at a cut (`tracks_on(..., at_cuts=True)`).
+        looks: `(K, D)` their unit looks (NaN rows: none), or `(K, 0)`.
     """
-    from ..agent.aggregate import Instance, identity_groups
 
-    faces = tracks_on(video, moments, PERSON_TARGET, progress=False, at_cuts=True)
-    tracks = [t for found in faces for t in found if counted(t)]
-    tracks.sort(key=lambda t: t.start_s)
-    record = {"people": 0, "face_tracks": len(tracks), "rank": rank, "same_at": same_at}
-    if not tracks:
-        return Moments.empty(), record
-    looks = TrackedLooks(video, encoder).of_tracks(tracks)
-    with np.errstate(invalid="ignore"):
-        same = (looks @ looks.T >= same_at) if looks.shape[1] else np.zeros((len(tracks),) * 2)
-    same = np.asarray(same, bool) | np.eye(len(tracks), dtype=bool)
-    instances = [Instance(t.start_s, t.end_s, 1.0, (k,), None) for k, t in enumerate(tracks)]
-    people = identity_groups(instances, same=same)
-    record["people"] = len(people)
-    pick = rank - 1 if rank > 0 else len(people) + rank
-    chosen = people[pick] if 0 <= pick < len(people) else []
-    spans = [[tracks[k].start_s, tracks[k].end_s] for k in chosen]
-    found = Moments.from_list(spans).merge(LOST_S) if spans else Moments.empty()
-    if returns:
-        found = found[1:]
-    given = moments.scores if moments.scores is not None else np.zeros(len(moments))
-    scores = [max((float(g) for (s, e), g in zip(moments.spans, given)
-                   if s <= a + 1e-6 and b <= e + 1e-6), default=0.0)
-              for a, b in found.spans]  # fmt: skip
-    return Moments(found.spans, np.array(scores)), record
+    def __init__(self, video: str | Path, moments: Moments, encoder):
+        found = tracks_on(video, moments, PERSON_TARGET, progress=False, at_cuts=True)
+        self.moments = moments
+        self.tracks = sorted((t for f in found for t in f if counted(t)), key=lambda t: t.start_s)
+        self.looks = TrackedLooks(video, encoder).of_tracks(self.tracks)
+
+    def people(self, same_at: float = PERSON_SAME) -> list[list[int]]:
+        """The tracks grouped into people in order of first appearance: a track joins the
+        first person whose first track it looks like (cosine at least `same_at`); a track
+        without a look is a person of its own."""
+        from ..agent.aggregate import Instance, identity_groups
+
+        k = len(self.tracks)
+        with np.errstate(invalid="ignore"):
+            same = self.looks @ self.looks.T >= same_at if self.looks.shape[1] else np.eye(k)
+        same = np.asarray(same, bool) | np.eye(k, dtype=bool)
+        instances = [Instance(t.start_s, t.end_s, 1.0, (i,), None)
+                     for i, t in enumerate(self.tracks)]  # fmt: skip
+        return identity_groups(instances, same=same)
+
+    def ranked(
+        self, rank: int, returns: bool, same_at: float = PERSON_SAME
+    ) -> tuple[Moments, dict]:
+        """Where the `rank`-th person to appear is seen (1-based; -1 the last), leaving out
+        their first appearance with `returns` ("when does the first person come back").
+
+        Returns:
+            `(moments, record)`: the person's spans (each track's first to last box, spans
+            within `follow.LOST_S` of each other joined; each scored by the best of the
+            channel's moments it lies in) and, for the trace, how many people and face
+            tracks were told apart.
+        """
+        people = self.people(same_at) if self.tracks else []
+        record = {"people": len(people), "face_tracks": len(self.tracks), "rank": rank,
+                  "same_at": same_at}  # fmt: skip
+        pick = rank - 1 if rank > 0 else len(people) + rank
+        chosen = people[pick] if 0 <= pick < len(people) else []
+        spans = [[self.tracks[i].start_s, self.tracks[i].end_s] for i in chosen]
+        found = Moments.from_list(spans).merge(LOST_S) if spans else Moments.empty()
+        if returns:
+            found = found[1:]
+        given = self.moments
+        scores = given.scores if given.scores is not None else np.zeros(len(given))
+        best = [max((float(g) for (s, e), g in zip(given.spans, scores)
+                     if s <= a + 1e-6 and b <= e + 1e-6), default=0.0)
+                for a, b in found.spans]  # fmt: skip
+        return Moments(found.spans, np.array(best)), record
