@@ -30,6 +30,9 @@ from .footage import Footage, cached_footage
 from .presets import Preset, register_preset
 
 FRAME_SIDE = 224
+#: Videos whose faces (`tracking.identity.Faces`: tracks and looks, under a megabyte) are
+#: kept for the next query for a person by rank.
+KEPT_FACES = 8
 # Region features are computed this many frames at a time (the progress bar's step).
 REGION_BATCH = 32
 
@@ -409,7 +412,7 @@ class AgentMethod(IndexedGrounder):
             self.settings, self.config.device, self.config.batch_size
         )
         self._sources: dict[tuple[Path, str], FileSource] = {}
-        self._faces: dict[tuple[Path, bytes], Faces] = {}  # `_ranked`'s, one video at a time
+        self._faces: dict[tuple[Path, bytes], Faces] = {}  # `_ranked`'s, newest last
 
     def _wants_llm(self) -> bool:
         roles = ("planner", "filter", "verifier", "aggregator")
@@ -468,7 +471,7 @@ class AgentMethod(IndexedGrounder):
         """The answer to a query for one person by rank ("the second person to appear",
         "when does the first person come back"): the people channel's moments narrowed to
         that person, told apart by their faces' looks (`tracking.identity.Faces`, kept for
-        the last video asked about).
+        the `KEPT_FACES` videos asked about last).
         None for any other query, or where the people channel is not selected."""
         from ..query.structure import ordinal
         from .channels import routed_grounding
@@ -483,10 +486,11 @@ class AgentMethod(IndexedGrounder):
         if routed is None:
             return None
         key = (Path(video), routed.moments.spans.tobytes())
-        if key not in self._faces:  # every rank asked of one video reads the same faces
-            self._faces.clear()
-            self._faces[key] = Faces(video, routed.moments, self.encoder)
-        moments, record = self._faces[key].ranked(rank, analysis.skip_first)
+        faces = self._faces.pop(key, None) or Faces(video, routed.moments, self.encoder)
+        self._faces[key] = faces  # every rank asked of a video reads the same faces
+        while len(self._faces) > KEPT_FACES:
+            self._faces.pop(next(iter(self._faces)))
+        moments, record = faces.ranked(rank, analysis.skip_first)
         trace = {**routed.trace, "method": "agent", "analysis": analysis.to_record(),
                  "identity": record}  # fmt: skip
         return replace(routed, moments=moments, trace=trace)
