@@ -49,3 +49,5 @@ def test_the_second_person_is_the_other_man_and_the_first_comes_back(two_men):
     assert len(first) == 2 and first[0, 1] <= 3 and first[1, 0] >= 7, first.tolist()
     back = find(two_men, "when does the first person come back?").spans
     assert back.tolist() == first[1:].tolist()
+    single = find(two_men, "the first person to appear", single=True).spans
+    assert len(single) == 1 and single.tolist()[0] in first.tolist()

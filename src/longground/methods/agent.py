@@ -482,7 +482,8 @@ class AgentMethod(IndexedGrounder):
             return None
         if analysis.target.route.channel != "people":
             return None
-        routed = routed_grounding(video, replace(analysis, skip_first=False), self.config)
+        every = replace(self.config, single=False)  # all the persons, then the one asked for
+        routed = routed_grounding(video, replace(analysis, skip_first=False), every)
         if routed is None:
             return None
         key = (Path(video), routed.moments.spans.tobytes())
@@ -491,6 +492,8 @@ class AgentMethod(IndexedGrounder):
         while len(self._faces) > KEPT_FACES:
             self._faces.pop(next(iter(self._faces)))
         moments, record = faces.ranked(rank, analysis.skip_first)
+        if self.config.single and len(moments) > 1:
+            moments = moments[np.argsort(-moments.scores, kind="stable")[:1]]
         trace = {**routed.trace, "method": "agent", "analysis": analysis.to_record(),
                  "identity": record}  # fmt: skip
         return replace(routed, moments=moments, trace=trace)
