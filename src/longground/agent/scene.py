@@ -205,16 +205,14 @@ class Scene:
         or settings (the aggregator then compares the instances' embeddings)."""
         if looks is None or self.settings is None:
             return None
-        seen: dict[tuple[float, float], np.ndarray | None] = {}
+        seen: dict[tuple[float, float], np.ndarray] = {}
         track_same, same_identity = self.settings.track_same, self.settings.same_identity
 
         def same(instances: list) -> np.ndarray:
             spans = [(i.start_s, i.end_s) for i in instances]
             new = sorted({span for span in spans if span not in seen})
             if new:
-                rows = np.asarray(looks(np.array(new), text), dtype=np.float64)
-                for span, row in zip(new, rows):
-                    seen[span] = None if not row.size or np.isnan(row).any() else row
+                seen.update(zip(new, np.asarray(looks(np.array(new), text), np.float64)))
             return same_looks([seen[span] for span in spans], [i.z for i in instances],
                               track_same, same_identity)  # fmt: skip
 
@@ -225,24 +223,27 @@ def same_looks(
     looks: list[np.ndarray | None], embeddings: list[np.ndarray | None], track_same: float,
     same_identity: float,
 ) -> np.ndarray:  # fmt: skip
-    """`(K, K)` bool: which instances show the same identity. Two with looks (unit vectors)
-    are the same when their cosine is at least `track_same`; a pair where one has no look is
-    compared by the instances' embeddings (cosine at least `same_identity`), and without
-    those it is not the same.
+    """`(K, K)` bool: which instances show the same identity. Two with looks (unit vectors;
+    None, an empty row or one with NaN is no look) are the same when their cosine is at least
+    `track_same`; a pair where one has no look is compared by the instances' embeddings
+    (cosine at least `same_identity`), and without those it is not the same.
 
     >>> a, b = np.array([1.0, 0.0]), np.array([0.6, 0.8])
     >>> same_looks([a, b, None], [a, a, a], 0.7, 0.9).astype(int).tolist()
     [[1, 0, 1], [0, 1, 1], [1, 1, 1]]
+    >>> same_looks([a, np.full(2, np.nan)], [None, None], 0.7, 0.9).astype(int).tolist()
+    [[1, 0], [0, 1]]
     """
+    seen = [x is not None and x.size > 0 and not np.isnan(x).any() for x in looks]
     k = len(looks)
     out = np.eye(k, dtype=bool)
     for i in range(k):
         for j in range(i + 1, k):
-            if looks[i] is not None and looks[j] is not None:
+            if seen[i] and seen[j]:
                 hit = float(np.dot(looks[i], looks[j])) >= track_same
             elif embeddings[i] is not None and embeddings[j] is not None:
-                norms = np.linalg.norm(embeddings[i]) * np.linalg.norm(embeddings[j])
-                hit = float(np.dot(embeddings[i], embeddings[j])) >= same_identity * norms
+                norms = float(np.linalg.norm(embeddings[i]) * np.linalg.norm(embeddings[j]))
+                hit = float(np.dot(embeddings[i], embeddings[j])) / (norms or 1.0) >= same_identity
             else:
                 hit = False
             out[i, j] = out[j, i] = hit

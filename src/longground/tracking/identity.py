@@ -154,11 +154,10 @@ class Faces:
         first person whose first track it looks like (cosine at least `same_at`); a track
         without a look is a person of its own."""
         from ..agent.aggregate import Instance, identity_groups
+        from ..agent.scene import same_looks
 
         k = len(self.tracks)
-        with np.errstate(invalid="ignore"):
-            same = self.looks @ self.looks.T >= same_at if self.looks.shape[1] else np.eye(k)
-        same = np.asarray(same, bool) | np.eye(k, dtype=bool)
+        same = same_looks(list(self.looks), [None] * k, same_at, 1.0)
         instances = [Instance(t.start_s, t.end_s, 1.0, (i,), None)
                      for i, t in enumerate(self.tracks)]  # fmt: skip
         return identity_groups(instances, same=same)
