@@ -21,6 +21,8 @@ import csv
 import json
 from pathlib import Path
 
+from longground.moments import Moments
+from longground.timecode.parse import parse_time
 from longground.video import probe
 
 HERE = Path(__file__).resolve().parents[1]
@@ -43,34 +45,21 @@ QUERIES = [
 ]
 
 
-def seconds(clock: str) -> float:
-    hours, minutes, secs = clock.split(":")
-    return int(hours) * 3600 + int(minutes) * 60 + float(secs)
-
-
 def person_spans(timeline: Path, clips: dict) -> dict[str, list[list[float]]]:
     """Each person's spans in the montage, touching ones joined, by first appearance."""
     spans: dict[str, list[list[float]]] = {}
     for row in csv.DictReader(timeline.open(), delimiter="\t"):
         if row["what"] != "clip" or row["source"] not in PEOPLE:
             continue
-        start, end = seconds(row["start"]), seconds(row["end"])
+        start, end = parse_time(row["start"]), parse_time(row["end"])
         offset = float(row["from"] or 0)  # where in the clip the montage's piece begins
         for who, label in PEOPLE[row["source"]].items():
             for a, b in clips[row["source"]]["shows"][label]:
                 a, b = max(start, start + a - offset), min(end, start + b - offset)
                 if b > a:
                     spans.setdefault(who, []).append([round(a, 3), round(b, 3)])
-    joined = {}
-    for who in sorted(spans, key=lambda w: min(a for a, _ in spans[w])):
-        out: list[list[float]] = []
-        for a, b in sorted(spans[who]):
-            if out and a <= out[-1][1] + 0.05:
-                out[-1][1] = max(out[-1][1], b)
-            else:
-                out.append([a, b])
-        joined[who] = out
-    return joined
+    first = sorted(spans, key=lambda who: min(a for a, _ in spans[who]))
+    return {who: Moments.from_list(spans[who]).merge(0.05).to_list() for who in first}
 
 
 def main() -> None:
