@@ -109,6 +109,9 @@ def test_bad_parameters_and_queries(clip, tmp_path):
         build_method("agent", MethodConfig(params={"hops": "many"}))
     with pytest.raises(UserError, match="hops='inf' is not an integer"):  # inf crashed int()
         build_method("agent", MethodConfig(params={"hops": "inf"}))
+    for value in ("1.5", "-2"):
+        with pytest.raises(UserError, match="track_same is a cosine, in"):
+            build_method("agent", MethodConfig(params={"track_same": value}))
     for key in ("gamma", "tau_e"):  # nan and inf are no settings
         with pytest.raises(UserError, match="not a finite"):
             build_method("agent", MethodConfig(params={key: "inf"}))

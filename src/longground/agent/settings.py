@@ -226,6 +226,10 @@ class AgentSettings:
             raise UserError(
                 f"agent: parameter neighbour_p must be in (0, 1], got {self.neighbour_p}"
             )
+        if not -1 <= self.track_same <= 1:
+            raise UserError(
+                f"agent: parameter track_same is a cosine, in [-1, 1], got {self.track_same}"
+            )
         if not self.near_s >= 0:
             raise UserError(f"agent: parameter near_s must be >= 0, got {self.near_s}")
         for name in MOTION_THRESHOLDS:
