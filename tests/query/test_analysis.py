@@ -33,6 +33,9 @@ ROUTES = [
     ("is budget ever said", "speech", "budget"),
     ("when do they talk about volcanoes", "speech", "volcanoes"),
     ("the word 'elephant' is spoken", "speech", "elephant"),
+    ('when does the word "deadline" come up on the slide', "text", "deadline"),
+    ("the name John Smith appears", "text", "john smith"),
+    ("a close-up of a face", "people", "face"),
     ("Computer screen showing different swimsuits", "visual", None),
     ("a woman crying", "visual", None),
     ("where does the rocket appear?", "visual", None),
@@ -57,6 +60,9 @@ def test_each_wording_reaches_its_channel(query, channel, needle):
         ("A person is seen walking into frame", "A person walking into frame"),
         ("I want to see the cat", "the cat"),
         ("at what time does the Final Summary slide appear", "the Final Summary slide"),
+        ("where's the red car", "the red car"),
+        ("there's a dog", "a dog"),
+        ("is there any footage of a horse", "a horse"),
     ],
 )
 def test_targets_keep_the_event(query, target):
@@ -95,6 +101,20 @@ def test_things_beside_a_person_are_seen_with_them():
     assert a.target.route.channel == "people"
     assert [c.text for c in a.conditions] == ["a grey suit"]
     assert a.relation.value == "while"
+
+
+@pytest.mark.parametrize(
+    ("query", "nth", "target"),
+    [
+        ("the first time the cat appears", 1, "the cat"),
+        ("first time we see the dog", 1, "the dog"),
+        ("the last appearance of the bicycle", -1, "the bicycle"),
+        ("the first cat", None, "the first cat"),  # an identity's rank, read by the planner
+    ],
+)
+def test_one_occurrence_is_asked_for(query, nth, target):
+    a = analyse(query)
+    assert (a.occurrence, a.target.text) == (nth, target)
 
 
 def test_a_count_is_asked_for():

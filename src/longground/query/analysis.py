@@ -139,11 +139,11 @@ class QueryAnalysis:
 
 
 def check_query(query: str) -> str:
-    """`query` with its spaces collapsed, or a one-line error for an empty, over-long or
-    unreadable one.
+    """`query` with its spaces collapsed and "where's"-style contractions written out, or a
+    one-line error for an empty, over-long or unreadable one.
 
-    >>> check_query("  a   cat ")
-    'a cat'
+    >>> check_query("  where's   the cat ")
+    'where is the cat'
     """
     if not isinstance(query, str) or not query.strip():
         raise UserError("the query is empty")
@@ -154,7 +154,8 @@ def check_query(query: str) -> str:
         )
     if "\x00" in query or any(0xD800 <= ord(c) <= 0xDFFF for c in query):
         raise UserError(f"the query {query[:40]!r} is not valid text (a NUL or a lone surrogate)")
-    return " ".join(query.replace("’", "'").replace("‘", "'").split())
+    text = " ".join(query.replace("’", "'").replace("‘", "'").split())
+    return g.CONTRACTED.sub(r"\1 is", text)
 
 
 def analyse(query: str) -> QueryAnalysis:

@@ -108,7 +108,9 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"\s*(?P<x>.+)", re.I)),
     ("text-word-shown", "text", re.compile(
         r"\b(?:the\s+)?(?:word|words|phrase|name)\s+(?P<x>.+?)\s+(?:(?:is|are|gets?)\s+)?"
-        r"(?:shown|displayed|written|printed|on\s+(?:the\s+)?screen)\b", re.I)),
+        r"(?:shown|displayed|written|printed|appears?|appeared|(?:(?:comes?|came|pops?|popped|"
+        rf"shows?|showed)\s+up\s+)?on\s+(?:the\s+|a\s+)?(?:{_SCREEN_STRONG}|{_SCREEN_WEAK}))\b",
+        re.I)),
     ("speech-word-said", "speech", re.compile(
         rf"\b(?:word|words|phrase|name)\s+(?P<x>.+?)\s+(?:is|are|gets?|was|were)\s+(?:{_SAID})",
         re.I)),

@@ -12,6 +12,10 @@ import re
 
 IGNORE = re.IGNORECASE
 
+# "where's the cat", "what's on the board": the question word and "is" (a possessive such as
+# "the cat's" is left alone).
+CONTRACTED = re.compile(r"\b(where|what|when|who|how|which|there|here|that)'s\b", IGNORE)
+
 # Sentences that only say how to answer ("List every interval.") carry no event.
 INSTRUCTION = re.compile(
     r"^(?:please\s+)?(?:list|give|show|return|report)\s+(?:me\s+)?(?:every|each|all)\s+(?:the\s+)?"
@@ -60,6 +64,7 @@ _LEAD_INS = (
     r"(?:in\s+)?which\s+(?:parts?|moments?|scenes?|shots?|segments?|clips?)(?:\s+of\s+the\s+video)?",
     r"where\s+in\s+the\s+(?:video|clip|footage)",
     r"(?:is|are)\s+there",
+    r"there\s+(?:is|are)",
     rf"(?:all|every|each)\s+(?:of\s+)?(?:the\s+)?{_UNITS}(?:\s+(?:showing|with|when|where|"
     r"in\s+which|that|of))?",
     rf"(?:the\s+|a\s+|an\s+)?{_UNITS}\s+(?:showing|with|when|where|in\s+which|of|that)",
@@ -78,6 +83,9 @@ _LEAD_INS = (
     r"(?:does|do|did|is|are|was|were)",
     r"(?:all|every|each|any)",
     r"instances?\s+of",
+    # what the footage is, not what it shows: "any footage of a horse", "a close-up of a face"
+    r"(?:the\s+|a\s+|an\s+)?(?:footage|videos?|recordings?|"
+    r"close[\s-]?ups?)\s+(?:of|showing|with)",
 )
 # One lead-in at the start of the event text, with the spaces or comma after it.
 LEAD_IN = re.compile(rf"^(?:{'|'.join(_LEAD_INS)})(?:[\s,]+|$)", IGNORE)
@@ -259,8 +267,13 @@ ORDINAL_SUFFIX = re.compile(
     rf"shows?\s+up|showed\s+up|(?:is|was)\s+seen|came|comes)\s+({_ORD})\b",
     IGNORE,
 )
-# "the first time X", "the last time that X": one occurrence of the answer, in time order.
-OCCURRENCE = re.compile(rf"\b(?:for\s+)?the\s+({_ORD})\s+time(?:\s+(?:that|when))?\b\s*", IGNORE)
+# "the first time X", "the last time that X", "first time we see X", "the last appearance of
+# X": one occurrence of the answer, in time order.
+OCCURRENCE = re.compile(
+    rf"\b(?:for\s+)?(?:the\s+)?({_ORD})\s+(?:time|appearance|showing|occurrence|sighting)"
+    r"(?:\s+(?:that|when|of))?\b\s*",
+    IGNORE,
+)
 # Condition texts that name nothing in particular: the encoder cannot check them.
 GENERIC = re.compile(
     rf"^(?:(?:{_SOMETHING}|someone|anyone|it|them)"
