@@ -36,6 +36,8 @@ ROUTES = [
     ('when does the word "deadline" come up on the slide', "text", "deadline"),
     ("the name John Smith appears", "text", "john smith"),
     ("a close-up of a face", "people", "face"),
+    ("the word hello in the subtitles", "text", "hello"),
+    ("each time the announcer yells goal", "speech", "goal"),
     ("Computer screen showing different swimsuits", "visual", None),
     ("a woman crying", "visual", None),
     ("where does the rocket appear?", "visual", None),
@@ -63,6 +65,9 @@ def test_each_wording_reaches_its_channel(query, channel, needle):
         ("where's the red car", "the red car"),
         ("there's a dog", "a dog"),
         ("is there any footage of a horse", "a horse"),
+        ("can I see a dog anywhere?", "a dog"),
+        ("timestamps where the chart appears", "the chart"),
+        ("the bit where the host waves", "the host waves"),
     ],
 )
 def test_targets_keep_the_event(query, target):
@@ -80,6 +85,9 @@ def test_windows_are_read_per_video():
     a = analyse("from 2:40 to 5:20, a kitty")
     assert a.window_s(600) == (160.0, 320.0) and a.relation.value == "between times"
     assert analyse("a rocket in the last 5 minutes").window_s(600) == (300.0, 600.0)
+    assert analyse("the car at 2:15").window_s(600) == (105.0, 165.0)
+    assert analyse("around the 5 minute mark, a dog").window_s(600) == (270.0, 330.0)
+    assert analyse("a cat after about 90 s").window_s(600) is None  # a hedge is no time
 
 
 def test_synonyms_reach_the_encoders_words():

@@ -39,7 +39,7 @@ _TRAILING = re.compile(
     r"(?:\s+(?:appears?|appeared|appearing|(?:(?:is|are|gets?)\s+)?(?:shown|seen|visible|"
     r"displayed|present)|(?:is|are)\s+there|shows?\s+up|showing\s+up|comes?\s+(?:into\s+view|up)|pops?\s+up|"
     r"(?:is|are)\s+on[\s-]screen|on[\s-]screen|in\s+(?:the|this)\s+(?:video|clip|footage)|"
-    r"happens?|occurs?|is\s+there|are\s+there|again|at\s+all|ever))+$",
+    r"happens?|occurs?|is\s+there|are\s+there|again|at\s+all|ever|anywhere|somewhere))+$",
     re.I,
 )
 #: "is seen", "are shown" inside an event only say it is there ("a person is seen walking").

@@ -83,7 +83,8 @@ _SPEAK = (r"says?|said|saying|mentions?|mentioned|mentioning|talks?\s+about|talk
           r"talking\s+about|speaks?\s+about|spoke\s+about|speaking\s+about|discuss(?:es|ed|ing)?|"
           r"utters?|uttered|pronounces?|pronounced|announces?|announced|shouts?|shouted|"
           r"calls?\s+out|asks?\s+about|asked\s+about|refers?\s+to|brings?\s+up|hears?|"
-          r"heard")  # fmt: skip
+          r"heard|yell(?:s|ed|ing)?|scream(?:s|ed|ing)?|whisper(?:s|ed|ing)?|exclaim(?:s|ed|ing)?|"
+          r"(?:cries|cried|crying)\s+out")  # fmt: skip
 _SAID = r"said|spoken|heard|mentioned|uttered|pronounced|announced|shouted"
 _SCORE = r"\d+\s*[-:–]\s*\d+"
 _GENERIC_NEEDLE = re.compile(
@@ -109,7 +110,8 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
     ("text-word-shown", "text", re.compile(
         r"\b(?:the\s+)?(?:word|words|phrase|name)\s+(?P<x>.+?)\s+(?:(?:is|are|gets?)\s+)?"
         r"(?:shown|displayed|written|printed|appears?|appeared|(?:(?:comes?|came|pops?|popped|"
-        rf"shows?|showed)\s+up\s+)?on\s+(?:the\s+|a\s+)?(?:{_SCREEN_STRONG}|{_SCREEN_WEAK}))\b",
+        rf"shows?|showed)\s+up\s+)?(?:on|in)\s+(?:the\s+|a\s+)?(?:{_SCREEN_STRONG}|{_SCREEN_WEAK}))"
+        r"\b",
         re.I)),
     ("speech-word-said", "speech", re.compile(
         rf"\b(?:word|words|phrase|name)\s+(?P<x>.+?)\s+(?:is|are|gets?|was|were)\s+(?:{_SAID})",

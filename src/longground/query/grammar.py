@@ -44,7 +44,7 @@ FIRST_INCLUDED = re.compile(
 
 _UNITS = (
     r"(?:moments?|times?|instances?|occurrences?|clips?|segments?|intervals?|scenes?|shots?|"
-    r"parts?(?:\s+of\s+the\s+video)?|time\s+spans?)"
+    r"parts?(?:\s+of\s+the\s+video)?|time\s*spans?|timestamps?|bits?|sections?|portions?)"
 )
 _LEAD_INS = (
     r"please",
@@ -67,7 +67,7 @@ _LEAD_INS = (
     r"there\s+(?:is|are)",
     rf"(?:all|every|each)\s+(?:of\s+)?(?:the\s+)?{_UNITS}(?:\s+(?:showing|with|when|where|"
     r"in\s+which|that|of))?",
-    rf"(?:the\s+|a\s+|an\s+)?{_UNITS}\s+(?:showing|with|when|where|in\s+which|of|that)",
+    rf"(?:the\s+|a\s+|an\s+)?{_UNITS}\s+(?:showing|with|when|where|in\s+which|of|that|for)",
     r"every\s+time",
     r"the\s+moments?(?:\s+(?:when|that))?(?!\s+(?:after|before)\b)",
     r"each\s+time",

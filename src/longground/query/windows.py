@@ -16,6 +16,9 @@ from ..timecode.grammar import TIME, read_point
 
 _MARK = r"(?:\s*(?:-\s*)?mark)?"
 _THE = r"(?:the\s+)?"
+#: Seconds either side of a time point ("the car at 2:15", "around the 5 minute mark"): people
+#: give the time of a moment roughly, and the moment itself lasts a while.
+AROUND_S = 30.0
 
 
 def time_to_s(text: str) -> float:
@@ -86,6 +89,15 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
         ),
         lambda m, d: (0.0, time_to_s(m[1])),
     ),
+    (
+        re.compile(
+            # not a hedge inside another window: "after about 90 s" is no time point
+            r"(?<!after\s)(?<!before\s)(?<!since\s)(?<!until\s)(?<!from\s)"
+            rf"\b(?:at|around|near|about|approximately|roughly)\s+{_THE}({TIME}){_MARK}",
+            re.I,
+        ),
+        lambda m, d: (time_to_s(m[1]) - AROUND_S, time_to_s(m[1]) + AROUND_S),
+    ),
 ]
 _LEFTOVER = re.compile(r"\s+(?:of|in)\s+the\s+(?:video|clip|footage|recording)\b", re.I)
 
@@ -110,6 +122,8 @@ def extract_window(query: str, duration_s: float) -> tuple[tuple[float, float] |
     ((900.0, 1200.0), 'a rocket')
     >>> extract_window("the first time the score changes after half time", 1200)
     ((600.0, 1200.0), 'the first time the score changes')
+    >>> extract_window("the car at 2:15", 1200)
+    ((105.0, 165.0), 'the car')
     >>> extract_window("a rocket after a cat", 1200)
     (None, 'a rocket after a cat')
     """
