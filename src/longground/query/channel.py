@@ -81,8 +81,8 @@ _NAMING_STRONG = (r"titled|entitled|called|named|headed|labell?ed|reading|that\s
 _NAMING_WEAK = r"shows?|showing|that\s+shows|displays?|displaying|with"
 _SPEAK = (r"says?|said|saying|mentions?|mentioned|mentioning|talks?\s+about|talked\s+about|"
           r"talking\s+about|speaks?\s+about|spoke\s+about|speaking\s+about|discuss(?:es|ed|ing)?|"
-          r"utters?|uttered|pronounces?|pronounced|announces?|announced|shouts?|shouted|"
-          r"calls?\s+out|asks?\s+about|asked\s+about|refers?\s+to|brings?\s+up|hears?|"
+          r"utter(?:s|ed|ing)?|pronounc(?:es|ed|ing|e)|announc(?:es|ed|ing|e)|shout(?:s|ed|ing)?|"
+          r"call(?:s|ed|ing)?\s+out|asks?\s+about|asked\s+about|refers?\s+to|brings?\s+up|hears?|"
           r"heard|yell(?:s|ed|ing)?|scream(?:s|ed|ing)?|whisper(?:s|ed|ing)?|exclaim(?:s|ed|ing)?|"
           r"(?:cries|cried|crying)\s+out")  # fmt: skip
 _SAID = r"said|spoken|heard|mentioned|uttered|pronounced|announced|shouted"

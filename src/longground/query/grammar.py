@@ -78,6 +78,7 @@ _LEAD_INS = (
     r"we\s+(?:then\s+|again\s+|now\s+)?see",
     r"the\s+(?:video|clip)\s+(?:ends|begins|starts|opens|closes|continues)\s+with",
     r"(?:more\s+)?shots?\s+(?:are\s+|is\s+)?shown\s+of",
+    r"when(?:ever)?\s+(?:is|are|was|were)\s+there",
     r"when(?:ever)?\s+(?:does|do|did|is|are|was|were)",
     r"where\s+(?:does|do|is|are)",
     r"(?:does|do|did|is|are|was|were)",
