@@ -39,7 +39,10 @@ _TRAILING = re.compile(
     r"(?:\s+(?:appears?|appeared|appearing|(?:(?:is|are|gets?)\s+)?(?:shown|seen|visible|"
     r"displayed|present)|(?:is|are)\s+there|shows?\s+up|showing\s+up|comes?\s+(?:into\s+view|up)|pops?\s+up|"
     r"(?:is|are)\s+on[\s-]screen|on[\s-]screen|in\s+(?:the|this)\s+(?:video|clip|footage)|"
-    r"happens?|occurs?|is\s+there|are\s+there|again|at\s+all|ever|anywhere|somewhere))+$",
+    r"happens?|occurs?|is\s+there|are\s+there|again|at\s+all|ever|anywhere|somewhere|"
+    # "X in the shot that comes right after Y": the shot is X's own
+    r"(?:in|during)\s+the\s+(?:shot|scene|clip)(?:\s+(?:that|which)\s+(?:comes?|came|is|follows?))?"
+    r"))+$",
     re.I,
 )
 #: "is seen", "are shown" inside an event only say it is there ("a person is seen walking").

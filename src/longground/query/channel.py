@@ -122,7 +122,8 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
     ("text-the-caption-x", "text", re.compile(
         r"\b(?:the\s+)?(?:title|caption|headline|banner|subtitle|heading|sign|text|"
         rf"on[- ]screen\s+text)\s*[:,]?\s+"
-        rf"(?P<x>[{_Q}].+|[A-Z0-9][^a-z]*\S|[A-Z]\w*(?:\s+[A-Z]\w*)*)"
+        # quoted, capitalised, or a token no word is: a file name, an address ("default.mp4")
+        rf"(?P<x>[{_Q}].+|[A-Z0-9][^a-z]*\S|[A-Z]\w*(?:\s+[A-Z]\w*)*|\S*\w[./@]\w\S*)"
         r"\s*(?:$|\s+(?:appears?|is|are|shows?|comes?|pops?))")),
     ("text-written", "text", re.compile(
         r"(?P<x>.+?)\s+(?:is|are|gets?|get)\s+(?:written|displayed|printed|typed|shown\s+on\s+"
