@@ -93,6 +93,9 @@ def test_windows_are_read_per_video():
     assert analyse("the car at 2:15").window_s(600) == (105.0, 165.0)
     assert analyse("around the 5 minute mark, a dog").window_s(600) == (270.0, 330.0)
     assert analyse("a cat after about 90 s").window_s(600) is None  # a hedge is no time
+    assert analyse("2:00-3:00 a cat").window_s(600) == (120.0, 180.0)
+    assert analyse("a cat (1:30 to 2:45)").target.text == "a cat"
+    assert analyse("when does the scoreboard show 1:0").window_s(600) is None  # a score
 
 
 def test_synonyms_reach_the_encoders_words():

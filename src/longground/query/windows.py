@@ -15,6 +15,8 @@ from ..errors import UserError
 from ..timecode.grammar import TIME, read_point
 
 _MARK = r"(?:\s*(?:-\s*)?mark)?"
+# A clock time with two-digit fields ("2:00", "1:02:30"; a score such as "1:0" is none).
+_CLOCK = r"\d+:\d\d(?::\d\d)?"
 _THE = r"(?:the\s+)?"
 #: Seconds either side of a time point ("the car at 2:15", "around the 5 minute mark"): people
 #: give the time of a moment roughly, and the moment itself lasts a while.
@@ -49,6 +51,10 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
             rf"{_THE}({TIME}){_MARK}",
             re.I,
         ),
+        lambda m, d: (time_to_s(m[1]), time_to_s(m[2])),
+    ),
+    (  # a bare clock range, as people jot it: "2:00-3:00 a cat", "a cat 1:30 to 2:45"
+        re.compile(rf"(?<![\w:.])({_CLOCK})\s*(?:-|–|to)\s*({_CLOCK})(?![\w:])", re.I),
         lambda m, d: (time_to_s(m[1]), time_to_s(m[2])),
     ),
     (
@@ -122,6 +128,8 @@ def extract_window(query: str, duration_s: float) -> tuple[tuple[float, float] |
     ((900.0, 1200.0), 'a rocket')
     >>> extract_window("the first time the score changes after half time", 1200)
     ((600.0, 1200.0), 'the first time the score changes')
+    >>> extract_window("a cat (2:00-3:00)", 1200)
+    ((120.0, 180.0), 'a cat')
     >>> extract_window("the car at 2:15", 1200)
     ((105.0, 165.0), 'the car')
     >>> extract_window("a rocket after a cat", 1200)
@@ -170,6 +178,7 @@ def _cut_windows(query: str, duration_s: float) -> tuple[tuple[float, float] | N
 
 
 def _tidy(text: str) -> str:
+    text = re.sub(r"\(\s*\)|\[\s*\]", " ", text)  # the brackets a window was cut out of
     text = re.sub(r"\s+([,.;:?!])", r"\1", text)
     text = re.sub(r"\s{2,}", " ", text)
     return text.strip(" ,;:-").strip()
