@@ -227,7 +227,7 @@ def _seen_with(event: Event) -> list[str]:
 
 
 def _event(role: str, phrase: str) -> Event:
-    text = event_text(phrase) or phrase
+    text = event_text(g.backdrop_said_of(phrase)) or phrase
     # The channel is read on the words that say it is shown or heard ("on screen", "is
     # spoken"), which the event's text leaves out.
     choice = route(strip_lead_ins(phrase.strip(" ,.?!")) or text)

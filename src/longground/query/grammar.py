@@ -310,12 +310,29 @@ POSSESSIVE_BACKDROP = re.compile(
 )
 
 
+# "a brick wall behind the cat", "there is a green background behind the rocket": the same,
+# with the backdrop named first.
+BACKDROP_FIRST = re.compile(
+    rf"^(?:there\s+(?:is|are)\s+)?(?:(?:a|an|the)\s+)?(?:({_COLOURS})\s+(?:background|backdrop|"
+    r"backcloth|wall|screen)|(brick)s?(?:\s+wall)?)\s+(?:is\s+|are\s+)?behind\s+(.+)$",
+    IGNORE,
+)
+
+
 def backdrop_said_of(text: str) -> str:
-    """`text` with a possessive backdrop put the usual way round.
+    """`text` with a possessive backdrop, or one named first, put the usual way round.
 
     >>> backdrop_said_of("the motorbike's background is red")
     'the motorbike on a red background'
+    >>> backdrop_said_of("there is a brick wall behind the horse's silhouette")
+    "the horse's silhouette in front of a brick wall"
     """
+    first = BACKDROP_FIRST.match(text.strip())
+    if first is not None:
+        thing = first[3]
+        if first[2]:
+            return f"{thing} in front of a brick wall"
+        return f"{thing} on a {first[1]} background"
     said = POSSESSIVE_BACKDROP.match(text.strip())
     if said is None:
         return text
