@@ -20,3 +20,17 @@ def test_a_people_answer_says_what_it_counted_and_which_person_it_kept():
     assert explain(_people(identity=told))[-1] == (
         "why: 5 face tracks told apart as 3 people by their looks (cosine >= 0.87); kept person 2"
     )
+
+
+def test_a_speech_answer_that_no_segment_came_near_says_so():
+    route = {"channel": "speech", "needle": "computer", "rule": "speech-says", "margin": 0.44}
+    empty = Grounding(Moments.empty(), trace={"route": route, "channel": {"segments": 10}})
+    assert explain(empty)[-1] == (
+        "rejected: none of the 10 speech segments holds 'computer': no transcript has it word "
+        "for word, and the keyword spotter heard it in none"
+    )
+    unknown = {"segments": 10, "not_spotted": "not in the dictionary: zyx"}
+    lines = explain(Grounding(Moments.empty(), trace={"route": route, "channel": unknown}))
+    assert lines[-1].endswith("word for word, and not in the dictionary: zyx")
+    silent = Grounding(Moments.empty(), trace={"route": route, "channel": {"segments": 0}})
+    assert explain(silent)[-1] == "rejected: the video has no speech segments to listen to"

@@ -51,6 +51,8 @@ def _channel(moments: Moments, channel: str, route: dict, details: dict) -> list
             lines.append(f"rejected: segment {seg['segment']}: spotted {seg['spotted']} but not "
                          f"heard again (phones z {seg['phones_z']}, words z {seg['words_z']}): "
                          f"{seg['words']!r}")  # fmt: skip
+        if not details.get("matched") and not details.get("rejected"):
+            lines.append(_not_heard(needle, details))
     elif channel == "text":
         read = ", ".join(repr(t) for t in details.get("matched", []))
         lines.append(f"why: lines read that hold it (similarity >= 0.8): {read or 'none'}")
@@ -62,6 +64,17 @@ def _channel(moments: Moments, channel: str, route: dict, details: dict) -> list
         shown = "" if score is None else f", score {score:.3f}"
         lines.append(f"why: {_span(start_s, end_s)}: {channel}{shown}")
     return lines
+
+
+def _not_heard(needle: str, details: dict) -> str:
+    """The line of a speech answer that no segment came near: how many segments were
+    listened to, and why the keyword spotter could not help."""
+    segments = details.get("segments", 0)
+    if not segments:
+        return "rejected: the video has no speech segments to listen to"
+    spotter = details.get("not_spotted") or "the keyword spotter heard it in none"
+    return (f"rejected: none of the {segments} speech segments holds {needle!r}: no transcript "
+            f"has it word for word, and {spotter}")
 
 
 def _ranked(trace: dict) -> list[str]:
