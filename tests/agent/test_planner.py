@@ -211,6 +211,11 @@ def test_a_window_and_a_relation_together():
         ),
         ("the view slowly zooming out from the horse", "the horse", "zoom_out"),
         ("the view panning sideways across the horse", "the horse", "pan"),
+        # the camera that films is no thing in the picture; the tripod camera is
+        ("the camera zooming out from the horse's silhouette", "the horse's silhouette",
+         "zoom_out"),
+        ("the camera pans across the cat", "the cat", "pan"),
+        ("the camera on a tripod moving across the screen", "the camera on a tripod", "crossing"),
         ("a car driving", "a car", "moving"),
         (
             "Give all the intervals showing the cat in a still shot where nothing moves.",

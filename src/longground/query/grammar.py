@@ -210,6 +210,11 @@ STILL = re.compile(
     r"stationary|motionless|not\s+moving|(?:does|do)\s*(?:n't|\s+not)\s+move|at\s+rest|idle)\b",
     IGNORE,
 )
+# "the camera zooms out from the horse": the camera that films, named as the subject of its
+# own move (zoom, pan, tilt), is not a thing in the picture.
+FILMING_CAMERA = re.compile(
+    r"\b(?:the\s+)?camera\s+(?=(?:slowly\s+)?(?:zoom|pan|tilt)(?:s|ed|ing|ning|ned)?\b)", IGNORE
+)
 MOVING = re.compile(
     r"\b(?:moving|moves?|moved|crossing|cross(?:es)?|running|runs?|flying|fl(?:y|ies)|driving|"
     r"drives?|passing|pass(?:es)?|rolling|rolls?|sliding|slides?|walking|walks?|travell?ing|"

@@ -138,6 +138,7 @@ def motion(text: str) -> tuple[str | None, str]:
     >>> motion("a slow zoom in on a horse")[0], motion("the cat leaving the frame")[0]
     ('zoom_in', 'leaving')
     """
+    text = g.FILMING_CAMERA.sub("", text)
     if g.STILL.search(text):
         return "still", g.STILL.sub(" ", text)
     if g.MOVING.search(text):
