@@ -44,7 +44,7 @@ FIRST_INCLUDED = re.compile(
 
 _UNITS = (
     r"(?:moments?|times?|instances?|occurrences?|clips?|segments?|intervals?|scenes?|shots?|"
-    r"parts?(?:\s+of\s+the\s+video)?|time\s*spans?|timestamps?|bits?|sections?|portions?)"
+    r"parts?(?:\s+of\s+the\s+video)?|time\s*spans?|timestamps?)"
 )
 _LEAD_INS = (
     r"please",
@@ -68,6 +68,8 @@ _LEAD_INS = (
     rf"(?:all|every|each)\s+(?:of\s+)?(?:the\s+)?{_UNITS}(?:\s+(?:showing|with|when|where|"
     r"in\s+which|that|of))?",
     rf"(?:the\s+|a\s+|an\s+)?{_UNITS}\s+(?:showing|with|when|where|in\s+which|of|that|for)",
+    # "the bit where X" (not "bits of paper": there "of" names what is shown)
+    r"(?:the\s+|a\s+)?(?:bits?|sections?|portions?)\s+(?:where|when|in\s+which|showing|with)",
     r"every\s+time",
     r"the\s+moments?(?:\s+(?:when|that))?(?!\s+(?:after|before)\b)",
     r"each\s+time",
