@@ -326,6 +326,11 @@ BACKDROP_FIRST = re.compile(
 )
 
 
+def _a(colour: str) -> str:
+    """The colour with its article ("a red", "an orange")."""
+    return f"{'an' if colour[0].lower() in 'aeiou' else 'a'} {colour}"
+
+
 def backdrop_said_of(text: str) -> str:
     """`text` with a possessive backdrop, or one named first, put the usual way round.
 
@@ -333,19 +338,21 @@ def backdrop_said_of(text: str) -> str:
     'the motorbike on a red background'
     >>> backdrop_said_of("there is a brick wall behind the horse's silhouette")
     "the horse's silhouette in front of a brick wall"
+    >>> backdrop_said_of("an orange wall behind the cat")
+    'the cat on an orange background'
     """
     first = BACKDROP_FIRST.match(text.strip())
     if first is not None:
         thing = first[3]
         if first[2]:
             return f"{thing} in front of a brick wall"
-        return f"{thing} on a {first[1]} background"
+        return f"{thing} on {_a(first[1])} background"
     said = POSSESSIVE_BACKDROP.match(text.strip())
     if said is None:
         return text
     if said[2].lower() == "brick":
         return f"{said[1]} in front of a brick wall"
-    return f"{said[1]} on a {said[2]} background"
+    return f"{said[1]} on {_a(said[2])} background"
 
 
 # "the black-and-white cat", "a grey horse": the object itself has no colour (checked on its
