@@ -51,6 +51,22 @@ def test_speech_exact_and_by_sound():
     assert len(speech_moments(transcript(), "volcano")[0]) == 0
 
 
+def test_speech_itself_and_the_silences_between():
+    """No needle: every segment, or the gaps of at least SILENCE_MIN_S (the 2.4-9.8 s and
+    11-19.8 s gaps, and the end; not the first 0.8 s)."""
+    anything, details = speech_moments(transcript(), "")
+    assert anything.to_list() == [[0.8, 2.4], [9.8, 11.0], [19.8, 21.0]]
+    assert details["any"] == "speech"
+    silences, _ = speech_moments(transcript(), "", absent=True, duration_s=30.0)
+    assert silences.to_list() == [[2.4, 9.8], [11.0, 19.8], [21.0, 30.0]]
+
+
+def test_any_text_is_every_line_read():
+    readings = Readings.from_rows([(5.0, 9.0, "HOME", 0.9), (9.5, 12.0, "AWAY", 0.9),
+                                   (30.0, 31.0, "Budget", 0.95)])  # fmt: skip
+    assert text_moments(readings, "")[0].to_list() == [[5.0, 12.0], [30.0, 31.0]]
+
+
 def test_text_holds_interval_and_reads_score_zeros():
     readings = Readings.from_rows([(5.0, 9.0, "HOMEO-OAWAY", 0.9), (9.0, 12.0, "HOME1-0AWAY", 0.9),
                                    (12.0, 20.0, "Budget Review", 0.95)])  # fmt: skip

@@ -34,3 +34,17 @@ def test_a_speech_answer_that_no_segment_came_near_says_so():
     assert lines[-1].endswith("word for word, and not in the dictionary: zyx")
     silent = Grounding(Moments.empty(), trace={"route": route, "channel": {"segments": 0}})
     assert explain(silent)[-1] == "rejected: the video has no speech segments to listen to"
+
+
+def test_a_channel_asked_for_itself_says_so():
+    route = {"channel": "speech", "needle": "", "rule": "speech-absent"}
+    details = {"segments": 3, "any": "silence"}
+    trace = {"route": route, "channel": details}
+    silence = Grounding(Moments.from_list([[2.4, 9.8]], [1.0]), trace=trace)
+    assert explain(silence)[1] == (
+        "why: silence: the gaps of at least 2 s around the 3 speech segments"
+    )
+    text = {"route": {"channel": "text", "needle": "", "rule": "text-any"},
+            "channel": {"lines": 4, "any": "text"}}  # fmt: skip
+    lines = explain(Grounding(Moments.empty(), trace=text))
+    assert lines[1] == "why: any on-screen text: every line read (4 lines)"

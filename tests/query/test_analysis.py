@@ -40,6 +40,11 @@ ROUTES = [
     ("each time the announcer yells goal", "speech", "goal"),
     ("the commentator shouting goal", "speech", "goal"),
     ("the text default.mp4", "text", "default.mp4"),
+    ("when is there speech", "speech", ""),  # the channel itself, no words named
+    ("the parts with dialogue", "speech", ""),
+    ("when is someone talking", "speech", ""),
+    ("when does a caption appear", "text", ""),
+    ("a woman talking to the camera", "people", "person"),  # a person doing something
     ("Computer screen showing different swimsuits", "visual", None),
     ("a woman crying", "visual", None),
     ("where does the rocket appear?", "visual", None),
@@ -132,6 +137,11 @@ def test_things_beside_a_person_are_seen_with_them():
 def test_one_occurrence_is_asked_for(query, nth, target):
     a = analyse(query)
     assert (a.occurrence, a.target.text) == (nth, target)
+
+
+def test_silence_is_speech_absent():
+    route = analyse("when is there silence").target.route
+    assert (route.channel, route.needle, route.absent) == ("speech", "", True)
 
 
 def test_a_count_is_asked_for():

@@ -14,7 +14,8 @@ Reader = Callable[[Evidence, Route], tuple[Moments, dict]]
 
 READERS: dict[str, Reader] = {
     "speech": lambda evidence, route: speech_moments(
-        evidence.get("speech"), route.needle, evidence.spotted.get(spoken_needle(route.needle))
+        evidence.get("speech"), route.needle, evidence.spotted.get(spoken_needle(route.needle)),
+        route.absent, evidence.duration_s,
     ),
     "text": lambda evidence, route: (
         score_changes(evidence.get("text"))

@@ -49,6 +49,8 @@ TEXT_MATCH = 0.8
 TEXT_GAP_S = 1.0
 MIN_RUN = 2
 PEOPLE_GAP_S = 2.0
+#: A gap between speech segments shorter than this is a pause inside talk, not silence.
+SILENCE_MIN_S = 2.0
 _ARTICLES = {"a", "an", "the", "some"}
 
 
@@ -89,9 +91,13 @@ def spotted_score(kws: float | None) -> float:
 
 
 def speech_moments(
-    transcript: Transcript, needle: str, spotted: dict | None = None
-) -> tuple[Moments, dict]:
+    transcript: Transcript, needle: str, spotted: dict | None = None, absent: bool = False,
+    duration_s: float | None = None,
+) -> tuple[Moments, dict]:  # fmt: skip
     """The voice-activity segments where the needle is said, and the trace's details.
+
+    With no needle, any speech: every segment, or with `absent` the silences, the gaps of at
+    least `SILENCE_MIN_S` between segments and the video's ends (`duration_s`).
 
     A segment holds the needle when the transcript has it word for word (a plural too), or
     when the keyword spotter hears it (`spotted`, mean log-likelihood ratio at least
@@ -110,7 +116,9 @@ def speech_moments(
     """
     tokens = _core_words(needle)
     spans = transcript.segments.spans
-    if not tokens or not len(spans):
+    if not tokens:
+        return _any_speech(spans, absent, duration_s)
+    if not len(spans):
         return Moments.empty(), {"segments": len(spans)}
     phrase = " ".join(tokens)
     texts = [transcript.text_between(float(a), float(b)) for a, b in spans]
@@ -139,6 +147,25 @@ def speech_moments(
     if spotted and spotted.get("unknown"):
         details["not_spotted"] = f"not in the dictionary: {', '.join(spotted['unknown'])}"
     return Moments(spans[keep].reshape(-1, 2), scores[keep]), details
+
+
+def _any_speech(
+    spans: np.ndarray, absent: bool, duration_s: float | None
+) -> tuple[Moments, dict]:  # fmt: skip
+    """Every speech segment (scored 1), or the silences between them (see `speech_moments`).
+
+    >>> segments = np.array([[1.0, 4.0], [5.0, 9.0]])
+    >>> _any_speech(segments, True, 20.0)[0].to_list()
+    [[9.0, 20.0]]
+    """
+    details = {"segments": len(spans), "any": "silence" if absent else "speech"}
+    if not absent:
+        return Moments(spans.reshape(-1, 2), np.ones(len(spans))), details
+    end_s = float(duration_s if duration_s is not None else (spans[-1, 1] if len(spans) else 0))
+    edges = np.concatenate([[0.0], np.asarray(spans, np.float64).ravel(), [end_s]])
+    gaps = edges.reshape(-1, 2)
+    gaps = gaps[gaps[:, 1] - gaps[:, 0] >= SILENCE_MIN_S]
+    return Moments(gaps, np.ones(len(gaps))), details
 
 
 def _heard(i, texts, exact, kws, heard_z, words_z) -> dict:
@@ -241,7 +268,11 @@ def _holds_a_word(needle: str, line: str) -> bool:
 
 def text_moments(readings: Readings, needle: str) -> tuple[Moments, dict]:
     """The intervals during which the needle is on screen: a line that holds it, or the
-    lines read on one frame that together hold its words."""
+    lines read on one frame that together hold its words; with no needle, any line read."""
+    if not needle.strip():
+        spans = np.stack([readings.start_s, readings.end_s], axis=1).reshape(-1, 2)
+        moments = _merged(Moments(spans, np.ones(len(spans))), TEXT_GAP_S)
+        return moments, {"lines": len(readings), "frames_read": readings.n_read, "any": "text"}
     scores = np.array([text_similarity(needle, line) for line in readings.text])
     for start_s in np.unique(readings.start_s):
         same = readings.start_s == start_s

@@ -68,7 +68,7 @@ def channel_answer(
         raise UserError(
             f"{video}: cannot answer a {route.channel} query: {evidence.notes[route.channel]}"
         )
-    if route.channel == "speech":
+    if route.channel == "speech" and spoken_needle(route.needle):
         evidence = store.with_spotted(video, evidence, spoken_needle(route.needle))
     moments, details = answer(evidence, route)
     return names, moments, details

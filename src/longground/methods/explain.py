@@ -8,6 +8,7 @@ short. `find --explain` prints these lines; `--trace FILE` keeps the whole recor
 
 from __future__ import annotations
 
+from ..channels.match import SILENCE_MIN_S
 from ..moments import Moments
 from ..timecode import format_time
 from .base import Grounding
@@ -41,7 +42,9 @@ def _channel(moments: Moments, channel: str, route: dict, details: dict) -> list
     margin = route.get("margin")
     decided = f"rule {route.get('rule')}" + ("" if margin is None else f", margin {margin:.2f}")
     lines = [f"why: the {channel} channel, needle {needle!r} ({decided})"]
-    if channel == "speech":
+    if details.get("any"):
+        lines.append(_any(details))
+    elif channel == "speech":
         for seg in details.get("matched", []):
             how = "said word for word" if seg["exact"] else (
                 f"spotted {seg['spotted']} and heard again (phones z {seg['phones_z']}, "
@@ -64,6 +67,16 @@ def _channel(moments: Moments, channel: str, route: dict, details: dict) -> list
         shown = "" if score is None else f", score {score:.3f}"
         lines.append(f"why: {_span(start_s, end_s)}: {channel}{shown}")
     return lines
+
+
+def _any(details: dict) -> str:
+    """The line of an answer that asked for a channel itself, with no words named."""
+    if details["any"] == "text":
+        return f"why: any on-screen text: every line read ({details.get('lines', 0)} lines)"
+    if details["any"] == "silence":
+        return (f"why: silence: the gaps of at least {SILENCE_MIN_S:g} s around the "
+                f"{details.get('segments', 0)} speech segments")
+    return f"why: any speech: the {details.get('segments', 0)} voice-activity segments"
 
 
 def _not_heard(needle: str, details: dict) -> str:

@@ -147,6 +147,26 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"\b(?:the\s+)?(?:word|phrase)\s+(?P<x>\S.*)", re.I)),
     ("text-quoted", "text", re.compile(rf"(?P<x>[{_Q}][^{_Q}]+[{_Q}])")),
 ]  # fmt: skip
+# A channel itself, with no words named: speech ("dialogue", "anyone speaking"), the gaps
+# between it ("silence"), or any on-screen text ("captions", "text on screen").
+_SHOWN = (r"(?:\s+(?:appears?|is\s+shown|shows\s+up|is\s+heard|can\s+be\s+heard|is\s+on"
+          r"(?:\s+the)?\s+screen|on(?:\s+the)?\s+screen|in\s+the\s+(?:picture|frame)))?$")
+_ANY_SPEECH = re.compile(
+    r"^(?:(?:the|a|an|any|some)\s+)?(?:(?:someone|anyone|somebody|anybody)\s+(?:is\s+)?"
+    r"(?:speak(?:s|ing)?|talk(?:s|ing)?)|speech|dialog(?:ue)?|talking|speaking|narration|"
+    r"voice[\s-]?over|conversation)" + _SHOWN,
+    re.I,
+)
+_SILENCE = re.compile(
+    r"^(?:(?:the|a|an|any|some)\s+)?(?:silence|no\s+(?:speech|dialog(?:ue)?|talking)|"
+    r"(?:nobody|no\s+one|no-one)\s+(?:is\s+)?(?:speak(?:s|ing)?|talk(?:s|ing)?))$",
+    re.I,
+)
+_ANY_TEXT = re.compile(
+    r"^(?:(?:the|a|an|any|some)\s+)?(?:text|writing|captions?|subtitles?|on[\s-]screen\s+text|"
+    r"lower\s+thirds?)" + _SHOWN,
+    re.I,
+)
 _NOBODY = re.compile(
     r"^(?:when\s+(?:is|are)\s+)?(?:there\s+(?:is|are)\s+)?(?:nobody|no\s+one|no-one|no\s+person|"
     r"no\s+people|no\s+faces?|no\s+humans?|an?\s+empty\s+(?:frame|screen|shot))\b"
@@ -196,10 +216,18 @@ def route(phrase: str) -> Route:
     ['text', 'speech', 'people']
     >>> route("the score is 2 - 1").needle, route("nobody").absent
     ('2-1', True)
+    >>> [(route(q).channel, route(q).needle, route(q).absent) for q in ("dialogue", "silence")]
+    [('speech', '', False), ('speech', '', True)]
     """
     text = " ".join(phrase.replace("’", "'").split()).rstrip("?.! ")
     if _NOBODY.match(text):
         return Route("people", "", "people-absent", absent=True)
+    if _SILENCE.match(text):
+        return Route("speech", "", "speech-absent", absent=True)
+    if _ANY_SPEECH.match(text):
+        return Route("speech", "", "speech-any")
+    if _ANY_TEXT.match(text):
+        return Route("text", "", "text-any")
     found = _needle(text)
     if found is not None:
         rule, cue_channel, needle, frame = found
