@@ -145,6 +145,21 @@ def test_clip_matches_its_definition(items, start_s, length_s):
     assert np.all((got.spans >= start_s) & (got.spans <= end_s))
 
 
+@given(span_lists, times, lengths, st.integers(0, 40).map(lambda v: v / 8))
+def test_gaps_are_what_no_span_covers(items, start_s, length_s, min_s):
+    """Every gap lies in the window, is at least `min_s` long and overlaps no span; and the
+    gaps are the window's uncovered stretches of that length, walked naively."""
+    end_s = start_s + length_s
+    gaps = Moments(as_array(items)).gaps(start_s, end_s, min_s)
+    for a, b in gaps.spans:
+        assert start_s <= a < b <= end_s and b - a >= min_s
+        assert all(e <= a or s >= b for s, e in items)
+    covered = Moments(as_array(items)).clip(start_s, end_s).merge().spans.tolist()
+    free = [start_s, *[t for span in covered for t in span], end_s]
+    wide = [(a, b) for a, b in zip(free[::2], free[1::2]) if b - a >= max(min_s, 1e-9)]
+    assert gaps.to_list() == [list(w) for w in wide]
+
+
 @given(span_lists, st.integers(-800, 800).map(lambda v: v / 8))
 def test_shift_and_sort(items, offset_s):
     moments = Moments(as_array(items))

@@ -165,6 +165,18 @@ class Moments:
             merged_scores = np.maximum.reduceat(scores, np.flatnonzero(new_group))
         return Moments(merged, merged_scores)
 
+    def gaps(self, start_s: float, end_s: float, min_s: float = 0.0) -> Moments:
+        """The stretches of `[start_s, end_s]` that no span covers, each at least `min_s`
+        long (unscored): silences between speech, or where a thing is not shown.
+
+        >>> Moments.from_list([[1, 4], [3, 6], [9, 9.5]]).gaps(0, 20, min_s=2).to_list()
+        [[6.0, 9.0], [9.5, 20.0]]
+        """
+        covered = self.clip(start_s, end_s).merge()
+        edges = np.concatenate([[start_s], covered.spans.ravel(), [end_s]]).astype(np.float64)
+        free = edges.reshape(-1, 2)
+        return Moments(free[free[:, 1] - free[:, 0] >= max(min_s, 1e-9)])
+
     def nms(self, iou_threshold: float = 0.5) -> Moments:
         """Temporal non-maximum suppression: keep the highest-scoring span, drop others whose
         tIoU with a kept span exceeds `iou_threshold`. Without scores, earlier spans win.

@@ -48,3 +48,10 @@ def test_a_channel_asked_for_itself_says_so():
             "channel": {"lines": 4, "any": "text"}}  # fmt: skip
     lines = explain(Grounding(Moments.empty(), trace=text))
     assert lines[1] == "why: any on-screen text: every line read (4 lines)"
+
+
+def test_where_a_thing_is_not_shown_says_what_was_turned_inside_out():
+    trace = {"hidden": {"query": "the cat", "shown": [[1.0, 4.0], [8.0, 9.0]], "min_s": 1.0}}
+    lines = explain(Grounding(Moments.from_list([[4.0, 8.0]], [1.0]), trace=trace))
+    assert lines == ["why: where 'the cat' is not shown: the gaps of at least 1 s between the 2 "
+                     "moments that show it"]  # fmt: skip

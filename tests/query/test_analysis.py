@@ -139,6 +139,29 @@ def test_one_occurrence_is_asked_for(query, nth, target):
     assert (a.occurrence, a.target.text) == (nth, target)
 
 
+@pytest.mark.parametrize(
+    ("query", "target"),
+    [
+        ("when is the cat not visible", "the cat"),
+        ("when isn't the cat on screen", "the cat"),
+        ("when can't we see the car", "the car"),
+        ("the bus is missing", "the bus"),
+        ("when is there no dog", "dog"),
+        ("how many times is the presenter not on screen", "the presenter"),
+    ],
+)
+def test_where_a_thing_is_not_shown(query, target):
+    a = analyse(query)
+    assert (a.hidden, a.target.text) == (True, target)
+
+
+@pytest.mark.parametrize(
+    "query", ["the cat is not moving", "no one on screen", "a cat with no dog", "a cat"]
+)
+def test_other_negations_are_not_hidden(query):
+    assert not analyse(query).hidden
+
+
 def test_silence_is_speech_absent():
     route = analyse("when is there silence").target.route
     assert (route.channel, route.needle, route.absent) == ("speech", "", True)

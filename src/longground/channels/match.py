@@ -162,10 +162,8 @@ def _any_speech(
     if not absent:
         return Moments(spans.reshape(-1, 2), np.ones(len(spans))), details
     end_s = float(duration_s if duration_s is not None else (spans[-1, 1] if len(spans) else 0))
-    edges = np.concatenate([[0.0], np.asarray(spans, np.float64).ravel(), [end_s]])
-    gaps = edges.reshape(-1, 2)
-    gaps = gaps[gaps[:, 1] - gaps[:, 0] >= SILENCE_MIN_S]
-    return Moments(gaps, np.ones(len(gaps))), details
+    gaps = Moments(spans.reshape(-1, 2)).gaps(0.0, end_s, SILENCE_MIN_S)
+    return Moments(gaps.spans, np.ones(len(gaps))), details
 
 
 def _heard(i, texts, exact, kws, heard_z, words_z) -> dict:

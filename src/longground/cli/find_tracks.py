@@ -61,7 +61,10 @@ class TrackRequest:
         followed)."""
         from ..query import analyse
 
-        return analyse(query).count if self.count_objects is None else self.count_objects
+        if self.count_objects is not None:
+            return self.count_objects
+        analysis = analyse(query)
+        return analysis.count and not analysis.hidden  # the gaps have no objects to count
 
     def asks_count(self, query: str) -> bool:
         """Whether the output should say what its count is of."""

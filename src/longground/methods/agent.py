@@ -451,9 +451,12 @@ class AgentMethod(IndexedGrounder):
         return self._sources[(video, scene)]
 
     def ground(self, video: Path, query: str) -> Grounding:
-        from .channels import routed_grounding, with_route
+        from .channels import hidden_grounding, routed_grounding, with_route
 
         analysis = analyse(query)
+        hidden = hidden_grounding(self.ground, video, analysis, self.config.single)
+        if hidden is not None:
+            return hidden
         ranked = self._ranked(video, analysis)
         if ranked is not None:
             return ranked

@@ -6,10 +6,14 @@ asks about. `routed_grounding` returns the channel's answer when the query is on
 speech, on-screen text or people and that channel is selected (`MethodConfig.channels`,
 default every installed one); otherwise None, and the method goes on with the image encoder.
 Either way the analysis and the routing decision go into the trace (`with_route`).
+
+A query for where its event is *not* shown ("when is the cat not on screen") is answered by
+`hidden_grounding` with the method's own answer for the event, turned inside out.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +26,33 @@ from ..moments import Moments
 from ..query import QueryAnalysis, Route
 from .base import Grounding, MethodConfig
 from .confidence import calibrated
+
+#: A gap between the moments that show a thing shorter than this is no moment without it.
+HIDDEN_MIN_S = 1.0
+
+
+def hidden_grounding(
+    ground: Callable[[Path, str], Grounding], video: Path, analysis: QueryAnalysis,
+    single: bool = False,
+) -> Grounding | None:  # fmt: skip
+    """The answer to "when is X not shown" (`QueryAnalysis.hidden`), or None for any other
+    query: the stretches of at least `HIDDEN_MIN_S`, inside the query's window, between the
+    moments `ground(video, X)` finds (the longest one with `single`), each scored 1."""
+    if not analysis.hidden:
+        return None
+    from ..video import probe
+
+    shown_query = " ".join(filter(None, (analysis.window, analysis.target.text)))
+    shown = ground(video, shown_query)
+    duration_s = probe(video).duration_s
+    start_s, end_s = analysis.window_s(duration_s) or (0.0, duration_s)
+    gaps = shown.moments.gaps(start_s, end_s, HIDDEN_MIN_S)
+    if single and len(gaps) > 1:
+        gaps = gaps[np.argsort(-gaps.lengths_s, kind="stable")[:1]]
+    trace = {**shown.trace, "analysis": analysis.to_record(),
+             "hidden": {"query": shown_query, "shown": shown.moments.to_list(),
+                        "min_s": HIDDEN_MIN_S}}  # fmt: skip
+    return Grounding(moments=Moments(gaps.spans, np.ones(len(gaps))), trace=trace)
 
 
 def routed_grounding(

@@ -19,6 +19,10 @@ def explain(grounding: Grounding) -> list[str]:
     """`["why: ...", "rejected: ..."]` lines for the moments of `grounding` and the candidates
     it turned down (empty when the method recorded nothing to explain)."""
     trace = grounding.trace
+    hidden = trace.get("hidden")
+    if hidden is not None:
+        return [f"why: where {hidden['query']!r} is not shown: the gaps of at least "
+                f"{hidden['min_s']:g} s between the {len(hidden['shown'])} moments that show it"]
     route = trace.get("route", {})
     channel = route.get("channel")
     if channel in ("speech", "text", "people"):

@@ -147,9 +147,12 @@ class RetrievalMethod(IndexedGrounder):
         return self.encoder.default_threshold
 
     def ground(self, video: Path, query: str) -> Grounding:
-        from .channels import routed_grounding, with_route
+        from .channels import hidden_grounding, routed_grounding, with_route
 
         analysis = analyse(query)
+        hidden = hidden_grounding(self.ground, video, analysis, self.config.single)
+        if hidden is not None:
+            return hidden
         routed = routed_grounding(video, analysis, self.config)
         if routed is not None:
             return routed

@@ -27,7 +27,14 @@ from ..errors import UserError
 from ..text import MAX_TEXT_CHARS
 from . import grammar as g
 from .channel import Route, object_noun, route
-from .structure import Relation, main_sentence, occurrence, split_relation, strip_lead_ins
+from .structure import (
+    Relation,
+    main_sentence,
+    not_shown,
+    occurrence,
+    split_relation,
+    strip_lead_ins,
+)
 from .vocabulary import canonical_noun
 from .windows import extract_window, window_words
 from .words import head_noun, tag
@@ -94,6 +101,8 @@ class QueryAnalysis:
         skip_first: returns only ("comes back", "seen again").
         count: the query asks how many ("how many times", "count").
         body: the words that state the events (asking words, window and occurrence cut).
+        hidden: the query asks where its one event is *not* shown ("when is the cat not on
+            screen", "the car is missing"); the events are what would be shown.
     """
 
     query: str
@@ -104,6 +113,7 @@ class QueryAnalysis:
     skip_first: bool
     count: bool
     body: str = ""
+    hidden: bool = False
 
     @property
     def target(self) -> Event:
@@ -138,6 +148,7 @@ class QueryAnalysis:
                 "relation": self.relation.value,
                 "window": self.window,
                 "occurrence": self.occurrence, "skip_first": self.skip_first,
+                "hidden": self.hidden,
                 "count": self.count}  # fmt: skip
 
 
@@ -177,6 +188,7 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
     skip_first = bool(g.AGAIN.search(text) or g.AFTER_FIRST.search(text))
     body = main_sentence(g.FIRST_INCLUDED.sub("", g.AFTER_FIRST.sub("", text)))
     body = strip_lead_ins(g.AGAIN.sub(" ", body))
+    hidden, body = not_shown(body)
     nth, body = occurrence(body)
     target, conditions, relation = split_relation(body)
     if relation is Relation.CAUSED_BY and conditions and g.GENERIC.match(event_text(target)):
@@ -200,7 +212,10 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
         relation = Relation.WHILE
     if relation is Relation.NONE and window:
         relation = Relation.BETWEEN
-    return QueryAnalysis(query, tuple(events), relation, window, nth, skip_first, count, body)
+    hidden = hidden and len(events) == 1  # the gaps of one event, not of a combination
+    return QueryAnalysis(
+        query, tuple(events), relation, window, nth, skip_first, count, body, hidden
+    )
 
 
 def _seen_with(event: Event) -> list[str]:

@@ -212,6 +212,21 @@ STILL = re.compile(
     r"stationary|motionless|not\s+moving|(?:does|do)\s*(?:n't|\s+not)\s+move|at\s+rest|idle)\b",
     IGNORE,
 )
+# "when is the cat not on screen", "when isn't there a dog", "when can't we see the car",
+# "the bus is missing": where the thing is not shown.
+_NOT_SEEN = (r"(?:visible|on[\s-]?screen|shown|seen|there|present|"
+             r"in\s+(?:the\s+)?(?:picture|frame|shot|video|view))")  # fmt: skip
+NOT_SHOWN = (
+    re.compile(rf"^(?:when\s+)?(?:is|are)(?:n't|\s+not)\s+(?:there\s+)?(?P<x>.+?)"
+               rf"(?:\s+{_NOT_SEEN})?$", IGNORE),
+    re.compile(rf"^(?P<x>.+?)\s+(?:(?:is|are)(?:n't|\s+not)|not)\s+{_NOT_SEEN}$", IGNORE),
+    re.compile(r"^(?:when\s+)?(?:can't|cannot|can\s+not|don't|do\s+not)\s+(?:we|you|i)\s+see\s+"
+               r"(?P<x>.+)$", IGNORE),
+    re.compile(r"^(?P<x>.+?)\s+(?:(?:is|are)\s+)?(?:absent|missing|gone)$", IGNORE),
+    # "no dog" (not "no one": the people channel's own "nobody"; not "no speech")
+    re.compile(r"^(?:there\s+(?:is|are)\s+)?no\s+(?!(?:one|body|people|person|persons|faces?|"
+               r"humans?|speech|dialog(?:ue)?|talking|text)\b)(?P<x>.+)$", IGNORE),
+)  # fmt: skip
 # "the camera zooms out from the horse": the camera that films, named as the subject of its
 # own move (zoom, pan, tilt), is not a thing in the picture.
 FILMING_CAMERA = re.compile(

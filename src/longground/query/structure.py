@@ -131,6 +131,21 @@ def occurrence(text: str) -> tuple[int | None, str]:
     return g.ORDINALS[m[1].lower()], strip_lead_ins(rest)
 
 
+def not_shown(text: str) -> tuple[bool, str]:
+    """(True, "X") when `text` asks where X is not shown, else (False, text).
+
+    >>> not_shown("the cat not on screen"), not_shown("when isn't there a dog")
+    ((True, 'the cat'), (True, 'a dog'))
+    >>> not_shown("a cat on screen")
+    (False, 'a cat on screen')
+    """
+    for pattern in g.NOT_SHOWN:
+        m = pattern.match(text.strip(" ,.?!"))
+        if m and m["x"].strip():
+            return True, m["x"].strip()
+    return False, text
+
+
 def motion(text: str) -> tuple[str | None, str]:
     """The motion kind the text asks for (`agent.perception.motion.MOTION_KINDS`) and the text
     without its motion words.

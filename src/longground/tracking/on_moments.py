@@ -65,10 +65,15 @@ def target_words(query: str, channel: str | None = None) -> tuple[str | None, st
     ('cars pass', 'person who enters')
     >>> target_words("when does the speaker say hello")
     (None, 'the speech channel answers it: it finds words, not objects')
+    >>> target_words("when is the cat not on screen")[1]
+    "the moments are where 'the cat' is not shown"
     """
     from ..query import analyse
 
-    target = analyse(query).target
+    analysis = analyse(query)
+    target = analysis.target
+    if analysis.hidden:
+        return None, f"the moments are where {target.text!r} is not shown"
     for answered_by in (target.route.channel, channel):
         if answered_by in UNTRACKED_CHANNELS:
             return None, f"the {answered_by} channel answers it: it finds words, not objects"
