@@ -32,4 +32,9 @@ def test_the_gaps_between_the_moments_that_show_it(tmp_path):
     assert asked[-1] == "between 0:01 and 0:12 the cat"
     assert longest.moments.to_list() == [[9.0, 12.0]]
 
+    first = hidden_grounding(ground, path, analyse("the first time the cat is not on screen"))
+    assert first.moments.to_list() == [[0.0, 2.0]]
+    last = hidden_grounding(ground, path, analyse("the last time the cat is not on screen"))
+    assert last.moments.to_list() == [[16.0, 20.0]]
+
     assert hidden_grounding(ground, path, analyse("the cat")) is None

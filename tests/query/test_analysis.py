@@ -148,6 +148,8 @@ def test_one_occurrence_is_asked_for(query, nth, target):
         ("the bus is missing", "the bus"),
         ("when is there no dog", "dog"),
         ("how many times is the presenter not on screen", "the presenter"),
+        # a person with what they wear stays turned inside out (the shirt is seen with them)
+        ("when is a man in a red shirt not on screen", "a man in a red shirt"),
     ],
 )
 def test_where_a_thing_is_not_shown(query, target):

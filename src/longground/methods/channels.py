@@ -37,16 +37,18 @@ def hidden_grounding(
 ) -> Grounding | None:  # fmt: skip
     """The answer to "when is X not shown" (`QueryAnalysis.hidden`), or None for any other
     query: the stretches of at least `HIDDEN_MIN_S`, inside the query's window, between the
-    moments `ground(video, X)` finds (the longest one with `single`), each scored 1."""
+    moments `ground(video, X)` finds (the longest one with `single`; the first or last one
+    for "the first time X is not shown"), each scored 1."""
     if not analysis.hidden:
         return None
+    from ..agent.perception.intervals import occurrence
     from ..video import probe
 
     shown_query = " ".join(filter(None, (analysis.window, analysis.target.text)))
     shown = ground(video, shown_query)
     duration_s = probe(video).duration_s
     start_s, end_s = analysis.window_s(duration_s) or (0.0, duration_s)
-    gaps = shown.moments.gaps(start_s, end_s, HIDDEN_MIN_S)
+    gaps = occurrence(shown.moments.gaps(start_s, end_s, HIDDEN_MIN_S), analysis.occurrence)
     if single and len(gaps) > 1:
         gaps = gaps[np.argsort(-gaps.lengths_s, kind="stable")[:1]]
     trace = {**shown.trace, "analysis": analysis.to_record(),

@@ -188,7 +188,9 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
     skip_first = bool(g.AGAIN.search(text) or g.AFTER_FIRST.search(text))
     body = main_sentence(g.FIRST_INCLUDED.sub("", g.AFTER_FIRST.sub("", text)))
     body = strip_lead_ins(g.AGAIN.sub(" ", body))
-    hidden, body = not_shown(body)
+    hidden, shown = not_shown(body)
+    hidden = hidden and not split_relation(shown)[1]  # one event turned inside out, not a pair
+    body = shown if hidden else body
     nth, body = occurrence(body)
     target, conditions, relation = split_relation(body)
     if relation is Relation.CAUSED_BY and conditions and g.GENERIC.match(event_text(target)):
@@ -212,7 +214,6 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
         relation = Relation.WHILE
     if relation is Relation.NONE and window:
         relation = Relation.BETWEEN
-    hidden = hidden and len(events) == 1  # the gaps of one event, not of a combination
     return QueryAnalysis(
         query, tuple(events), relation, window, nth, skip_first, count, body, hidden
     )
