@@ -38,7 +38,7 @@ def test_a_speech_answer_that_no_segment_came_near_says_so():
 
 def test_a_channel_asked_for_itself_says_so():
     route = {"channel": "speech", "needle": "", "rule": "speech-absent"}
-    details = {"segments": 3, "any": "silence"}
+    details = {"segments": 3, "any": "silence", "min_s": 2.0}
     trace = {"route": route, "channel": details}
     silence = Grounding(Moments.from_list([[2.4, 9.8]], [1.0]), trace=trace)
     assert explain(silence)[1] == (

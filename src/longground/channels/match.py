@@ -158,9 +158,10 @@ def _any_speech(
     >>> _any_speech(segments, True, 20.0)[0].to_list()
     [[9.0, 20.0]]
     """
-    details = {"segments": len(spans), "any": "silence" if absent else "speech"}
+    details = {"segments": len(spans), "any": "speech"}
     if not absent:
         return Moments(spans.reshape(-1, 2), np.ones(len(spans))), details
+    details.update(any="silence", min_s=SILENCE_MIN_S)
     end_s = float(duration_s if duration_s is not None else (spans[-1, 1] if len(spans) else 0))
     gaps = Moments(spans.reshape(-1, 2)).gaps(0.0, end_s, SILENCE_MIN_S)
     return Moments(gaps.spans, np.ones(len(gaps))), details

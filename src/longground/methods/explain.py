@@ -8,7 +8,6 @@ short. `find --explain` prints these lines; `--trace FILE` keeps the whole recor
 
 from __future__ import annotations
 
-from ..channels.match import SILENCE_MIN_S
 from ..moments import Moments
 from ..timecode import format_time
 from .base import Grounding
@@ -78,7 +77,7 @@ def _any(details: dict) -> str:
     if details["any"] == "text":
         return f"why: any on-screen text: every line read ({details.get('lines', 0)} lines)"
     if details["any"] == "silence":
-        return (f"why: silence: the gaps of at least {SILENCE_MIN_S:g} s around the "
+        return (f"why: silence: the gaps of at least {details['min_s']:g} s around the "
                 f"{details.get('segments', 0)} speech segments")
     return f"why: any speech: the {details.get('segments', 0)} voice-activity segments"
 
