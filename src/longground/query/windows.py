@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from ..errors import UserError
-from ..timecode.grammar import TIME, read_point
+from ..timecode.grammar import TIME, read_point, unit_s
 
 _MARK = r"(?:\s*(?:-\s*)?mark)?"
 # A clock time with two-digit fields ("2:00", "1:02:30"; a score such as "1:0" is none).
@@ -21,6 +21,13 @@ _THE = r"(?:the\s+)?"
 #: Seconds either side of a time point ("the car at 2:15", "around the 5 minute mark"): people
 #: give the time of a moment roughly, and the moment itself lasts a while.
 AROUND_S = 30.0
+#: The share of the video that "at the beginning" and "towards the end" name.
+EDGE_SHARE = 0.2
+#: How many units "a few" is: "the first few seconds" are 5 s, "the last few minutes" 5 min.
+FEW = 5
+# A length after "first" or "last": a time, "few" units, or one unit ("the last minute").
+# ("the first second" is left alone: "the last second" may be an ordinal).
+_LENGTH = rf"({TIME}|(?:few\s+)?(?:seconds|minutes|hours)\b|(?:minute|hour)\b)"
 
 
 def time_to_s(text: str) -> float:
@@ -35,6 +42,20 @@ def time_to_s(text: str) -> float:
     (3900.0, 3900.0, 720.0)
     """
     return read_point(text, bare_number=False)
+
+
+def _length_s(text: str) -> float:
+    """Seconds in `_LENGTH`: a time, "few seconds" (`FEW` of them) or one unit ("minute")."""
+    words = text.lower().split()
+    if words[0] in ("few", "seconds", "minute", "minutes", "hour", "hours"):
+        return (FEW if words[-1].endswith("s") else 1) * unit_s(words[-1])
+    return time_to_s(text)
+
+
+def _edge(which: str, length_s: float, duration_s: float) -> tuple[float, float]:
+    """The first or last `length_s` of the video."""
+    first = which.lower() in ("first", "opening", "initial")
+    return (0.0, length_s) if first else (duration_s - length_s, duration_s)
 
 
 def _halves(which: str, duration_s: float) -> tuple[float, float]:
@@ -57,17 +78,18 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
         re.compile(rf"(?<![\w:.])({_CLOCK})\s*(?:-|–|to)\s*({_CLOCK})(?![\w:])", re.I),
         lambda m, d: (time_to_s(m[1]), time_to_s(m[2])),
     ),
-    (
-        re.compile(
-            rf"\b(?:in|during|within|over|for)\s+the\s+(?:first|opening|initial)\s+({TIME})", re.I
-        ),
-        lambda m, d: (0.0, time_to_s(m[1])),
+    (  # "in the first 5 minutes", "first 30 seconds", "the opening minute", "the last few seconds"
+        re.compile(rf"(?:\b(?:in|during|within|over|for)\s+)?\b(?:the\s+)?(?:very\s+)?"
+                   rf"(first|opening|initial|last|final|closing)\s+{_LENGTH}", re.I),
+        lambda m, d: _edge(m[1], _length_s(m[2]), d),
     ),
-    (
-        re.compile(
-            rf"\b(?:in|during|within|over|for)\s+the\s+(?:last|final|closing)\s+({TIME})", re.I
-        ),
-        lambda m, d: (d - time_to_s(m[1]), d),
+    (  # "at the beginning", "towards the end", "near the start of the video"
+        re.compile(r"\b(?:at|in|near|towards?|around|by)\s+the\s+(?:very\s+)?"
+                   r"(beginning|start|end|ending)\b"
+                   # not a place: "the cat at the end of the table"
+                   r"(?!\s+of\s+(?!(?:the|this)\s+(?:video|clip|footage|recording)\b))", re.I),
+        lambda m, d: _edge("first" if m[1].lower() in ("beginning", "start") else "last",
+                           EDGE_SHARE * d, d),
     ),
     (
         re.compile(r"\b(?:in|during)\s+the\s+(first|second|last|final)\s+half", re.I),
@@ -91,7 +113,8 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
     ),
     (
         re.compile(
-            rf"\b(?:before|until|till|up\s+to|by|earlier\s+than)\s+{_THE}({TIME}){_MARK}", re.I
+            rf"\b(?:(?:from|since)\s+the\s+(?:very\s+)?(?:start|beginning)\s+)?(?:before|until|"
+            rf"till|up\s+to|up\s+until|by|earlier\s+than)\s+{_THE}({TIME}){_MARK}", re.I
         ),
         lambda m, d: (0.0, time_to_s(m[1])),
     ),
@@ -99,13 +122,17 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
         re.compile(
             # not a hedge inside another window: "after about 90 s" is no time point
             r"(?<!after\s)(?<!before\s)(?<!since\s)(?<!until\s)(?<!from\s)"
-            rf"\b(?:at|around|near|about|approximately|roughly)\s+{_THE}({TIME}){_MARK}",
+            rf"(?:\b(?:at|around|near|about|approximately|roughly)\s+|@\s*){_THE}({TIME}){_MARK}",
             re.I,
         ),
         lambda m, d: (time_to_s(m[1]) - AROUND_S, time_to_s(m[1]) + AROUND_S),
     ),
 ]
-_LEFTOVER = re.compile(r"\s+(?:of|in)\s+the\s+(?:video|clip|footage|recording)\b", re.I)
+_LEFTOVER = re.compile(
+    r"\s+(?:of|in)\s+the\s+(?:video|clip|footage|recording|film|movie|match|game|race|show|"
+    r"episode|broadcast|stream|meeting|talk|lecture|interview)\b",
+    re.I,
+)
 
 
 def extract_window(query: str, duration_s: float) -> tuple[tuple[float, float] | None, str]:

@@ -31,9 +31,31 @@ CLOCK = r"\d+:\d{2}(?::\d{2})?(?:\.\d+)?"
 CLOCK_LIKE = r"\d+(?::\d+){1,2}(?:\.\d+)?"
 # "minute 12": a point given by its minute.
 MINUTE_N = rf"minute\s+{NUM}"
+# Minutes and then seconds without their unit, as people say them: "1 min 30", "2 minutes 15".
+MINUTES_SECONDS = rf"\d+\s*(?:minutes?|mins?|m)\s+[0-5]?\d(?![\d:.]|\s*(?:{UNIT}|%))"
+# Numbers in words, as people say a length: "five minutes", "twenty-five seconds", "an hour".
+NUMBER_WORDS = dict(
+    zip(
+        "one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+        "fifteen sixteen seventeen eighteen nineteen twenty".split(),
+        range(1, 21),
+        strict=True,
+    ),
+    thirty=30, forty=40, fifty=50, sixty=60, ninety=90,
+)  # fmt: skip
+_WORD_NUM = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+_WORD_UNIT = r"(?:hours?|minutes?|mins?|seconds?|secs?)\b"
+# "five minutes", "twenty-five seconds", "a minute", "an hour", "half an hour" ("a second" is
+# left alone: "before a second cat" is no time).
+WORD_AMOUNT = (
+    rf"(?:(?:{_WORD_NUM})(?:[\s-]+(?:{_WORD_NUM}))?\s*-?\s*{_WORD_UNIT}"
+    r"|(?:an?|one)\s+(?:hour|minute)\b|half\s+(?:an?\s+)?(?:hour|minute)\b)"
+)
 # A point in time as a query or a file writes it; a run of amounts may not stop right before
 # a digit ("1h30" is no time).
-TIME = rf"(?:{CLOCK_LIKE}|{SPOKEN_AMOUNTS}(?!\d)|{MINUTE_N})"
+TIME = (
+    rf"(?:{CLOCK_LIKE}|{MINUTES_SECONDS}|{SPOKEN_AMOUNTS}(?!\d)|{MINUTE_N}|{WORD_AMOUNT})"
+)
 
 _AMOUNT_PART = re.compile(rf"({NUM})\s*-?\s*({UNIT})", re.I)
 _CLOCK_FIELDS = re.compile(r"(\d+)(?::(\d+))?:(\d+(?:\.\d+)?)")
@@ -115,6 +137,15 @@ def clock_s(token: str) -> float | None:
         return None
 
 
+def _word_amount_s(text: str) -> float:
+    """Seconds in one `WORD_AMOUNT` ("twenty-five seconds", "half an hour", "an hour")."""
+    words = re.findall(r"[a-z]+", text)
+    unit = unit_s(words[-1])
+    if words[0] == "half":
+        return unit / 2
+    return unit * (sum(NUMBER_WORDS.get(w, 0) for w in words[:-1]) or 1)
+
+
 def read_point(text: str, *, bare_number: bool = True) -> float:
     """Seconds of one point in time written alone: a clock time, amounts with units,
     "minute N", or (when `bare_number`) a plain number of seconds.
@@ -124,8 +155,10 @@ def read_point(text: str, *, bare_number: bool = True) -> float:
 
     >>> read_point("75:30"), read_point("90s"), read_point("1h2m"), read_point("minute 3")
     (4530.0, 90.0, 3720.0, 180.0)
-    >>> read_point("12.5"), read_point("1 hour and 5 minutes")
-    (12.5, 3900.0)
+    >>> read_point("12.5"), read_point("1 hour and 5 minutes"), read_point("1 min 30")
+    (12.5, 3900.0, 90.0)
+    >>> read_point("twenty-five seconds"), read_point("an hour"), read_point("half a minute")
+    (25.0, 3600.0, 30.0)
     """
     token = text.strip()
     lowered = token.lower()
@@ -135,6 +168,11 @@ def read_point(text: str, *, bare_number: bool = True) -> float:
         return 60.0 * float(lowered.split()[1])
     if re.fullmatch(SPOKEN_AMOUNTS, token, re.I):
         return float(amount_s(token))
+    if re.fullmatch(MINUTES_SECONDS, token, re.I):
+        minutes, seconds = re.findall(r"\d+", token)
+        return 60.0 * int(minutes) + int(seconds)
+    if re.fullmatch(WORD_AMOUNT, lowered):
+        return _word_amount_s(lowered)
     if bare_number and re.fullmatch(NUM, token):
         return float(token)
     raise TimeError(f"not a time: {text!r} (use seconds, MM:SS, HH:MM:SS or amounts like 1h2m)")
