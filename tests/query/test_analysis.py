@@ -44,6 +44,11 @@ ROUTES = [
     ("the parts with dialogue", "speech", ""),
     ("when is someone talking", "speech", ""),
     ("when does a caption appear", "text", ""),
+    ("any mention of the budget", "speech", "the budget"),  # "mention of X" is X
+    ("i need the part where the narrator mentions climate change", "speech", "climate change"),
+    ("faces", "people", "face"),  # a plural noun the tagger took for a verb
+    ("the faces on screen", "people", "face"),
+    ("where is there no talking", "speech", ""),
     ("a woman talking to the camera", "people", "person"),  # a person doing something
     ("Computer screen showing different swimsuits", "visual", None),
     ("a woman crying", "visual", None),
@@ -79,10 +84,20 @@ def test_each_wording_reaches_its_channel(query, channel, needle):
         ("the horse's background is red", "the horse on a red background"),
         ("timestamps where the chart appears", "the chart"),
         ("the bit where the host waves", "the host waves"),
+        ("show me all the shots with a dog in them", "a dog"),
+        ("where's the cat at?", "the cat"),
+        ("the cat, please", "the cat"),
+        ("the dog, but only after 3:00", "the dog"),
+        ("i want the cat", "the cat"),
     ],
 )
 def test_targets_keep_the_event(query, target):
     assert analyse(query).target.text == target
+
+
+def test_an_arrow_is_then():
+    a = analyse("cat -> dog")
+    assert (a.target.text, a.conditions[0].text, a.relation.value) == ("dog", "cat", "right after")
 
 
 def test_a_subject_carries_over_then():
@@ -166,6 +181,9 @@ def test_things_beside_a_person_are_seen_with_them():
         ("the first time the cat appears", 1, "the cat"),
         ("first time we see the dog", 1, "the dog"),
         ("the last appearance of the bicycle", -1, "the bicycle"),
+        ("the last shot of the boat", -1, "the boat"),
+        ("the very first frame with a dog", 1, "a dog"),
+        ("the last scene showing a horse", -1, "a horse"),
         ("the first cat", None, "the first cat"),  # an identity's rank, read by the planner
     ],
 )
@@ -185,6 +203,12 @@ def test_one_occurrence_is_asked_for(query, nth, target):
         ("how many times is the presenter not on screen", "the presenter"),
         # a person with what they wear stays turned inside out (the shirt is seen with them)
         ("when is a man in a red shirt not on screen", "a man in a red shirt"),
+        ("shots without people", "people"),
+        ("every shot without any text", "text"),
+        ("the moments with no dog", "dog"),
+        ("no text", "text"),
+        ("anything but a dog", "a dog"),
+        ("everything except the cat", "the cat"),
     ],
 )
 def test_where_a_thing_is_not_shown(query, target):
@@ -193,8 +217,21 @@ def test_where_a_thing_is_not_shown(query, target):
 
 
 @pytest.mark.parametrize(
-    "query", ["the cat is not moving", "no one on screen", "a cat with no dog", "a cat"]
-)
+    ("query", "channel"),
+    [("shots without people", "people"), ("every shot without any text", "text"),
+     ("no text", "text"), ("the moments with no dog", "visual")],
+)  # fmt: skip
+def test_what_is_not_shown_is_asked_of_its_channel(query, channel):
+    """The hidden answer grounds the target's text on its own (`hidden_grounding`): that text
+    must reach the channel the thing is found by (every line of text, every person)."""
+    assert analyse(analyse(query).target.text).target.route.channel == channel
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["the cat is not moving", "no one on screen", "a cat with no dog", "a cat without a dog",
+     "a cat"],
+)  # fmt: skip
 def test_other_negations_are_not_hidden(query):
     assert not analyse(query).hidden
 

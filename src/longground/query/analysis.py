@@ -47,6 +47,8 @@ _TRAILING = re.compile(
     r"displayed|present)|(?:is|are)\s+there|shows?\s+up|showing\s+up|comes?\s+(?:into\s+view|up)|pops?\s+up|"
     r"(?:is|are)\s+on[\s-]screen|on[\s-]screen|in\s+(?:the|this)\s+(?:video|clip|footage)|"
     r"happens?|occurs?|is\s+there|are\s+there|again|at\s+all|ever|anywhere|somewhere|"
+    # "the shots with a dog in them", "the dog, but only", "where is the cat at", "please"
+    r"in\s+(?:them|it)|(?:but\s+)?only|at|please|pls|"
     # "X in the shot that comes right after Y": the shot is X's own
     r"(?:in|during)\s+the\s+(?:shot|scene|clip)(?:\s+(?:that|which)\s+(?:comes?|came|is|follows?))?"
     r"))+$",
@@ -153,11 +155,11 @@ class QueryAnalysis:
 
 
 def check_query(query: str) -> str:
-    """`query` with its spaces collapsed and "where's"-style contractions written out, or a
-    one-line error for an empty, over-long or unreadable one.
+    """`query` with its spaces collapsed, "where's"-style contractions and arrows written out,
+    or a one-line error for an empty, over-long or unreadable one.
 
-    >>> check_query("  where's   the cat ")
-    'where is the cat'
+    >>> check_query("  where's   the cat "), check_query("dog -> cat")
+    ('where is the cat', 'dog, then cat')
     """
     if not isinstance(query, str) or not query.strip():
         raise UserError("the query is empty")
@@ -169,6 +171,7 @@ def check_query(query: str) -> str:
     if "\x00" in query or any(0xD800 <= ord(c) <= 0xDFFF for c in query):
         raise UserError(f"the query {query[:40]!r} is not valid text (a NUL or a lone surrogate)")
     text = " ".join(query.replace("’", "'").replace("‘", "'").split())
+    text = g.ARROW.sub(", then ", text)
     return g.CONTRACTED.sub(r"\1 is", text)
 
 

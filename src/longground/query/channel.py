@@ -142,6 +142,7 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"complaining)\b(?:\s+\S+){0,8}?\s+about\s+(?P<x>.+)", re.I)),
     ("speech-says", "speech", re.compile(
         rf"\b(?:{_SPEAK}|describ(?:es|ed|ing|e))\b\s*[:,]?\s*"
+        r"(?:(?<=mention\s)of\s+|(?<=mentions\s)of\s+)?"  # "any mention of the budget"
         r"(?:the\s+(?:word|words|phrase|name)\s+)?(?P<x>.+)", re.I)),
     ("speech-the-word", "speech", re.compile(
         r"\b(?:the\s+)?(?:word|phrase)\s+(?P<x>\S.*)", re.I)),

@@ -54,7 +54,8 @@ _LEAD_INS = (
     r"ground|count|tell\s+me|get|track)",
     r"(?:i\s+(?:want|need|would\s+like|wanna)\s+to\s+(?:see|find|know|watch)|i'?m\s+looking\s+for|"
     r"i\s+am\s+looking\s+for|look(?:ing)?\s+for|search(?:ing)?\s+for|jump\s+to|take\s+me\s+to|"
-    r"skip\s+to|go\s+to|spot|point\s+out|pull\s+up|bring\s+up|cue\s+up)",
+    r"skip\s+to|go\s+to|spot|point\s+out|pull\s+up|bring\s+up|cue\s+up|"
+    r"i\s+(?:want|need|would\s+like|wanna)(?!\s+to\b))",
     r"how\s+many\s+times",
     r"how\s+many",
     r"(?:the\s+)?number\s+of",
@@ -80,7 +81,7 @@ _LEAD_INS = (
     r"we\s+(?:then\s+|again\s+|now\s+)?see",
     r"the\s+(?:video|clip)\s+(?:ends|begins|starts|opens|closes|continues)\s+with",
     r"(?:more\s+)?shots?\s+(?:are\s+|is\s+)?shown\s+of",
-    r"when(?:ever)?\s+(?:is|are|was|were)\s+there",
+    r"(?:when(?:ever)?|where)\s+(?:is|are|was|were)\s+there",
     r"when(?:ever)?\s+(?:does|do|did|is|are|was|were)",
     r"where\s+(?:does|do|is|are)",
     r"(?:does|do|did|is|are|was|were)",
@@ -172,6 +173,8 @@ CUT_FROM = re.compile(
     r"(.+?)(?:,|$)",
     IGNORE,
 )
+# "dog -> cat": one thing, then the other.
+ARROW = re.compile(r"\s*(?:-+>|=>|→|⟶)\s*")
 THEN = re.compile(
     r"^(.+?)(?:,\s*|\s+)(?:(?:and\s+)?then|and\s+(?:leads?|leading)\s+(?:into|to)|"
     r"(?:leads?|leading)\s+into)\s+(.+)$",
@@ -223,9 +226,15 @@ NOT_SHOWN = (
     re.compile(r"^(?:when\s+)?(?:can't|cannot|can\s+not|don't|do\s+not)\s+(?:we|you|i)\s+see\s+"
                r"(?P<x>.+)$", IGNORE),
     re.compile(r"^(?P<x>.+?)\s+(?:(?:is|are)\s+)?(?:absent|missing|gone)$", IGNORE),
-    # "no dog" (not "no one": the people channel's own "nobody"; not "no speech")
+    # "no dog", "no text" (not "no one": the people channel's own "nobody"; not "no speech":
+    # the silences)
     re.compile(r"^(?:there\s+(?:is|are)\s+)?no\s+(?!(?:one|body|people|person|persons|faces?|"
-               r"humans?|speech|dialog(?:ue)?|talking|text)\b)(?P<x>.+)$", IGNORE),
+               r"humans?|speech|dialog(?:ue)?|talking)\b)(?P<x>.+)$", IGNORE),
+    # "shots without people", "every shot with no text", "anything but a dog"
+    re.compile(rf"^(?:(?:the\s+)?{_UNITS}\s+)?(?:without|with\s+no|lacking)\s+(?P<x>.+)$",
+               IGNORE),
+    re.compile(r"^(?:anything|everything|all)\s+(?:but|except(?:\s+for)?|other\s+than)\s+"
+               r"(?P<x>.+)$", IGNORE),
 )  # fmt: skip
 # "the camera zooms out from the horse": the camera that films, named as the subject of its
 # own move (zoom, pan, tilt), is not a thing in the picture.
@@ -291,10 +300,11 @@ ORDINAL_SUFFIX = re.compile(
     IGNORE,
 )
 # "the first time X", "the last time that X", "first time we see X", "the last appearance of
-# X": one occurrence of the answer, in time order.
+# X", "the last shot of X": one occurrence of the answer, in time order.
 OCCURRENCE = re.compile(
-    rf"\b(?:for\s+)?(?:the\s+)?({_ORD})\s+(?:time|appearance|showing|occurrence|sighting)"
-    r"(?:\s+(?:that|when|of))?\b\s*",
+    rf"\b(?:for\s+)?(?:the\s+)?(?:very\s+)?({_ORD})\s+(?:(?:time|appearance|showing|occurrence|"
+    r"sighting)(?:\s+(?:that|when|of))?|(?:shot|frame|scene|clip)s?\s+(?:of|with|showing|where|"
+    r"in\s+which|that\s+shows?))\b\s*",
     IGNORE,
 )
 # Condition texts that name nothing in particular: the encoder cannot check them.

@@ -114,7 +114,8 @@ def split_relation(body: str) -> tuple[str, tuple[str, ...], Relation]:
 def _adverbial_then(left: str, right: str) -> bool:
     """"The little boy then leaves": a subject without a verb before "then" and a verb after
     it is one event told in order, not two ("a rocket, then a cat")."""
-    before, after = tag(left), tag(right)
+    before = tag(left)
+    after = tag(f"{left} then {right}")[len(before) + 1 :]  # "leaves" alone may be a noun
     return bool(after) and after[0].is_verb and not any(t.is_verb for t in before)
 
 
