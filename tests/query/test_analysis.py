@@ -44,6 +44,13 @@ ROUTES = [
     ("the parts with dialogue", "speech", ""),
     ("when is someone talking", "speech", ""),
     ("when does a caption appear", "text", ""),
+    ("the license plate ABC 123", "text", "abc 123"),  # text on things in the picture
+    ("when does the plate read ABC123", "text", "abc123"),
+    ("the clock shows 10:30", "text", "10:30"),
+    ("the price tag says $9.99", "text", "$9.99"),
+    ("a truck with the word FEDEX on it", "text", "fedex"),
+    ("a t-shirt that says LOVE", "text", "love"),
+    ("the clock", "visual", None),
     ("any mention of the budget", "speech", "the budget"),  # "mention of X" is X
     ("i need the part where the narrator mentions climate change", "speech", "climate change"),
     ("faces", "people", "face"),  # a plural noun the tagger took for a verb

@@ -54,7 +54,7 @@ PROTOTYPES: dict[str, tuple[str, ...]] = {
         "the slide titled X", "the X slide", "the caption X", "X is written on the screen",
         "the title X appears", "a sign that reads X", "the scoreboard shows X",
         "the on-screen text says X", "the headline X", "the banner reads X", "X is displayed",
-        "the word X is shown on screen",
+        "the word X is shown on screen", "the label says X", "with the word X printed on it",
     ),
     "speech": (
         "someone says X", "the speaker mentions X", "the word X is spoken", "X is said out loud",
@@ -74,7 +74,9 @@ _Q = "\"“”‘’`'"
 _SCREEN_STRONG = (r"slides?|captions?|subtitles?|titles?|title\s+cards?|headlines?|banners?|"
                   r"signs?|scoreboards?|chyrons?|tickers?|lower\s+thirds?|on[- ]screen\s+text|"
                   r"texts?|headings?|placards?|labels?")  # fmt: skip
-_SCREEN_WEAK = r"screens?|boards?|whiteboards?|posters?|cards?|displays?|monitors?"
+_SCREEN_WEAK = (r"screens?|boards?|whiteboards?|posters?|cards?|displays?|monitors?|plates?|"
+                r"clocks?|timers?|tags?|badges?|stickers?|menus?|pages?|t-?shirts?|shirts?|"
+                r"jerseys?|mugs?|packets?|boxes|box|cans?|bottles?|trucks?|vans?")  # fmt: skip
 _NAMING_STRONG = (r"titled|entitled|called|named|headed|labell?ed|reading|that\s+reads|"
                   r"which\s+reads|reads|read|saying|that\s+says|which\s+says|says|say|"
                   r"with\s+the\s+(?:title|text|words?|caption|heading|name)|about")  # fmt: skip
@@ -109,7 +111,8 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"\s*(?P<x>.+)", re.I)),
     ("text-word-shown", "text", re.compile(
         r"\b(?:the\s+)?(?:word|words|phrase|name)\s+(?P<x>.+?)\s+(?:(?:is|are|gets?)\s+)?"
-        r"(?:shown|displayed|written|printed|appears?|appeared|(?:(?:comes?|came|pops?|popped|"
+        r"(?:shown|displayed|written|printed|appears?|appeared|on\s+(?:it|them)|"
+        r"(?:(?:comes?|came|pops?|popped|"
         rf"shows?|showed)\s+up\s+)?(?:on|in)\s+(?:the\s+|a\s+)?(?:{_SCREEN_STRONG}|{_SCREEN_WEAK}))"
         r"\b",
         re.I)),
@@ -121,7 +124,7 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         re.I)),
     ("text-the-caption-x", "text", re.compile(
         r"\b(?:the\s+)?(?:title|caption|headline|banner|subtitle|heading|sign|text|"
-        rf"on[- ]screen\s+text)\s*[:,]?\s+"
+        rf"on[- ]screen\s+text|(?:licen[cs]e\s+|number\s+)?plate|label|tag|badge)\s*[:,]?\s+"
         # quoted, capitalised, or a token no word is: a file name, an address ("default.mp4")
         rf"(?P<x>[{_Q}].+|[A-Z0-9][^a-z]*\S|[A-Z]\w*(?:\s+[A-Z]\w*)*|\S*\w[./@]\w\S*)"
         r"\s*(?:$|\s+(?:appears?|is|are|shows?|comes?|pops?))")),
@@ -290,7 +293,7 @@ def clean_needle(raw: str) -> str:
     text = re.sub(
         r"\s+(?:(?:is|are)\s+)?(?:on\s+(?:the\s+)?screen|appears?|is\s+shown|shown|"
         r"(?:is|are|gets?)\s+(?:said|spoken|mentioned|heard)|comes?\s+up|pops?\s+up|"
-        r"out\s+loud|aloud|in\s+the\s+video|again|ever)$",
+        r"out\s+loud|aloud|in\s+the\s+video|again|ever|on\s+(?:it|them))$",
         "",
         text,
         flags=re.I,
