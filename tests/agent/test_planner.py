@@ -175,6 +175,16 @@ RELATIONS = [
         "none",
     ),
     ("Find every time the ball knocks something over.", "the ball", (), "none"),
+    # users' words for order and company
+    ("the dog as soon as the cat appears", "the dog", ("the cat",), "right after"),
+    ("the dog once the cat is gone", "the dog", ("the cat",), "after"),
+    ("the dog alongside the cat", "the dog", ("the cat",), "while"),
+    ("the dog with the cat in frame", "the dog", ("the cat",), "while"),
+    ("the dog before the cat does", "the dog", ("the cat",), "before"),
+    # a thing not shown beside another
+    ("the dog when the cat is not on screen", "the dog", ("the cat",), "without"),
+    ("the dog when the cat isn't there", "the dog", ("the cat",), "without"),
+    ("the cat is not on screen while the dog is", "the dog", ("the cat",), "without"),
 ]
 
 

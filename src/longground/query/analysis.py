@@ -46,7 +46,8 @@ _TRAILING = re.compile(
     r"(?:\s+(?:appears?|appeared|appearing|(?:(?:is|are|gets?)\s+)?(?:shown|seen|visible|"
     r"displayed|present)|(?:is|are)\s+there|shows?\s+up|showing\s+up|comes?\s+(?:into\s+view|up)|pops?\s+up|"
     r"(?:is|are)\s+on[\s-]screen|on[\s-]screen|in\s+(?:the|this)\s+(?:video|clip|footage)|"
-    r"happens?|occurs?|is\s+there|are\s+there|again|at\s+all|ever|anywhere|somewhere|"
+    r"(?:(?:is|are)\s+)?in\s+(?:the\s+)?(?:frame|view)|"
+    r"happens?|occurs?|is\s+there|are\s+there|again|at\s+all|ever|anywhere|somewhere|does|do|"
     # "the shots with a dog in them", "the dog, but only", "where is the cat at", "please"
     r"in\s+(?:them|it)|(?:but\s+)?only|at|please|pls|"
     # "X in the shot that comes right after Y": the shot is X's own
@@ -195,7 +196,7 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
     hidden = hidden and not split_relation(shown)[1]  # one event turned inside out, not a pair
     body = shown if hidden else body
     nth, body = occurrence(body)
-    target, conditions, relation = split_relation(body)
+    target, conditions, relation = _negated_beside(*split_relation(body))
     if relation is Relation.CAUSED_BY and conditions and g.GENERIC.match(event_text(target)):
         # "something gets knocked over by the ball": what the ball does is asked for
         target, conditions, relation = conditions[0], (target,), Relation.CAUSES
@@ -220,6 +221,29 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
     return QueryAnalysis(
         query, tuple(events), relation, window, nth, skip_first, count, body, hidden
     )
+
+
+def _negated_beside(
+    target: str, conditions: tuple[str, ...], relation: Relation
+) -> tuple[str, tuple[str, ...], Relation]:
+    """A thing not shown beside another: "the dog when the cat is not on screen" is the dog
+    without the cat, and so is "the cat is not on screen while the dog is"; "the dog after
+    the cat is gone" is the dog after the cat.
+
+    >>> _negated_beside("the dog", ("there is no cat",), Relation.WHILE)
+    ('the dog', ('cat',), <Relation.WITHOUT: 'without'>)
+    >>> _negated_beside("the cat is not on screen", ("the dog is",), Relation.WHILE)
+    ('the dog is', ('the cat',), <Relation.WITHOUT: 'without'>)
+    """
+    if len(conditions) != 1:
+        return target, conditions, relation
+    hidden, shown = not_shown(conditions[0])
+    if hidden:
+        return target, (shown,), Relation.WITHOUT if relation is Relation.WHILE else relation
+    hidden, shown = not_shown(target)
+    if hidden and relation is Relation.WHILE:
+        return conditions[0], (shown,), Relation.WITHOUT
+    return target, conditions, relation
 
 
 def _seen_with(event: Event) -> list[str]:

@@ -136,7 +136,7 @@ MARKERS: list[tuple[str, str]] = [
     ),
     (
         "right after",
-        r"(?:right|immediately|just|directly|shortly|soon|straight)\s+after"
+        r"(?:right|immediately|just|directly|shortly|soon|straight)\s+after|as\s+soon\s+as"
         r"|(?:immediately|directly|right)\s+following|the\s+moment\s+after"
         # "X that directly follows a shot of Y" (not "a car just follows the bus")
         r"|(?:(?:that|which)\s+)?(?:immediately|directly|right|just)\s+follows?"
@@ -150,16 +150,17 @@ MARKERS: list[tuple[str, str]] = [
     ),
     # Passing by something, or missing it, needs both in the scene: co-presence, as "while".
     ("while", PASSING),
-    ("after", r"after|following|later\s+than|subsequent\s+to"),
+    ("after", r"after|following|later\s+than|subsequent\s+to|once(?=\s+(?:the|a|an|we|you)\b)"),
     ("before", r"before|prior\s+to|preceding|ahead\s+of|earlier\s+than"),
     (
         "while",
         r"while|whilst|at\s+the\s+same\s+time\s+as|simultaneously\s+with|together\s+with"
-        r"|along\s+with|accompanied\s+by|during|whenever|when|shares?\s+the\s+(?:frame|"
+        r"|along\s+with|alongside|accompanied\s+by|during|whenever|when|shares?\s+the\s+(?:frame|"
         r"screen|shot)\s+with|in\s+the\s+same\s+(?:shot|frame|scene)\s+as"
         # "said over a shot of X", "with X on screen" after something said or read
         r"|over\s+(?:a\s+|the\s+)?(?:shot|picture|view|image)s?\s+of"
-        r"|with(?!\s+(?:nothing|no|none)\b)(?=\s+.{1,60}?\s+on[\s-]screen\s*$)"
+        r"|with(?!\s+(?:nothing|no|none)\b)(?=\s+.{1,60}?\s+(?:on[\s-]screen|in\s+(?:the\s+)?"
+        r"(?:frame|shot|view))\s*$)"
         # "as" joining two clauses ("laughing as he was undressing"), not "dressed as a clown"
         r"|as(?=\s+(?:he|she|they|it|we|you|i|his|her|their|its|the|a|an|someone|somebody)\s+"
         r"(?:\S+\s+){0,5}?(?:is|are|was|were|\w+s|\w+ed|\w+ing)\b)",
@@ -191,7 +192,8 @@ WITH_TOGETHER = re.compile(r"^(.+?)\s+with\s+(.+)$", IGNORE)
 FILLERS = re.compile(
     r"\b(?:appears?|appeared|appearing|(?:is|are|gets?)\s+(?:shown|seen|visible|displayed|"
     r"present|on[\s-]screen)|shows?\s+up|showing\s+up|can\s+be\s+seen|comes?\s+into\s+view|"
-    r"pops?\s+up|on[\s-]screen|in\s+view|in\s+the\s+(?:video|frame|scene|shot|picture|image)|"
+    r"pops?\s+up|on[\s-]screen|in\s+view|in\s+(?:the\s+)?frame|"
+    r"in\s+the\s+(?:video|scene|shot|picture|image)|"
     r"is\s+there|"
     r"there\s+(?:is|are)|there's|shown|visible|both|again|(?:a|the)\s+shots?\s+of|"
     r"(?:that\s+)?(?:we|you)\s+(?:see|saw)|,?\s*(?:every|each)\s+time$|"
@@ -206,7 +208,7 @@ FILLERS = re.compile(
 LEADING_WORDS = re.compile(
     r"^\s*(?:that|which|who|where|when|and|then|is|are|was|were|does|do)\s+", IGNORE
 )
-TRAILING_WORDS = re.compile(r"\s+(?:is|are|was|were|and|that|which|it|to)\s*$", IGNORE)
+TRAILING_WORDS = re.compile(r"\s+(?:is|are|was|were|does|do|did|and|that|which|it|to)\s*$", IGNORE)
 
 STILL = re.compile(
     r"\b(?:(?:in\s+a\s+)?still\s+shot(?:\s+where\s+nothing\s+moves)?|(?:with\s+)?nothing\s+"
