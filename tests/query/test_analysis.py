@@ -51,6 +51,17 @@ ROUTES = [
     ("a truck with the word FEDEX on it", "text", "fedex"),
     ("a t-shirt that says LOVE", "text", "love"),
     ("the clock", "visual", None),
+    ("speech: budget", "speech", "budget"),  # a channel named as a label
+    ("budget (spoken)", "speech", "budget"),
+    ("budget in the transcript", "speech", "budget"),
+    ("on screen: SALE", "text", "sale"),
+    ("OCR: EXIT", "text", "exit"),
+    ("where does it say SALE", "text", "sale"),  # "it says" is writing
+    ("where is SALE written", "text", "sale"),
+    ("SALE on the sign", "text", "sale"),
+    ("when can I see the word SALE", "text", "sale"),  # seen, so written
+    ("when revenue is on the slide", "text", "revenue"),
+    ("the number of times \"yes\" is spoken", "speech", "yes"),
     ("any mention of the budget", "speech", "the budget"),  # "mention of X" is X
     ("i need the part where the narrator mentions climate change", "speech", "climate change"),
     ("faces", "people", "face"),  # a plural noun the tagger took for a verb
@@ -246,6 +257,13 @@ def test_other_negations_are_not_hidden(query):
 def test_silence_is_speech_absent():
     route = analyse("when is there silence").target.route
     assert (route.channel, route.needle, route.absent) == ("speech", "", True)
+
+
+@pytest.mark.parametrize(
+    "query", ["how often does he say um", "the number of times \"yes\" is spoken"]
+)
+def test_how_often_is_a_count(query):
+    assert analyse(query).count
 
 
 def test_a_count_is_asked_for():

@@ -20,7 +20,7 @@ reads its channel and window; the trace shows it whole (`to_record`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ..errors import UserError
@@ -41,7 +41,7 @@ from .words import head_noun, tag
 
 #: Longest query read, in characters (`text.MAX_TEXT_CHARS`, the limit of every text value).
 MAX_QUERY_CHARS = MAX_TEXT_CHARS
-_COUNT = re.compile(r"^\s*(?:how\s+many|count\b|number\s+of\b)", re.I)
+_COUNT = re.compile(r"^\s*(?:how\s+many|how\s+often|count\b|(?:the\s+)?number\s+of\b)", re.I)
 _TRAILING = re.compile(
     r"(?:\s+(?:appears?|appeared|appearing|(?:(?:is|are|gets?)\s+)?(?:shown|seen|visible|"
     r"displayed|present)|(?:is|are)\s+there|shows?\s+up|showing\s+up|comes?\s+(?:into\s+view|up)|pops?\s+up|"
@@ -274,6 +274,8 @@ def _event(role: str, phrase: str) -> Event:
     # The channel is read on the words that say it is shown or heard ("on screen", "is
     # spoken"), which the event's text leaves out.
     choice = route(strip_lead_ins(phrase.strip(" ,.?!")) or text)
+    if choice.rule == "speech-the-word" and g.SEEING.match(phrase.strip()):
+        choice = replace(choice, channel="text", rule="text-the-word-seen")  # "can I see ..."
     tokens = tag(text)
     head = head_noun(tokens)
     subject = tokens[head].text if head is not None else ""

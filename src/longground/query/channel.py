@@ -30,6 +30,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .grammar import SPEECH_LABEL, TEXT_LABEL
 from .words import (
     BODY_NOUNS,
     BODY_VERBS,
@@ -97,6 +98,11 @@ _GENERIC_NEEDLE = re.compile(
     re.I,
 )
 _CUES: list[tuple[str, str, re.Pattern]] = [
+    ("speech-label", "speech", re.compile(
+        rf"^(?:{SPEECH_LABEL})\s*:\s*(?P<x>.+)$|^(?P<y>.+?)\s*(?:\((?:{SPEECH_LABEL})\)|"
+        r"(?:in|on)\s+(?:the\s+)?(?:speech|audio|transcript|soundtrack|dialog(?:ue)?))$", re.I)),
+    ("text-label", "text", re.compile(
+        rf"^(?:{TEXT_LABEL})\s*:\s*(?P<x>.+)$|^(?P<y>.+?)\s*\((?:{TEXT_LABEL})\)$", re.I)),
     ("text-score-change", "text", re.compile(
         r"\b(?P<x>score(?:board)?)\s+(?:changes?|changed|changing|updates?|updated|goes\s+up|"
         r"went\s+up)\b(?!\s+to\b)", re.I)),
@@ -116,6 +122,9 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         rf"shows?|showed)\s+up\s+)?(?:on|in)\s+(?:the\s+|a\s+)?(?:{_SCREEN_STRONG}|{_SCREEN_WEAK}))"
         r"\b",
         re.I)),
+    ("text-it-says", "text", re.compile(
+        r"\b(?:it|that)\s+(?:says?|reads?)\s*[:,]?\s*(?P<x>.+)|\b(?:see|read|spot)\s+the\s+"
+        r"(?:word|words|phrase|name)\s+(?P<y>.+)", re.I)),
     ("speech-word-said", "speech", re.compile(
         rf"\b(?:word|words|phrase|name)\s+(?P<x>.+?)\s+(?:is|are|gets?|was|were)\s+(?:{_SAID})",
         re.I)),
@@ -134,8 +143,12 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"(?:words?\s+)?(?P<y>.+)", re.I)),
     ("text-on-screen", "text", re.compile(
         r"(?P<x>[\"“‘'`][^\"”’'`]+[\"”’'`]|\b[A-Z0-9][A-Z0-9'&.-]+(?:\s+[A-Z0-9][A-Z0-9'&.-]+)*\b)"
-        r"\s+(?:(?:appears?|is\s+shown|shows\s+up|pops\s+up|comes\s+up|is)\s+)?on\s+(?:the\s+)?"
-        r"screen\b")),
+        r"\s+(?:(?:(?:appears?|is\s+shown|shows\s+up|pops\s+up|comes\s+up|is)\s+)?(?:on|in)\s+"
+        rf"(?:the\s+|a\s+)?(?:{_SCREEN_STRONG}|{_SCREEN_WEAK})|(?:is\s+)?(?:written|displayed|"
+        r"visible|shown))\b")),
+    ("text-x-on-the-slide", "text", re.compile(
+        r"^(?P<x>.+?)\s+(?:is|are)\s+(?:written\s+)?(?:on|in)\s+(?:the\s+|a\s+)?"
+        rf"(?:{_SCREEN_STRONG})$", re.I)),
     ("speech-said", "speech", re.compile(
         rf"^(?:(?:when\s+)?(?:is|was|are|were)\s+)?(?P<x>.+?)\s+(?:(?:is|are|gets?|was|were)\s+)?"
         rf"(?:ever\s+)?(?:{_SAID})\b", re.I)),

@@ -28,6 +28,14 @@ COREFERENCE = re.compile(
     r"(?:\s+in\s+(?:this|the)\s+(?:video|clip))?$",
     IGNORE,
 )
+# What a channel is called in a label: "speech: budget", "on screen: SALE", "budget (spoken)".
+SPEECH_LABEL = r"speech|spoken|said|audio|transcript|voice|dialog(?:ue)?"
+TEXT_LABEL = r"text|on[- ]screen(?:\s+text)?|captions?|subtitles?|ocr|screen|slides?|written"
+CHANNEL_LABEL = re.compile(rf"^(?:{SPEECH_LABEL}|{TEXT_LABEL})\s*:\s*", IGNORE)
+# Lead-ins that say the thing is looked at ("can I see the word X": written, not said).
+SEEING = re.compile(
+    r"^(?:when\s+)?(?:(?:do|does|did|can|could)\s+(?:we|you|i)\s+see|we\s+see|show\s+me)\b", IGNORE
+)
 # Asking only for returns of an entity: its first showing is left out.
 AGAIN = re.compile(
     r"\b(?:comes?\s+back|coming\s+back|seen\s+again|shown\s+again|appears?\s+again|every\s+return"
@@ -58,7 +66,7 @@ _LEAD_INS = (
     r"i\s+(?:want|need|would\s+like|wanna)(?!\s+to\b))",
     r"how\s+many\s+times",
     r"how\s+many",
-    r"(?:the\s+)?number\s+of",
+    r"(?:the\s+)?number\s+of(?:\s+times)?",
     r"how\s+often",
     r"at\s+what\s+(?:times?|points?|moments?|timestamps?)",
     r"what\s+times?",

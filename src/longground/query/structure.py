@@ -46,6 +46,8 @@ def main_sentence(text: str) -> str:
     >>> main_sentence("There may be more than one cat in this video. When is the one shown?")
     'When is the cat shown'
     """
+    label = g.CHANNEL_LABEL.match(text)  # "speech: budget" is one sentence
+    head, text = (label[0], text[label.end() :]) if label else ("", text)
     sentences = [s.strip() for s in re.split(r"(?<=[.?!:])\s+", text) if s.strip(" .?!:")]
     noun, kept = None, []
     for sentence in sentences:
@@ -58,7 +60,7 @@ def main_sentence(text: str) -> str:
     body = kept[0] if kept else text.strip(" .?!")
     if noun:
         body = re.sub(r"\bthe\s+one\b", f"the {noun}", body, flags=re.I)
-    return body
+    return head + body
 
 
 def strip_lead_ins(text: str) -> str:
