@@ -55,3 +55,11 @@ def test_where_a_thing_is_not_shown_says_what_was_turned_inside_out():
     lines = explain(Grounding(Moments.from_list([[4.0, 8.0]], [1.0]), trace=trace))
     assert lines == ["why: where 'the cat' is not shown: the gaps of at least 1 s between the 2 "
                      "moments that show it"]  # fmt: skip
+
+
+def test_the_shot_next_to_a_thing_says_what_it_follows():
+    trace = {"adjacent": {"query": "the cat", "shown": [[1.0, 4.0]], "side": "after",
+                          "max_s": 10.0}}  # fmt: skip
+    lines = explain(Grounding(Moments.from_list([[4.0, 8.0]], [0.7]), trace=trace))
+    assert lines == ["why: the shot after each of the 1 moments of 'the cat': to the nearest "
+                     "cut, at most 10 s"]  # fmt: skip

@@ -3,7 +3,7 @@
 import numpy as np
 
 from longground.methods.base import Grounding
-from longground.methods.channels import hidden_grounding
+from longground.methods.channels import derived_grounding, hidden_grounding
 from longground.moments import Moments
 from longground.query import analyse
 from longground.video import VideoWriter
@@ -38,3 +38,35 @@ def test_the_gaps_between_the_moments_that_show_it(tmp_path):
     assert last.moments.to_list() == [[16.0, 20.0]]
 
     assert hidden_grounding(ground, path, analyse("the cat")) is None
+
+
+def test_the_shot_next_to_a_thing(tmp_path):
+    """"What comes after the cat": from each of the cat's moments to the next cut; "the shot
+    before the dog": from the last cut before it."""
+    path = tmp_path / "four_shots.mp4"
+    with VideoWriter(str(path), 64, 36, fps=4) as writer:
+        for second in range(20):  # shots 0-5, 5-9, 9-15, 15-20 s in four grey levels
+            level = 40 * (1 + (second >= 5) + (second >= 9) + (second >= 15))
+            for _ in range(4):
+                writer.write(np.full((36, 64, 3), level, np.uint8))
+    asked = []
+
+    def ground(video, query):
+        asked.append(query)
+        shown = Moments.from_list([[2.0, 5.0], [9.0, 12.0]], [0.9, 0.6])
+        return Grounding(shown, trace={"route": {"channel": "visual"}})
+
+    after = derived_grounding(ground, path, analyse("what comes after the cat?"))
+    assert asked == ["the cat"]
+    starts, ends = np.array(after.moments.to_list()).T
+    # after 2-5 s: the next shot, 5-9 s (from the cut at its end); after 9-12 s: the rest of
+    # its shot, to the cut at 15 s
+    assert np.allclose(starts, [5.0, 12.0], atol=0.3) and np.allclose(ends, [9.0, 15.0], atol=0.3)
+    assert after.moments.scores.tolist() == [0.9, 0.6]
+    assert after.trace["adjacent"]["side"] == "after"
+
+    before = derived_grounding(ground, path, analyse("the shot right before the dog"))
+    starts, ends = np.array(before.moments.to_list()).T
+    # before 2-5 s: back to the video's start; before 9-12 s: the shot 5-9 s
+    assert np.allclose(starts, [0.0, 5.0], atol=0.3) and np.allclose(ends, [2.0, 9.0], atol=0.3)
+    assert derived_grounding(ground, path, analyse("the cat after the dog")) is None

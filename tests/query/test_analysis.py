@@ -254,6 +254,18 @@ def test_other_negations_are_not_hidden(query):
     assert not analyse(query).hidden
 
 
+@pytest.mark.parametrize(
+    ("query", "adjacent"),
+    [("what comes after the cat", True), ("the shot right before the caption GOAL", True),
+     ("what happens after the speaker says hello", True), ("something after the dog", True),
+     ("the next shot after the cat", True), ("the cat after the dog", False),
+     ("what happens when the cat appears", False)],
+)  # fmt: skip
+def test_the_shot_next_to_a_thing(query, adjacent):
+    a = analyse(query)
+    assert a.adjacent is adjacent and a.derived is adjacent
+
+
 def test_silence_is_speech_absent():
     route = analyse("when is there silence").target.route
     assert (route.channel, route.needle, route.absent) == ("speech", "", True)

@@ -64,7 +64,7 @@ class TrackRequest:
         if self.count_objects is not None:
             return self.count_objects
         analysis = analyse(query)
-        return analysis.count and not analysis.hidden  # the gaps have no objects to count
+        return analysis.count and not analysis.derived  # gaps and next shots: no objects
 
     def asks_count(self, query: str) -> bool:
         """Whether the output should say what its count is of."""

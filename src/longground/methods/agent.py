@@ -451,12 +451,12 @@ class AgentMethod(IndexedGrounder):
         return self._sources[(video, scene)]
 
     def ground(self, video: Path, query: str) -> Grounding:
-        from .channels import hidden_grounding, routed_grounding, with_route
+        from .channels import derived_grounding, routed_grounding, with_route
 
         analysis = analyse(query)
-        hidden = hidden_grounding(self.ground, video, analysis, self.config.single)
-        if hidden is not None:
-            return hidden
+        derived = derived_grounding(self.ground, video, analysis, self.config.single)
+        if derived is not None:
+            return derived
         ranked = self._ranked(video, analysis)
         if ranked is not None:
             return ranked

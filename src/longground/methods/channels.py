@@ -7,8 +7,10 @@ speech, on-screen text or people and that channel is selected (`MethodConfig.cha
 default every installed one); otherwise None, and the method goes on with the image encoder.
 Either way the analysis and the routing decision go into the trace (`with_route`).
 
-A query for where its event is *not* shown ("when is the cat not on screen") is answered by
-`hidden_grounding` with the method's own answer for the event, turned inside out.
+Two kinds of query are answered from the method's own answer for another event
+(`derived_grounding`): where the event is *not* shown ("when is the cat not on screen",
+`hidden_grounding`: that answer turned inside out), and the shot next to it ("what comes after
+the cat", `adjacent_grounding`: from its end to the next cut).
 """
 
 from __future__ import annotations
@@ -29,6 +31,19 @@ from .confidence import calibrated
 
 #: A gap between the moments that show a thing shorter than this is no moment without it.
 HIDDEN_MIN_S = 1.0
+#: "What comes after X" runs from X's end to the next cut, looked for this far (and is this
+#: long when none comes); "before" likewise back from X's start.
+ADJACENT_MAX_S = 10.0
+
+
+def derived_grounding(
+    ground: Callable[[Path, str], Grounding], video: Path, analysis: QueryAnalysis,
+    single: bool = False,
+) -> Grounding | None:  # fmt: skip
+    """`hidden_grounding` or `adjacent_grounding` for the queries they answer, else None."""
+    return hidden_grounding(ground, video, analysis, single) or adjacent_grounding(
+        ground, video, analysis
+    )
 
 
 def hidden_grounding(
@@ -55,6 +70,56 @@ def hidden_grounding(
              "hidden": {"query": shown_query, "shown": shown.moments.to_list(),
                         "min_s": HIDDEN_MIN_S}}  # fmt: skip
     return Grounding(moments=Moments(gaps.spans, np.ones(len(gaps))), trace=trace)
+
+
+def adjacent_grounding(
+    ground: Callable[[Path, str], Grounding], video: Path, analysis: QueryAnalysis
+) -> Grounding | None:
+    """The answer to "what comes after X" / "the shot before X" (`QueryAnalysis.adjacent`),
+    or None for any other query: for each moment `ground(video, X)` finds, the next shot:
+    from the cut within `HIDDEN_MIN_S` of its end (X's shot ends there; its end when there
+    is none) to the next cut, at most `ADJACENT_MAX_S` past its end (before: the same,
+    backwards from its start); inside the query's window, scored as X's moment."""
+    if not analysis.adjacent:
+        return None
+    from ..agent.frames import FrameSampler
+    from ..agent.perception.cuts import cut_times
+    from ..agent.perception.intervals import occurrence
+    from ..query import Relation
+    from ..video import frames_at, probe
+
+    condition = analysis.conditions[0].text
+    shown = ground(video, condition)
+    duration_s = probe(video).duration_s
+    frames = FrameSampler(lambda times_s: frames_at(video, times_s).frames)
+    after = analysis.relation in (Relation.AFTER, Relation.RIGHT_AFTER)
+    spans = []
+    for start_s, end_s in shown.moments.spans:
+        if after:
+            reach_s = min(end_s + ADJACENT_MAX_S, duration_s)
+            cuts = cut_times(frames, end_s - HIDDEN_MIN_S, reach_s)
+            near = cuts[cuts <= end_s + HIDDEN_MIN_S]
+            begin_s = near[0] if len(near) else end_s
+            later = cuts[cuts >= begin_s + HIDDEN_MIN_S]
+            spans.append([begin_s, later[0] if len(later) else reach_s])
+        else:
+            reach_s = max(start_s - ADJACENT_MAX_S, 0.0)
+            cuts = cut_times(frames, reach_s, start_s + HIDDEN_MIN_S)
+            near = cuts[cuts >= start_s - HIDDEN_MIN_S]
+            finish_s = near[-1] if len(near) else start_s
+            earlier = cuts[cuts <= finish_s - HIDDEN_MIN_S]
+            spans.append([earlier[-1] if len(earlier) else reach_s, finish_s])
+    scores = shown.moments.scores
+    found = Moments(np.array(spans).reshape(-1, 2),
+                    np.ones(len(spans)) if scores is None else scores)  # fmt: skip
+    found = found[found.lengths_s >= HIDDEN_MIN_S]  # X at the video's edge has no neighbour
+    start_s, end_s = analysis.window_s(duration_s) or (0.0, duration_s)
+    found = occurrence(found.clip(start_s, end_s).merge(), analysis.occurrence)
+    trace = {**shown.trace, "analysis": analysis.to_record(),
+             "adjacent": {"query": condition, "shown": shown.moments.to_list(),
+                          "side": "after" if after else "before",
+                          "max_s": ADJACENT_MAX_S}}  # fmt: skip
+    return Grounding(moments=found, trace=trace)
 
 
 def routed_grounding(

@@ -22,6 +22,10 @@ def explain(grounding: Grounding) -> list[str]:
     if hidden is not None:
         return [f"why: where {hidden['query']!r} is not shown: the gaps of at least "
                 f"{hidden['min_s']:g} s between the {len(hidden['shown'])} moments that show it"]
+    adjacent = trace.get("adjacent")
+    if adjacent is not None:
+        return [f"why: the shot {adjacent['side']} each of the {len(adjacent['shown'])} moments "
+                f"of {adjacent['query']!r}: to the nearest cut, at most {adjacent['max_s']:g} s"]
     route = trace.get("route", {})
     channel = route.get("channel")
     if channel in ("speech", "text", "people"):

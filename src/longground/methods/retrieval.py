@@ -147,12 +147,12 @@ class RetrievalMethod(IndexedGrounder):
         return self.encoder.default_threshold
 
     def ground(self, video: Path, query: str) -> Grounding:
-        from .channels import hidden_grounding, routed_grounding, with_route
+        from .channels import derived_grounding, routed_grounding, with_route
 
         analysis = analyse(query)
-        hidden = hidden_grounding(self.ground, video, analysis, self.config.single)
-        if hidden is not None:
-            return hidden
+        derived = derived_grounding(self.ground, video, analysis, self.config.single)
+        if derived is not None:
+            return derived
         routed = routed_grounding(video, analysis, self.config)
         if routed is not None:
             return routed

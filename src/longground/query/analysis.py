@@ -106,6 +106,8 @@ class QueryAnalysis:
         body: the words that state the events (asking words, window and occurrence cut).
         hidden: the query asks where its one event is *not* shown ("when is the cat not on
             screen", "the car is missing"); the events are what would be shown.
+        adjacent: the target names nothing but the shot next to its one condition ("what
+            comes after the cat", "the shot before the dog"); the relation says which side.
     """
 
     query: str
@@ -117,6 +119,7 @@ class QueryAnalysis:
     count: bool
     body: str = ""
     hidden: bool = False
+    adjacent: bool = False
 
     @property
     def target(self) -> Event:
@@ -130,6 +133,12 @@ class QueryAnalysis:
         """`(start_s, end_s)` of the window on a video of `duration_s` seconds (clipped to
         it; empty when it lies outside), or None when the query names none."""
         return extract_window(self.window, duration_s)[0] if self.window else None
+
+    @property
+    def derived(self) -> bool:
+        """The answer is not the target's own moments but derived from another event's
+        (`hidden`, `adjacent`): it has no objects to follow or count."""
+        return self.hidden or self.adjacent
 
     @property
     def channels(self) -> tuple[str, ...]:
@@ -151,7 +160,7 @@ class QueryAnalysis:
                 "relation": self.relation.value,
                 "window": self.window,
                 "occurrence": self.occurrence, "skip_first": self.skip_first,
-                "hidden": self.hidden,
+                "hidden": self.hidden, "adjacent": self.adjacent,
                 "count": self.count}  # fmt: skip
 
 
@@ -218,8 +227,10 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
         relation = Relation.WHILE
     if relation is Relation.NONE and window:
         relation = Relation.BETWEEN
+    sides = (Relation.AFTER, Relation.RIGHT_AFTER, Relation.BEFORE, Relation.RIGHT_BEFORE)
+    adjacent = len(events) == 2 and relation in sides and bool(g.WHATEVER.match(events[0].text))
     return QueryAnalysis(
-        query, tuple(events), relation, window, nth, skip_first, count, body, hidden
+        query, tuple(events), relation, window, nth, skip_first, count, body, hidden, adjacent
     )
 
 

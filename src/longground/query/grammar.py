@@ -246,6 +246,15 @@ NOT_SHOWN = (
     re.compile(r"^(?:anything|everything|all)\s+(?:but|except(?:\s+for)?|other\s+than)\s+"
                r"(?P<x>.+)$", IGNORE),
 )  # fmt: skip
+# "what comes after the cat", "the shot before the dog", "what do we see right after X": no
+# thing named, only the shot next to X.
+WHATEVER = re.compile(
+    r"^(?:what(?:ever)?(?:\s+(?:comes?|came|happens?|happened|follows?|is\s+shown|is\s+on"
+    r"(?:\s+the)?\s+screen|(?:do|can|did)\s+(?:we|you|i)\s+see|we\s+see|is\s+going\s+on))?|"
+    r"(?:the\s+)?(?:next|following|previous|preceding)\s+(?:shot|scene|clip|thing|one)|"
+    r"the\s+(?:shot|scene|clip)|something|anything)$",
+    IGNORE,
+)
 # "the camera zooms out from the horse": the camera that films, named as the subject of its
 # own move (zoom, pan, tilt), is not a thing in the picture.
 FILMING_CAMERA = re.compile(

@@ -74,6 +74,9 @@ def target_words(query: str, channel: str | None = None) -> tuple[str | None, st
     target = analysis.target
     if analysis.hidden:
         return None, f"the moments are where {target.text!r} is not shown"
+    if analysis.adjacent:
+        side = analysis.relation.value.split()[-1]
+        return None, f"the moments are the shots {side} {analysis.conditions[0].text!r}"
     for answered_by in (target.route.channel, channel):
         if answered_by in UNTRACKED_CHANNELS:
             return None, f"the {answered_by} channel answers it: it finds words, not objects"
