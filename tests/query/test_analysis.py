@@ -51,6 +51,10 @@ ROUTES = [
     ("a truck with the word FEDEX on it", "text", "fedex"),
     ("a t-shirt that says LOVE", "text", "love"),
     ("the clock", "visual", None),
+    ("the command ls /usr", "text", "ls /usr"),  # typed text
+    ("the command rm -rf typed in a terminal", "text", "rm -rf"),
+    ("the URL example.com", "text", "example.com"),
+    ("a command line on screen", "visual", None),  # no typed text named
     ("speech: budget", "speech", "budget"),  # a channel named as a label
     ("budget (spoken)", "speech", "budget"),
     ("budget in the transcript", "speech", "budget"),

@@ -137,6 +137,10 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         # quoted, capitalised, or a token no word is: a file name, an address ("default.mp4")
         rf"(?P<x>[{_Q}].+|[A-Z0-9][^a-z]*\S|[A-Z]\w*(?:\s+[A-Z]\w*)*|\S*\w[./@]\w\S*)"
         r"\s*(?:$|\s+(?:appears?|is|are|shows?|comes?|pops?))")),
+    ("text-typed", "text", re.compile(  # "the command ls /usr", "the URL example.com"
+        r"\b(?:the\s+|a\s+)?(?:(?:shell\s+)?commands?|urls?|web\s+address|website|hashtag|"
+        r"e-?mail\s+address|file\s*name|password)\s+(?P<x>\S.*?)(?:\s+(?:(?:is|gets?)\s+)?"
+        r"(?:typed|entered|written|shown|displayed|run)(?:\s+(?:in|on|into|at)\s+.+)?)?$", re.I)),
     ("text-written", "text", re.compile(
         r"(?P<x>.+?)\s+(?:is|are|gets?|get)\s+(?:written|displayed|printed|typed|shown\s+on\s+"
         r"(?:the\s+)?screen)\b|\b(?:written|displayed|printed)\s+(?:on\s+(?:the\s+)?screen\s+)?"
@@ -281,7 +285,8 @@ def _plausible(rule: str, raw: str, weak: bool) -> bool:
     """Whether a cue's needle reads as words to look for rather than as things in the
     picture: after a weak verb ("a screen showing different swimsuits"), in quotes alone or
     after a weak screen noun, only a title-like needle (quoted, capitalised, digits) counts;
-    "the X slide" takes a short X that is no person ("the presenter's slide")."""
+    "the X slide" takes a short X that is no person ("the presenter's slide"); a command or an
+    address is typed text ("ls /usr", "example.com"), not a word ("the command line")."""
     title_like = bool(_TITLE_LIKE.match(raw.strip(" ,.?!")))
     if weak or rule in ("text-named-weak", "text-quoted"):
         return title_like
@@ -290,6 +295,8 @@ def _plausible(rule: str, raw: str, weak: bool) -> bool:
         return len(words) <= 5 and not any(w in PERSON_NOUNS for w in words)
     if rule == "speech-said":
         return title_like or len(words) <= 3
+    if rule == "text-typed":  # "ls /usr", "rm -rf", "#goal", not "the command line"
+        return title_like or re.search(r"[^\w\s]", raw) is not None
     return True
 
 
