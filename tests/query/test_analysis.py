@@ -51,6 +51,11 @@ ROUTES = [
     ("a truck with the word FEDEX on it", "text", "fedex"),
     ("a t-shirt that says LOVE", "text", "love"),
     ("the clock", "visual", None),
+    ("lots of people", "people", "person"),  # a quantity: what follows "of" is counted
+    ("a couple of dogs", "visual", None),
+    ("a soldier", "people", "person"),  # role nouns are people
+    ("the goalkeeper", "people", "person"),
+    ("nobody in the room", "people", ""),
     ("the command ls /usr", "text", "ls /usr"),  # typed text
     ("the command rm -rf typed in a terminal", "text", "rm -rf"),
     ("the URL example.com", "text", "example.com"),

@@ -192,7 +192,7 @@ _NOBODY = re.compile(
     r"^(?:when\s+(?:is|are)\s+)?(?:there\s+(?:is|are)\s+)?(?:nobody|no\s+one|no-one|no\s+person|"
     r"no\s+people|no\s+faces?|no\s+humans?|an?\s+empty\s+(?:frame|screen|shot))\b"
     r"(?:\s+(?:is\s+|are\s+)?(?:on\s+(?:the\s+)?screen|visible|present|there|shown|in\s+"
-    r"(?:the\s+)?(?:frame|shot|picture|video)))?$",
+    r"(?:the\s+)?(?:frame|shot|picture|video)|(?:in|at|on|inside)\s+(?:the\s+)?\w+))?$",
     re.I,
 )
 _TITLE_LIKE = re.compile(rf"^[{_Q}].*[{_Q}]$|\d|^[A-Z][A-Za-z0-9'&.-]*(?:\s+\S+)*$")

@@ -25,8 +25,14 @@ PERSON_NOUNS = frozenset(
     actor actors actress singer singers dancer dancers athlete athletes referee coach driver
     drivers cyclist cyclists rider riders officer officers worker workers customer customers
     passenger passengers couple family friend friends he she they him her them face faces
-    headshot selfie webcam""".split()
+    headshot selfie webcam soldier soldiers doctor doctors nurse nurses pilot
+    pilots chef chefs goalkeeper goalkeepers goalie umpire policeman policemen policewoman
+    firefighter firefighters fireman firemen surgeon patient patients waiter waitress shopper
+    shoppers tourist tourists visitor visitors spectator spectators musician musicians guitarist
+    drummer""".split()
 )
+#: Nouns that only count what follows "of": "lots of people", "a couple of dogs".
+QUANTITY_NOUNS = frozenset("lot lots bunch plenty number handful couple pair dozens".split())
 FACE_NOUNS = frozenset({"face", "faces", "headshot", "selfie", "webcam"})
 #: People seen whole, by the pedestrian detector rather than the face detector.
 BODY_NOUNS = frozenset(
@@ -137,7 +143,8 @@ def _retag(tokens: tuple[Token, ...]) -> tuple[Token, ...]:
 
 def head_noun(tokens: tuple[Token, ...]) -> int | None:
     """The index of the head of the first noun phrase: the last noun of the first run of
-    nouns, or the noun after a possessive ("a person's face" -> face).
+    nouns, or the noun after a possessive ("a person's face" -> face), or after a quantity
+    ("lots of people" -> people).
 
     >>> toks = tag("a person's face on screen")
     >>> toks[head_noun(toks)].text
@@ -149,6 +156,10 @@ def head_noun(tokens: tuple[Token, ...]) -> int | None:
     head = next((i for i, token in enumerate(tokens) if token.is_noun), None)
     if head is None:
         return None
+    of = head + 1 < len(tokens) and tokens[head + 1].lower == "of"
+    if of and tokens[head].lower in QUANTITY_NOUNS:
+        rest = head_noun(tokens[head + 2 :])  # "lots of people": the people
+        return None if rest is None else head + 2 + rest
     for i in range(head + 1, len(tokens)):
         token, possessed = tokens[i], tokens[i - 1].tag == "POS"
         if token.is_noun and not token.tag.startswith("PRP"):  # "the person we see": not "we"
