@@ -188,6 +188,16 @@ def test_synonyms_reach_the_encoders_words():
     assert plan_query("the lights go out", 600).target == "the lights go out"
 
 
+@pytest.mark.parametrize(
+    ("query", "word"),
+    [("an elephnat", "elephant"), ("the umbrela", "umbrella"), ("a bicylce", "bicycle"),
+     ("a hourse", None), ("a giraffe", None)],  # house or horse; a word the dictionary knows
+)  # fmt: skip
+def test_slips_of_the_keys_reach_the_encoders_words(query, word):
+    pytest.importorskip("textblob")
+    assert analyse(query).target.known_as == word
+
+
 def test_open_compounds_reach_the_closed_word():
     """"tea pot" is the encoder's "teapot" (one class), not any "pot"."""
     assert plan_query("Is there a tea pot?", 600).target == "a teapot"

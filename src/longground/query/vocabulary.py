@@ -3,9 +3,10 @@
 The offline encoder names what it sees with ImageNet's WordNet words (`encoders.class_words`):
 "motorcycle", "cat", "coffee mug". People say "motorbike", "kitty", "mug", "puppy", "tv".
 A noun the vocabulary lacks is replaced by its nearest vocabulary word in the sentence
-model's space when that word is close enough (`SYNONYM_SIMILARITY`) and clearly closer than
-the runner-up (`SYNONYM_MARGIN`); otherwise it is kept as it is (the encoder then compares
-the whole phrase by meaning).
+model's space when that word is close enough (`SYNONYM_SIMILARITY`), or, when no dictionary
+knows it, by the one vocabulary word it is a slip of the keys for ("elephnat" -> "elephant",
+`MISSPELT_SIMILARITY`); otherwise it is kept as it is (the encoder then compares the whole
+phrase by meaning).
 """
 
 from __future__ import annotations
@@ -40,8 +41,37 @@ def canonical_noun(noun: str) -> str | None:
         return word[:-1]
     if word.endswith("es") and word[:-2] in words:
         return word[:-2]
-    found = _nearest(word)
+    found = _nearest(word) or _misspelt(word)
     return found if found and named_classes(found) else None
+
+
+#: How alike a word no dictionary knows must be to a vocabulary word to be read as it
+#: (difflib's ratio): "elephnat" -> "elephant" 0.88, "umbrela" -> "umbrella" 0.93.
+MISSPELT_SIMILARITY = 0.8
+
+
+@lru_cache(maxsize=2048)
+def _misspelt(word: str) -> str | None:
+    """The vocabulary word `word` is a slip of the keys for: a word neither TextBlob's
+    spelling list nor its tagger's lexicon knows ("elephnat", "umbrela", "dogg") that is
+    alike one vocabulary word only (not "hourse": house or horse).
+
+    >>> _misspelt("elephnat"), _misspelt("hourse"), _misspelt("giraffe")
+    ('elephant', None, None)
+    """
+    import difflib
+
+    try:
+        from textblob.en import lexicon, spelling
+    except ImportError:  # the `nlp` extra is missing: no dictionary to tell a slip by
+        return None
+    from ..encoders.class_words import vocabulary
+
+    if word in spelling or word in lexicon:
+        return None
+    close = difflib.get_close_matches(word, sorted(set(vocabulary())), n=2,
+                                      cutoff=MISSPELT_SIMILARITY)  # fmt: skip
+    return close[0] if len(close) == 1 else None
 
 
 @lru_cache(maxsize=2048)
