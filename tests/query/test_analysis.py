@@ -302,10 +302,14 @@ def test_a_count_is_asked_for():
     assert not analyse("a car").count
 
 
-@pytest.mark.parametrize("query", ["", "   ", "x" * (MAX_QUERY_CHARS + 1), "a\x00cat"])
+@pytest.mark.parametrize(
+    "query",
+    ["", "   ", "x" * (MAX_QUERY_CHARS + 1), "a\x00cat", "show me", "the first 30 seconds"],
+)
 def test_bad_queries_are_one_line_errors(query):
-    with pytest.raises(UserError):
+    with pytest.raises(UserError) as error:
         analyse(query)
+    assert "\n" not in str(error.value)
 
 
 def test_real_queries_agree_with_their_hand_labels():

@@ -210,6 +210,9 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
         # "something gets knocked over by the ball": what the ball does is asked for
         target, conditions, relation = conditions[0], (target,), Relation.CAUSES
     phrases = carry_subject([target.strip(" ,.?!"), *(c.strip(" ,.?!") for c in conditions)])
+    if not event_text(phrases[0]):  # "show me", "the first 30 seconds"
+        inside = f" in its time window ({window!r})" if window else ""
+        raise UserError(f"query {query!r} names nothing to look for{inside}")
     events = [_event("target", phrases[0])]
     events += [
         _event("condition", p)
