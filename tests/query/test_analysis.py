@@ -71,6 +71,12 @@ ROUTES = [
     ("when can I see the word SALE", "text", "sale"),  # seen, so written
     ("when revenue is on the slide", "text", "revenue"),
     ("the number of times \"yes\" is spoken", "speech", "yes"),
+    ("when is Quarterly Results on screen", "text", "quarterly results"),  # a title
+    ("A Red Car on screen", "visual", None),  # capitals, but no title
+    ("every goal celebration caption", "text", "goal celebration"),
+    ("when do we hear about the budget", "speech", "the budget"),
+    ("the part about the budget", "speech", "the budget"),
+    ("when is the budget discussed", "speech", "the budget"),
     ("any mention of the budget", "speech", "the budget"),  # "mention of X" is X
     ("i need the part where the narrator mentions climate change", "speech", "climate change"),
     ("faces", "people", "face"),  # a plural noun the tagger took for a verb
@@ -116,6 +122,8 @@ def test_each_wording_reaches_its_channel(query, channel, needle):
         ("the cat, please", "the cat"),
         ("the dog, but only after 3:00", "the dog"),
         ("i want the cat", "the cat"),
+        ("wheres the cat", "the cat"),
+        ("is the commentator visible at any point", "the commentator"),
     ],
 )
 def test_targets_keep_the_event(query, target):
@@ -246,6 +254,9 @@ def test_one_occurrence_is_asked_for(query, nth, target):
         ("no text", "text"),
         ("anything but a dog", "a dog"),
         ("everything except the cat", "the cat"),
+        ("when is the host off camera", "the host"),
+        ("the cat is out of frame", "the cat"),
+        ("when isnt there a dog", "a dog"),  # typed without the apostrophe
     ],
 )
 def test_where_a_thing_is_not_shown(query, target):
@@ -267,7 +278,7 @@ def test_what_is_not_shown_is_asked_of_its_channel(query, channel):
 @pytest.mark.parametrize(
     "query",
     ["the cat is not moving", "no one on screen", "a cat with no dog", "a cat without a dog",
-     "a cat"],
+     "a cat", "the cat sliding out of view", "the cat walking off screen"],
 )  # fmt: skip
 def test_other_negations_are_not_hidden(query):
     assert not analyse(query).hidden

@@ -49,7 +49,7 @@ _TRAILING = re.compile(
     r"(?:(?:is|are)\s+)?in\s+(?:the\s+)?(?:frame|view)|"
     r"happens?|occurs?|is\s+there|are\s+there|again|at\s+all|ever|anywhere|somewhere|does|do|"
     # "the shots with a dog in them", "the dog, but only", "where is the cat at", "please"
-    r"in\s+(?:them|it)|(?:but\s+)?only|at|please|pls|"
+    r"in\s+(?:them|it)|(?:but\s+)?only|at|please|pls|at\s+(?:any|some)\s+(?:point|time)|"
     # "X in the shot that comes right after Y": the shot is X's own
     r"(?:in|during)\s+the\s+(?:shot|scene|clip)(?:\s+(?:that|which)\s+(?:comes?|came|is|follows?))?"
     r"))+$",
@@ -168,8 +168,8 @@ def check_query(query: str) -> str:
     """`query` with its spaces collapsed, "where's"-style contractions and arrows written out,
     or a one-line error for an empty, over-long or unreadable one.
 
-    >>> check_query("  where's   the cat "), check_query("dog -> cat")
-    ('where is the cat', 'dog, then cat')
+    >>> check_query("  where's   the cat "), check_query("dog -> cat"), check_query("wheres it")
+    ('where is the cat', 'dog, then cat', 'where is it')
     """
     if not isinstance(query, str) or not query.strip():
         raise UserError("the query is empty")
@@ -182,6 +182,7 @@ def check_query(query: str) -> str:
         raise UserError(f"the query {query[:40]!r} is not valid text (a NUL or a lone surrogate)")
     text = " ".join(query.replace("’", "'").replace("‘", "'").split())
     text = g.ARROW.sub(", then ", text)
+    text = g.NO_APOSTROPHE.sub(lambda m: f"{m[1]}'s" if m[1] else f"{m[2] or m[3]}n't", text)
     return g.CONTRACTED.sub(r"\1 is", text)
 
 

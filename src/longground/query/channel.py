@@ -88,7 +88,7 @@ _SPEAK = (r"says?|said|saying|mentions?|mentioned|mentioning|talks?\s+about|talk
           r"call(?:s|ed|ing)?\s+out|asks?\s+about|asked\s+about|refers?\s+to|brings?\s+up|hears?|"
           r"heard|yell(?:s|ed|ing)?|scream(?:s|ed|ing)?|whisper(?:s|ed|ing)?|exclaim(?:s|ed|ing)?|"
           r"(?:cries|cried|crying)\s+out")  # fmt: skip
-_SAID = r"said|spoken|heard|mentioned|uttered|pronounced|announced|shouted"
+_SAID = r"said|spoken|heard|mentioned|uttered|pronounced|announced|shouted|discussed"
 _SCORE = r"\d+\s*[-:–]\s*\d+"
 _GENERIC_NEEDLE = re.compile(
     r"^(?:(?:the|a|an|this|that)\s+)?(?:first|second|third|next|last|final|opening|closing|"
@@ -129,7 +129,7 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         rf"\b(?:word|words|phrase|name)\s+(?P<x>.+?)\s+(?:is|are|gets?|was|were)\s+(?:{_SAID})",
         re.I)),
     ("text-the-x-slide", "text", re.compile(
-        rf"\b(?:the|a|an)\s+(?P<x>(?:(?!\b(?:the|a|an|and)\b)[^,])+?)\s+(?:{_SCREEN_STRONG})\b",
+        rf"(?:^|\b(?:the|a|an)\s+)(?P<x>(?:(?!\b(?:the|a|an|and)\b)[^,])+?)\s+(?:{_SCREEN_STRONG})\b",
         re.I)),
     ("text-the-caption-x", "text", re.compile(
         r"\b(?:the\s+)?(?:title|caption|headline|banner|subtitle|heading|sign|text|"
@@ -146,7 +146,10 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"(?:the\s+)?screen)\b|\b(?:written|displayed|printed)\s+(?:on\s+(?:the\s+)?screen\s+)?"
         r"(?:words?\s+)?(?P<y>.+)", re.I)),
     ("text-on-screen", "text", re.compile(
-        r"(?P<x>[\"“‘'`][^\"”’'`]+[\"”’'`]|\b[A-Z0-9][A-Z0-9'&.-]+(?:\s+[A-Z0-9][A-Z0-9'&.-]+)*\b)"
+        r"(?P<x>[\"“‘'`][^\"”’'`]+[\"”’'`]|\b[A-Z0-9][A-Z0-9'&.-]+(?:\s+[A-Z0-9][A-Z0-9'&.-]+)*\b|"
+        # two or more capitalised words, a title ("Quarterly Results"; not "The Cat")
+        r"(?<!\bThe\s)(?<!\bA\s)(?<!\bAn\s)\b(?!(?:The|A|An|This|That)\b)[A-Z][a-z0-9'&.-]*"
+        r"(?:\s+[A-Z][a-z0-9'&.-]*)+\b)"
         r"\s+(?:(?:(?:appears?|is\s+shown|shows\s+up|pops\s+up|comes\s+up|is)\s+)?(?:on|in)\s+"
         rf"(?:the\s+|a\s+)?(?:{_SCREEN_STRONG}|{_SCREEN_WEAK})|(?:is\s+)?(?:written|displayed|"
         r"visible|shown))\b")),
@@ -156,13 +159,18 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
     ("speech-said", "speech", re.compile(
         rf"^(?:(?:when\s+)?(?:is|was|are|were)\s+)?(?P<x>.+?)\s+(?:(?:is|are|gets?|was|were)\s+)?"
         rf"(?:ever\s+)?(?:{_SAID})\b", re.I)),
+    ("speech-part-about", "speech", re.compile(  # "the part about the budget"
+        r"^(?:the\s+|a\s+)?(?:parts?|bits?|sections?|segments?|moments?)\s+(?:about|on|regarding|"
+        r"discussing)\s+(?P<x>.+)", re.I)),
     ("speech-talks-about", "speech", re.compile(
         r"\b(?:talks?|talking|talked|speaks?|speaking|spoke|reports?|reporting|reported|tells?|"
         r"telling|told|chats?|chatting|chatted|explains?|explaining|explained|complains?|"
         r"complaining)\b(?:\s+\S+){0,8}?\s+about\s+(?P<x>.+)", re.I)),
     ("speech-says", "speech", re.compile(
         rf"\b(?:{_SPEAK}|describ(?:es|ed|ing|e))\b\s*[:,]?\s*"
-        r"(?:(?<=mention\s)of\s+|(?<=mentions\s)of\s+)?"  # "any mention of the budget"
+        # "any mention of the budget", "when do we hear about the budget"
+        r"(?:(?<=mention\s)of\s+|(?<=mentions\s)of\s+|(?<=hear\s)about\s+|(?<=hears\s)about\s+|"
+        r"(?<=heard\s)about\s+)?"
         r"(?:the\s+(?:word|words|phrase|name)\s+)?(?P<x>.+)", re.I)),
     ("speech-the-word", "speech", re.compile(
         r"\b(?:the\s+)?(?:word|phrase)\s+(?P<x>\S.*)", re.I)),

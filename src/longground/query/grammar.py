@@ -15,6 +15,10 @@ IGNORE = re.IGNORECASE
 # "where's the cat", "what's on the board": the question word and "is" (a possessive such as
 # "the cat's" is left alone).
 CONTRACTED = re.compile(r"\b(where|what|when|who|how|which|there|here|that)'s\b", IGNORE)
+# The same typed without the apostrophe: "wheres the cat", "when isnt there a dog", "cant".
+NO_APOSTROPHE = re.compile(
+    r"\b(?:(where|what|there|here|that)s|(is|are|was|were|does|do|did|has|have)nt|(ca)nt)\b", IGNORE
+)
 
 # Sentences that only say how to answer ("List every interval.") carry no event.
 INSTRUCTION = re.compile(
@@ -236,6 +240,10 @@ NOT_SHOWN = (
     re.compile(r"^(?:when\s+)?(?:can't|cannot|can\s+not|don't|do\s+not)\s+(?:we|you|i)\s+see\s+"
                r"(?P<x>.+)$", IGNORE),
     re.compile(r"^(?P<x>.+?)\s+(?:(?:is|are)\s+)?(?:absent|missing|gone)$", IGNORE),
+    # "the host off camera", "the cat is out of frame" (not "the cat sliding out of view":
+    # a thing leaving, `not_shown` looks at the word before)
+    re.compile(r"^(?P<x>.+?)\s+(?:(?:is|are)\s+)?(?:off[\s-]?(?:camera|screen)|out\s+of\s+"
+               r"(?:the\s+)?(?:frame|shot|view|picture))$", IGNORE),
     # "no dog", "no text" (not "no one": the people channel's own "nobody"; not "no speech":
     # the silences)
     re.compile(r"^(?:there\s+(?:is|are)\s+)?no\s+(?!(?:one|body|people|person|persons|faces?|"

@@ -139,12 +139,12 @@ def not_shown(text: str) -> tuple[bool, str]:
 
     >>> not_shown("the cat not on screen"), not_shown("when isn't there a dog")
     ((True, 'the cat'), (True, 'a dog'))
-    >>> not_shown("a cat on screen")
-    (False, 'a cat on screen')
+    >>> not_shown("a cat on screen"), not_shown("the cat sliding out of view")[0]
+    ((False, 'a cat on screen'), False)
     """
     for pattern in g.NOT_SHOWN:
         m = pattern.match(text.strip(" ,.?!"))
-        if m and m["x"].strip():
+        if m and m["x"].strip() and not tag(m["x"])[-1].is_verb:  # "sliding out of view"
             return True, m["x"].strip()
     return False, text
 
