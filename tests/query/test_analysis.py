@@ -123,6 +123,14 @@ def test_each_wording_reaches_its_channel(query, channel, needle):
         ("the dog, but only after 3:00", "the dog"),
         ("i want the cat", "the cat"),
         ("wheres the cat", "the cat"),
+        ("the instant the dog shows up", "the dog"),  # time nouns before a clause
+        ("the second the cat appears", "the cat"),
+        ("list the times a dog appears", "a dog"),
+        ("at which timestamps is there a dog", "a dog"),
+        ("give me timecodes for every dog", "dog"),
+        ("only the cat", "the cat"),
+        ("make a clip of the cat", "the cat"),  # what an editor asks for
+        ("cut out every dog", "dog"),
         ("is the commentator visible at any point", "the commentator"),
     ],
 )

@@ -56,8 +56,11 @@ FIRST_INCLUDED = re.compile(
 
 _UNITS = (
     r"(?:moments?|times?|instances?|occurrences?|clips?|segments?|intervals?|scenes?|shots?|"
-    r"parts?(?:\s+of\s+the\s+video)?|time\s*spans?|timestamps?)"
+    r"parts?(?:\s+of\s+the\s+video)?|time\s*spans?|timestamps?|time\s*codes?)"
 )
+# A clause's own subject after a lead-in noun: "the times a dog appears", "the instant the dog
+# shows up" (not "the second cat").
+_CLAUSE = r"(?=\s+(?:a|an|the|someone|somebody|anyone|we|he|she|they|it)\b)"
 _LEAD_INS = (
     r"please",
     r"can\s+you",
@@ -66,7 +69,8 @@ _LEAD_INS = (
     r"ground|count|tell\s+me|get|track)",
     r"(?:i\s+(?:want|need|would\s+like|wanna)\s+to\s+(?:see|find|know|watch)|i'?m\s+looking\s+for|"
     r"i\s+am\s+looking\s+for|look(?:ing)?\s+for|search(?:ing)?\s+for|jump\s+to|take\s+me\s+to|"
-    r"skip\s+to|go\s+to|spot|point\s+out|pull\s+up|bring\s+up|cue\s+up|"
+    r"skip\s+to|go\s+to|spot|point\s+out|pull\s+up|bring\s+up|cue\s+up|tag|clip|cut\s+out|"
+    r"extract|export|grab|save|make\s+(?:a\s+)?(?:clips?|reel|montage|supercut)\s+(?:of|with)|"
     r"i\s+(?:want|need|would\s+like|wanna)(?!\s+to\b))",
     r"how\s+many\s+times",
     r"how\s+many",
@@ -85,6 +89,13 @@ _LEAD_INS = (
     r"(?:the\s+|a\s+)?(?:bits?|sections?|portions?)\s+(?:where|when|in\s+which|showing|with)",
     r"every\s+time",
     r"the\s+moments?(?:\s+(?:when|that))?(?!\s+(?:after|before)\b)",
+    # "the exact moment the car arrives", "the instant the dog shows up", "the second the cat
+    # appears", "the times a dog appears"
+    rf"the\s+(?:exact\s+|very\s+|precise\s+)?(?:moment|instant|second|minute|point)"
+    rf"(?:\s+(?:when|that))?{_CLAUSE}",
+    rf"(?:the\s+)?{_UNITS}{_CLAUSE}",
+    r"(?:at\s+)?which\s+(?:times?|timestamps?|time\s*codes?|points?|moments?)",
+    r"(?:just|only)(?=\s+(?:the|a|an)\b)",
     r"each\s+time",
     r"whenever",
     r"when\s+(?:does|do|is|are)\s+(?:the\s+video|we|you)\s+(?:show|see)",
