@@ -296,7 +296,8 @@ def test_other_negations_are_not_hidden(query):
     ("query", "adjacent"),
     [("what comes after the cat", True), ("the shot right before the caption GOAL", True),
      ("what happens after the speaker says hello", True), ("something after the dog", True),
-     ("the next shot after the cat", True), ("the cat after the dog", False),
+     ("the next shot after the cat", True), ("the moment after the goal", True),
+     ("the cat the moment after the dog", False), ("the cat after the dog", False),
      ("what happens when the cat appears", False)],
 )  # fmt: skip
 def test_the_shot_next_to_a_thing(query, adjacent):

@@ -94,6 +94,8 @@ def split_relation(body: str) -> tuple[str, tuple[str, ...], Relation]:
         _, _, rel, m = min(found, key=lambda f: (f[0], f[1]))
         left, right = body[: m.start(1)].strip(" ,"), body[m.end(1) :].strip(" ,")
         if not left:  # "After X, Y": the condition comes first
+            if m[1].lower().startswith("the moment") and "," not in right:
+                return "what", (right,), Relation(rel)  # "the moment after the goal"
             if "," not in right:  # "when X while Y": the first marker was a lead-in
                 return split_relation(right) if right != body else (right, (), Relation.NONE)
             cond, target = right.split(",", 1)
