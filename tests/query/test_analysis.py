@@ -129,6 +129,9 @@ def test_each_wording_reaches_its_channel(query, channel, needle):
         ("at which timestamps is there a dog", "a dog"),
         ("give me timecodes for every dog", "dog"),
         ("only the cat", "the cat"),
+        ("was there ever a cat", "a cat"),
+        ("did we ever see a cat", "a cat"),
+        ("how many people are in the video", "people"),
         ("make a clip of the cat", "the cat"),  # what an editor asks for
         ("cut out every dog", "dog"),
         ("is the commentator visible at any point", "the commentator"),

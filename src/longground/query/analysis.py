@@ -45,7 +45,7 @@ _COUNT = re.compile(r"^\s*(?:how\s+many|how\s+often|count\b|(?:the\s+)?number\s+
 _TRAILING = re.compile(
     r"(?:\s+(?:appears?|appeared|appearing|(?:(?:is|are|gets?)\s+)?(?:shown|seen|visible|"
     r"displayed|present)|(?:is|are)\s+there|shows?\s+up|showing\s+up|comes?\s+(?:into\s+view|up)|pops?\s+up|"
-    r"(?:is|are)\s+on[\s-]screen|on[\s-]screen|in\s+(?:the|this)\s+(?:video|clip|footage)|"
+    r"(?:is|are)\s+on[\s-]screen|on[\s-]screen|(?:(?:is|are)\s+)?in\s+(?:the|this)\s+(?:video|clip|footage)|"
     r"(?:(?:is|are)\s+)?in\s+(?:the\s+)?(?:frame|view)|"
     r"happens?|occurs?|is\s+there|are\s+there|again|at\s+all|ever|anywhere|somewhere|does|do|"
     # "the shots with a dog in them", "the dog, but only", "where is the cat at", "please"

@@ -80,7 +80,7 @@ _LEAD_INS = (
     r"what\s+times?",
     r"(?:in\s+)?which\s+(?:parts?|moments?|scenes?|shots?|segments?|clips?)(?:\s+of\s+the\s+video)?",
     r"where\s+in\s+the\s+(?:video|clip|footage)",
-    r"(?:is|are)\s+there",
+    r"(?:is|are|was|were)\s+there(?:\s+ever)?",
     r"there\s+(?:is|are)",
     rf"(?:all|every|each)\s+(?:of\s+)?(?:the\s+)?{_UNITS}(?:\s+(?:showing|with|when|where|"
     r"in\s+which|that|of))?",
@@ -99,7 +99,7 @@ _LEAD_INS = (
     r"each\s+time",
     r"whenever",
     r"when\s+(?:does|do|is|are)\s+(?:the\s+video|we|you)\s+(?:show|see)",
-    r"(?:do|does|did|can)\s+(?:we|you|i)\s+see",
+    r"(?:do|does|did|can)\s+(?:we|you|i)\s+(?:ever\s+)?see",
     r"(?:the\s+video\s+)?shows?",
     r"we\s+(?:then\s+|again\s+|now\s+)?see",
     r"the\s+(?:video|clip)\s+(?:ends|begins|starts|opens|closes|continues)\s+with",
