@@ -75,6 +75,7 @@ ROUTES = [
     ("A Red Car on screen", "visual", None),  # capitals, but no title
     ("every goal celebration caption", "text", "goal celebration"),
     ("when do we hear about the budget", "speech", "the budget"),
+    ("the part where he asks us to like and subscribe", "speech", "like and subscribe"),
     ("the part about the budget", "speech", "the budget"),
     ("when is the budget discussed", "speech", "the budget"),
     ("any mention of the budget", "speech", "the budget"),  # "mention of X" is X
@@ -134,6 +135,8 @@ def test_each_wording_reaches_its_channel(query, channel, needle):
         ("how many people are in the video", "people"),
         ("make a clip of the cat", "the cat"),  # what an editor asks for
         ("cut out every dog", "dog"),
+        ("wide shots of the stadium", "the stadium"),  # the kind of shot is not in it
+        ("crowd shots", "crowd"),
         ("is the commentator visible at any point", "the commentator"),
     ],
 )

@@ -86,6 +86,7 @@ _SPEAK = (r"says?|said|saying|mentions?|mentioned|mentioning|talks?\s+about|talk
           r"talking\s+about|speaks?\s+about|spoke\s+about|speaking\s+about|discuss(?:es|ed|ing)?|"
           r"utter(?:s|ed|ing)?|pronounc(?:es|ed|ing|e)|announc(?:es|ed|ing|e)|shout(?:s|ed|ing)?|"
           r"call(?:s|ed|ing)?\s+out|asks?\s+about|asked\s+about|refers?\s+to|brings?\s+up|hears?|"
+          r"(?:asks?|asked|asking|tells?|told|telling)\s+(?:us|you|them|viewers|everyone|people)\s+to|"
           r"heard|yell(?:s|ed|ing)?|scream(?:s|ed|ing)?|whisper(?:s|ed|ing)?|exclaim(?:s|ed|ing)?|"
           r"(?:cries|cried|crying)\s+out")  # fmt: skip
 _SAID = r"said|spoken|heard|mentioned|uttered|pronounced|announced|shouted|discussed"

@@ -110,9 +110,11 @@ _LEAD_INS = (
     r"(?:does|do|did|is|are|was|were)",
     r"(?:all|every|each|any)",
     r"instances?\s+of",
-    # what the footage is, not what it shows: "any footage of a horse", "a close-up of a face"
-    r"(?:the\s+|a\s+|an\s+)?(?:footage|videos?|recordings?|"
-    r"close[\s-]?ups?)\s+(?:of|showing|with)",
+    # what the footage is, not what it shows: "any footage of a horse", "a close-up of a face",
+    # "wide shots of the stadium", "drone footage of the coast"
+    r"(?:the\s+|a\s+|an\s+)?(?:(?:wide|medium|long|aerial|drone|establishing|tracking|"
+    r"overhead|slow[\s-]motion)\s+)?(?:footage|videos?|recordings?|close[\s-]?ups?|shots?)\s+"
+    r"(?:of|showing|with)",
 )
 # One lead-in at the start of the event text, with the spaces or comma after it.
 LEAD_IN = re.compile(rf"^(?:{'|'.join(_LEAD_INS)})(?:[\s,]+|$)", IGNORE)
