@@ -70,3 +70,19 @@ def test_the_shot_next_to_a_thing(tmp_path):
     # before 2-5 s: back to the video's start; before 9-12 s: the shot 5-9 s
     assert np.allclose(starts, [0.0, 5.0], atol=0.3) and np.allclose(ends, [2.0, 9.0], atol=0.3)
     assert derived_grounding(ground, path, analyse("the cat after the dog")) is None
+
+
+def test_the_shot_next_to_a_thing_stops_where_it_shows_again(tmp_path):
+    path = tmp_path / "one_shot.mp4"
+    with VideoWriter(str(path), 64, 36, fps=4) as writer:
+        for _ in range(40):  # ten seconds, no cut
+            writer.write(np.full((36, 64, 3), 90, np.uint8))
+
+    def ground(video, query):
+        return Grounding(Moments.from_list([[0.0, 2.0], [8.0, 10.0]], [0.5, 0.4]), trace={})
+
+    after = derived_grounding(ground, path, analyse("what comes after the cat"))
+    before = derived_grounding(ground, path, analyse("the shot before the cat"))
+    # after the first showing up to the second; nothing after the last (the video ends) or
+    # before the first (it begins)
+    assert after.moments.to_list() == before.moments.to_list() == [[2.0, 8.0]]

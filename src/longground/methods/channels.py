@@ -78,8 +78,9 @@ def adjacent_grounding(
     """The answer to "what comes after X" / "the shot before X" (`QueryAnalysis.adjacent`),
     or None for any other query: for each moment `ground(video, X)` finds, the next shot:
     from the cut within `HIDDEN_MIN_S` of its end (X's shot ends there; its end when there
-    is none) to the next cut, at most `ADJACENT_MAX_S` past its end (before: the same,
-    backwards from its start); inside the query's window, scored as X's moment."""
+    is none) to the next cut, at most `ADJACENT_MAX_S` past its end and never into X's next
+    moment (before: the same, backwards from its start); inside the query's window, scored as
+    X's moment."""
     if not analysis.adjacent:
         return None
     from ..agent.frames import FrameSampler
@@ -93,17 +94,23 @@ def adjacent_grounding(
     duration_s = probe(video).duration_s
     frames = FrameSampler(lambda times_s: frames_at(video, times_s).frames)
     after = analysis.relation in (Relation.AFTER, Relation.RIGHT_AFTER)
+    shown_spans = shown.moments.spans
+    # a neighbour stops where X shows again: what comes after the cat is not the cat
+    next_s = [min((s for s in shown_spans[:, 0] if s >= e), default=duration_s)
+              for e in shown_spans[:, 1]]  # fmt: skip
+    last_s = [max((e for e in shown_spans[:, 1] if e <= s), default=0.0)
+              for s in shown_spans[:, 0]]  # fmt: skip
     spans = []
-    for start_s, end_s in shown.moments.spans:
+    for (start_s, end_s), stop_s, since_s in zip(shown_spans, next_s, last_s):
         if after:
-            reach_s = min(end_s + ADJACENT_MAX_S, duration_s)
+            reach_s = min(end_s + ADJACENT_MAX_S, stop_s)
             cuts = cut_times(frames, end_s - HIDDEN_MIN_S, reach_s)
             near = cuts[cuts <= end_s + HIDDEN_MIN_S]
             begin_s = near[0] if len(near) else end_s
             later = cuts[cuts >= begin_s + HIDDEN_MIN_S]
             spans.append([begin_s, later[0] if len(later) else reach_s])
         else:
-            reach_s = max(start_s - ADJACENT_MAX_S, 0.0)
+            reach_s = max(start_s - ADJACENT_MAX_S, since_s)
             cuts = cut_times(frames, reach_s, start_s + HIDDEN_MIN_S)
             near = cuts[cuts >= start_s - HIDDEN_MIN_S]
             finish_s = near[-1] if len(near) else start_s
