@@ -42,6 +42,8 @@ ROUTES = [
     ("the text default.mp4", "text", "default.mp4"),
     ("when is there speech", "speech", ""),  # the channel itself, no words named
     ("the parts with dialogue", "speech", ""),
+    ("when do captions appear on screen", "text", ""),
+    ("the end credits", "text", ""),
     ("when is someone talking", "speech", ""),
     ("when does a caption appear", "text", ""),
     ("the license plate ABC 123", "text", "abc 123"),  # text on things in the picture
@@ -311,9 +313,13 @@ def test_the_shot_next_to_a_thing(query, adjacent):
     assert a.adjacent is adjacent and a.derived is adjacent
 
 
-def test_silence_is_speech_absent():
-    route = analyse("when is there silence").target.route
+@pytest.mark.parametrize(
+    "query", ["when is there silence", "when is it quiet", "long pauses", "when there is no sound"]
+)
+def test_silence_is_speech_absent(query):
+    route = analyse(query).target.route
     assert (route.channel, route.needle, route.absent) == ("speech", "", True)
+    assert not analyse(query).hidden  # the channel's own silences, not a thing turned round
 
 
 @pytest.mark.parametrize(

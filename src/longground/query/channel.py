@@ -180,7 +180,7 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
 # A channel itself, with no words named: speech ("dialogue", "anyone speaking"), the gaps
 # between it ("silence"), or any on-screen text ("captions", "text on screen").
 _SHOWN = (r"(?:\s+(?:appears?|is\s+shown|shows\s+up|is\s+heard|can\s+be\s+heard|is\s+on"
-          r"(?:\s+the)?\s+screen|on(?:\s+the)?\s+screen|in\s+the\s+(?:picture|frame)))?$")
+          r"(?:\s+the)?\s+screen|on(?:\s+the)?\s+screen|in\s+the\s+(?:picture|frame))){0,2}$")
 _ANY_SPEECH = re.compile(
     r"^(?:(?:the|a|an|any|some)\s+)?(?:(?:someone|anyone|somebody|anybody)\s+(?:is\s+)?"
     r"(?:speak(?:s|ing)?|talk(?:s|ing)?)|speech|dialog(?:ue)?|talking|speaking|narration|"
@@ -188,13 +188,14 @@ _ANY_SPEECH = re.compile(
     re.I,
 )
 _SILENCE = re.compile(
-    r"^(?:(?:the|a|an|any|some)\s+)?(?:silence|no\s+(?:speech|dialog(?:ue)?|talking)|"
+    r"^(?:(?:the|a|an|any|some)\s+)?(?:silence|silent\s+parts?|(?:it\s+(?:is\s+)?)?quiet(?:\s+(?:parts?|"
+    r"moments?|bits?))?|(?:long\s+)?pauses?|no\s+(?:speech|dialog(?:ue)?|talking|sound|audio|voices?)|"
     r"(?:nobody|no\s+one|no-one)\s+(?:is\s+)?(?:speak(?:s|ing)?|talk(?:s|ing)?))$",
     re.I,
 )
 _ANY_TEXT = re.compile(
     r"^(?:(?:the|a|an|any|some)\s+)?(?:text|writing|captions?|subtitles?|on[\s-]screen\s+text|"
-    r"lower\s+thirds?)" + _SHOWN,
+    r"lower\s+thirds?|(?:end\s+|closing\s+|opening\s+)?credits|title\s+cards?)" + _SHOWN,
     re.I,
 )
 _NOBODY = re.compile(
