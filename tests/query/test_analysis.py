@@ -186,6 +186,14 @@ def test_windows_are_read_per_video():
         ("towards the end, a boat", (480.0, 600.0)),
         ("at the beginning of the video, a boat", (0.0, 120.0)),
         ("the final minute of the match, a goal", (540.0, 600.0)),
+        ("a dog between 2 and 3 minutes", (120.0, 180.0)),  # one unit for both ends
+        ("a dog 2-3 min", (120.0, 180.0)),
+        ("a dog in minute 5", (240.0, 300.0)),
+        ("a dog in the 3rd minute", (120.0, 180.0)),
+        ("a dog after the first minute", (60.0, 600.0)),
+        ("a dog before the last minute", (0.0, 540.0)),
+        ("a dog 2 minutes in", (90.0, 150.0)),
+        ("a dog till the end", (0.0, 600.0)),
     ],
 )
 def test_windows_in_spoken_words(query, window):

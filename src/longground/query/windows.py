@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from ..errors import UserError
-from ..timecode.grammar import TIME, read_point, unit_s
+from ..timecode.grammar import NUM, TIME, UNIT, read_point, unit_s
 
 _MARK = r"(?:\s*(?:-\s*)?mark)?"
 # A clock time with two-digit fields ("2:00", "1:02:30"; a score such as "1:0" is none).
@@ -78,6 +78,24 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
         re.compile(rf"(?<![\w:.])({_CLOCK})\s*(?:-|–|to)\s*({_CLOCK})(?![\w:])", re.I),
         lambda m, d: (time_to_s(m[1]), time_to_s(m[2])),
     ),
+    (  # one unit for both ends: "between 2 and 3 minutes", "from 1 to 2 min", "2-3 min"
+        re.compile(rf"(?<![\w:.])(?:(?:between|from)\s+)?({NUM})\s*(?:and|to|-|–)\s*({NUM})\s*"
+                   rf"({UNIT})", re.I),
+        lambda m, d: (float(m[1]) * unit_s(m[3]), float(m[2]) * unit_s(m[3])),
+    ),
+    (  # "in minute 5", "during the 3rd minute": that minute of the video
+        re.compile(r"\b(?:in|during|within)\s+(?:minute\s+(\d+)|the\s+(\d+)(?:st|nd|rd|th)\s+"
+                   r"minute)\b", re.I),
+        lambda m, d: (60.0 * (int(m[1] or m[2]) - 1), 60.0 * int(m[1] or m[2])),
+    ),
+    (  # "after the first minute", "past the opening 30 seconds": the rest of the video
+        re.compile(rf"\b(?:after|past|beyond)\s+the\s+(?:first|opening|initial)\s+{_LENGTH}", re.I),
+        lambda m, d: (_length_s(m[1]), d),
+    ),
+    (  # "before the last minute": all but its end
+        re.compile(rf"\b(?:before|until)\s+the\s+(?:last|final|closing)\s+{_LENGTH}", re.I),
+        lambda m, d: (0.0, d - _length_s(m[1])),
+    ),
     (  # "in the first 5 minutes", "first 30 seconds", "the opening minute", "the last few seconds"
         re.compile(rf"(?:\b(?:in|during|within|over|for)\s+)?\b(?:the\s+)?(?:very\s+)?"
                    rf"(first|opening|initial|last|final|closing)\s+{_LENGTH}", re.I),
@@ -117,6 +135,15 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
             rf"till|up\s+to|up\s+until|by|earlier\s+than)\s+{_THE}({TIME}){_MARK}", re.I
         ),
         lambda m, d: (0.0, time_to_s(m[1])),
+    ),
+    (  # "2 minutes in", "around 1 minute in": a time point counted from the start
+        re.compile(rf"\b(?:(?:at|around|about|roughly)\s+)?({TIME})\s+in\b(?=\s*(?:,|$))", re.I),
+        lambda m, d: (time_to_s(m[1]) - AROUND_S, time_to_s(m[1]) + AROUND_S),
+    ),
+    (  # "till the end", "from the start": the whole video, said
+        re.compile(r"\b(?:(?:until|till|to)\s+the\s+(?:very\s+)?end|(?:from|since)\s+the\s+"
+                   r"(?:very\s+)?(?:start|beginning))(?:\s+of\s+the\s+(?:video|clip))?\b", re.I),
+        lambda m, d: (0.0, d),
     ),
     (
         re.compile(
