@@ -281,6 +281,8 @@ def test_one_occurrence_is_asked_for(query, nth, target):
         ("when is the host off camera", "the host"),
         ("the cat is out of frame", "the cat"),
         ("when isnt there a dog", "a dog"),  # typed without the apostrophe
+        ("when is nothing written on screen", "text"),
+        ("when isn't anyone talking", "anyone talking"),
     ],
 )
 def test_where_a_thing_is_not_shown(query, target):
@@ -322,8 +324,10 @@ def test_the_shot_next_to_a_thing(query, adjacent):
 
 
 @pytest.mark.parametrize(
-    "query", ["when is there silence", "when is it quiet", "long pauses", "when there is no sound"]
-)
+    "query",
+    ["when is there silence", "when is it quiet", "long pauses", "when there is no sound",
+     "when does nobody say anything"],
+)  # fmt: skip
 def test_silence_is_speech_absent(query):
     route = analyse(query).target.route
     assert (route.channel, route.needle, route.absent) == ("speech", "", True)

@@ -190,7 +190,7 @@ _ANY_SPEECH = re.compile(
 _SILENCE = re.compile(
     r"^(?:(?:the|a|an|any|some)\s+)?(?:silence|silent\s+parts?|(?:it\s+(?:is\s+)?)?quiet(?:\s+(?:parts?|"
     r"moments?|bits?))?|(?:long\s+)?pauses?|no\s+(?:speech|dialog(?:ue)?|talking|sound|audio|voices?)|"
-    r"(?:nobody|no\s+one|no-one)\s+(?:is\s+)?(?:speak(?:s|ing)?|talk(?:s|ing)?))$",
+    r"(?:nobody|no\s+one|no-one)\s+(?:is\s+)?(?:speak(?:s|ing)?|talk(?:s|ing)?|says?\s+anything))$",
     re.I,
 )
 _ANY_TEXT = re.compile(

@@ -253,10 +253,6 @@ NOT_SHOWN = (
     re.compile(r"^(?:when\s+)?(?:can't|cannot|can\s+not|don't|do\s+not)\s+(?:we|you|i)\s+see\s+"
                r"(?P<x>.+)$", IGNORE),
     re.compile(r"^(?P<x>.+?)\s+(?:(?:is|are)\s+)?(?:absent|missing|gone)$", IGNORE),
-    # "the host off camera", "the cat is out of frame" (not "the cat sliding out of view":
-    # a thing leaving, `not_shown` looks at the word before)
-    re.compile(r"^(?P<x>.+?)\s+(?:(?:is|are)\s+)?(?:off[\s-]?(?:camera|screen)|out\s+of\s+"
-               r"(?:the\s+)?(?:frame|shot|view|picture))$", IGNORE),
     # "no dog", "no text" (not "no one": the people channel's own "nobody"; not "no speech":
     # the silences)
     re.compile(r"^(?:there\s+(?:is|are)\s+)?no\s+(?!(?:one|body|people|person|persons|faces?|"
@@ -276,6 +272,16 @@ WHATEVER = re.compile(
     r"the\s+(?:shot|scene|clip)|something|anything)$",
     IGNORE,
 )
+# "nothing written on screen": where no text is read.
+NOTHING_WRITTEN = re.compile(
+    r"^(?:nothing\s+(?:is\s+)?(?:written|displayed|printed|typed)|no\s+(?:writing|words))"
+    r"(?:\s+on[\s-]?(?:the\s+)?screen)?$",
+    IGNORE,
+)
+# "the host off camera", "the cat is out of frame" (not "the cat sliding out of view": a thing
+# leaving; `structure.not_shown` looks at the word before)
+OFF_FRAME = re.compile(r"^(?P<x>.+?)\s+(?:(?:is|are)\s+)?(?:off[\s-]?(?:camera|screen)|out\s+of\s+"
+                       r"(?:the\s+)?(?:frame|shot|view|picture))$", IGNORE)
 # "the camera zooms out from the horse": the camera that films, named as the subject of its
 # own move (zoom, pan, tilt), is not a thing in the picture.
 FILMING_CAMERA = re.compile(

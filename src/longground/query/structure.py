@@ -144,10 +144,15 @@ def not_shown(text: str) -> tuple[bool, str]:
     >>> not_shown("a cat on screen"), not_shown("the cat sliding out of view")[0]
     ((False, 'a cat on screen'), False)
     """
-    for pattern in g.NOT_SHOWN:
+    if g.NOTHING_WRITTEN.match(text.strip(" ,.?!")):
+        return True, "text"
+    for pattern in (*g.NOT_SHOWN, g.OFF_FRAME):
         m = pattern.match(text.strip(" ,.?!"))
-        if m and m["x"].strip() and not tag(m["x"])[-1].is_verb:  # "sliding out of view"
-            return True, m["x"].strip()
+        if not m or not m["x"].strip():
+            continue
+        if pattern is g.OFF_FRAME and tag(m["x"])[-1].is_verb:  # "sliding out of view"
+            continue
+        return True, m["x"].strip()
     return False, text
 
 
