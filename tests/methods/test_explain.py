@@ -63,3 +63,10 @@ def test_the_shot_next_to_a_thing_says_what_it_follows():
     lines = explain(Grounding(Moments.from_list([[4.0, 8.0]], [0.7]), trace=trace))
     assert lines == ["why: the shot after each of the 1 moments of 'the cat': to the nearest "
                      "cut, at most 10 s"]  # fmt: skip
+
+
+def test_one_of_several_things_says_what_each_found():
+    trace = {"either": [{"query": "a car", "moments": [[1.0, 2.0]], "route": None},
+                        {"query": "a truck", "moments": [], "route": None}]}  # fmt: skip
+    lines = explain(Grounding(Moments.from_list([[1.0, 2.0]], [0.7]), trace=trace))
+    assert lines == ["why: any of 2 things, the moments of each joined: 'a car' (1), 'a truck' (0)"]

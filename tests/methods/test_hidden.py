@@ -86,3 +86,32 @@ def test_the_shot_next_to_a_thing_stops_where_it_shows_again(tmp_path):
     # after the first showing up to the second; nothing after the last (the video ends) or
     # before the first (it begins)
     assert after.moments.to_list() == before.moments.to_list() == [[2.0, 8.0]]
+
+
+def test_one_of_several_things(tmp_path):
+    """"A car or a truck": each asked on its own, the moments joined."""
+    path = tmp_path / "twenty_seconds.mp4"
+    with VideoWriter(str(path), 64, 36, fps=1) as writer:
+        for _ in range(20):
+            writer.write(np.zeros((36, 64, 3), np.uint8))
+    window = "between 0:10 and 0:20"
+    shown = {"a car": [[2.0, 5.0], [12.0, 14.0]], "a truck": [[4.0, 8.0]],
+             f"{window} a car": [[12.0, 14.0]], f"{window} a truck": []}  # fmt: skip
+    asked = []
+
+    def ground(video, query):
+        asked.append(query)
+        spans = shown[query]
+        return Grounding(Moments.from_list(spans, [0.5 + 0.1 * i for i in range(len(spans))]),
+                         trace={"route": {"channel": "visual"}})  # fmt: skip
+
+    found = derived_grounding(ground, path, analyse("a car or a truck"))
+    assert asked == ["a car", "a truck"]
+    assert found.moments.to_list() == [[2.0, 8.0], [12.0, 14.0]]  # overlaps joined
+    assert found.moments.scores.tolist() == [0.5, 0.6]
+    assert found.trace["route"] == {"channel": "visual"}
+    first = derived_grounding(ground, path, analyse("the first time a car or a truck appears"))
+    assert first.moments.to_list() == [[2.0, 8.0]]
+    windowed = derived_grounding(ground, path, analyse(f"{window} a car or a truck"))
+    assert windowed.moments.to_list() == [[12.0, 14.0]]
+    assert derived_grounding(ground, path, analyse("the red or blue car")) is None

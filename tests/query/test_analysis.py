@@ -324,6 +324,21 @@ def test_the_shot_next_to_a_thing(query, adjacent):
 
 
 @pytest.mark.parametrize(
+    ("query", "alternatives"),
+    [("a car or a truck", ("a car", "a truck")),
+     ("a cat, a dog or a horse", ("a cat", "a dog", "a horse")),
+     ("someone says hello or goodbye", ('someone says "hello"', 'someone says "goodbye"')),
+     ("the caption GOAL or PENALTY", ('"goal" on screen', '"penalty" on screen')),
+     ("the Hello world slide or the Goodbye world slide",
+      ("the Hello world slide", "the Goodbye world slide")),
+     ("the red or blue car", ()), ("People are snow boarding or skiing down a slope", ()),
+     ("a cat", ())],
+)  # fmt: skip
+def test_one_of_several_things(query, alternatives):
+    assert analyse(query).alternatives == alternatives
+
+
+@pytest.mark.parametrize(
     "query",
     ["when is there silence", "when is it quiet", "long pauses", "when there is no sound",
      "when does nobody say anything"],

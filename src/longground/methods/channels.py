@@ -7,10 +7,11 @@ speech, on-screen text or people and that channel is selected (`MethodConfig.cha
 default every installed one); otherwise None, and the method goes on with the image encoder.
 Either way the analysis and the routing decision go into the trace (`with_route`).
 
-Two kinds of query are answered from the method's own answer for another event
+Three kinds of query are answered from the method's own answers for other queries
 (`derived_grounding`): where the event is *not* shown ("when is the cat not on screen",
-`hidden_grounding`: that answer turned inside out), and the shot next to it ("what comes after
-the cat", `adjacent_grounding`: from its end to the next cut).
+`hidden_grounding`: that answer turned inside out), the shot next to it ("what comes after the
+cat", `adjacent_grounding`: from its end to the next cut), and one of several things ("a car
+or a truck", `either_grounding`: the answers joined).
 """
 
 from __future__ import annotations
@@ -40,9 +41,12 @@ def derived_grounding(
     ground: Callable[[Path, str], Grounding], video: Path, analysis: QueryAnalysis,
     single: bool = False,
 ) -> Grounding | None:  # fmt: skip
-    """`hidden_grounding` or `adjacent_grounding` for the queries they answer, else None."""
-    return hidden_grounding(ground, video, analysis, single) or adjacent_grounding(
-        ground, video, analysis
+    """`hidden_grounding`, `adjacent_grounding` or `either_grounding` for the queries they
+    answer, else None."""
+    return (
+        hidden_grounding(ground, video, analysis, single)
+        or adjacent_grounding(ground, video, analysis)
+        or either_grounding(ground, video, analysis, single)
     )
 
 
@@ -127,6 +131,36 @@ def adjacent_grounding(
                           "side": "after" if after else "before",
                           "max_s": ADJACENT_MAX_S}}  # fmt: skip
     return Grounding(moments=found, trace=trace)
+
+
+def either_grounding(
+    ground: Callable[[Path, str], Grounding], video: Path, analysis: QueryAnalysis,
+    single: bool = False,
+) -> Grounding | None:  # fmt: skip
+    """The answer to "a car or a truck" (`QueryAnalysis.alternatives`), or None for any other
+    query: the moments `ground` finds for each thing inside the query's window, joined where
+    they overlap (the best score kept; the best moment alone with `single`), then the
+    occurrence asked for ("the first time a cat or a dog appears")."""
+    if not analysis.alternatives:
+        return None
+    from ..agent.perception.intervals import occurrence
+
+    asked = [" ".join(filter(None, (analysis.window, a))) for a in analysis.alternatives]
+    found = [ground(video, query) for query in asked]
+    parts = [f.moments if f.moments.scores is not None else
+             Moments(f.moments.spans, np.ones(len(f.moments))) for f in found]  # fmt: skip
+    joined = Moments(np.concatenate([p.spans for p in parts]).reshape(-1, 2),
+                     np.concatenate([p.scores for p in parts])).merge()  # fmt: skip
+    joined = occurrence(joined, analysis.occurrence)
+    if single and len(joined) > 1:
+        joined = joined[np.argsort(-joined.scores, kind="stable")[:1]]
+    routes = [f.trace.get("route") for f in found]
+    trace = {"analysis": analysis.to_record(),
+             "either": [{"query": q, "moments": f.moments.to_list(), "route": r}
+                        for q, f, r in zip(asked, found, routes, strict=True)]}  # fmt: skip
+    if routes[0] is not None and all(r == routes[0] for r in routes):
+        trace["route"] = routes[0]  # one channel answered every thing
+    return Grounding(moments=joined, trace=trace)
 
 
 def routed_grounding(

@@ -22,6 +22,10 @@ def explain(grounding: Grounding) -> list[str]:
     if hidden is not None:
         return [f"why: where {hidden['query']!r} is not shown: the gaps of at least "
                 f"{hidden['min_s']:g} s between the {len(hidden['shown'])} moments that show it"]
+    either = trace.get("either")
+    if either is not None:
+        parts = ", ".join(f"{e['query']!r} ({len(e['moments'])})" for e in either)
+        return [f"why: any of {len(either)} things, the moments of each joined: {parts}"]
     adjacent = trace.get("adjacent")
     if adjacent is not None:
         return [f"why: the shot {adjacent['side']} each of the {len(adjacent['shown'])} moments "

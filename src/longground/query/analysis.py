@@ -109,6 +109,8 @@ class QueryAnalysis:
             screen", "the car is missing"); the events are what would be shown.
         adjacent: the target names nothing but the shot next to its one condition ("what
             comes after the cat", "the shot before the dog"); the relation says which side.
+        alternatives: the one event is one of several things ("a car or a truck", "someone
+            says hello or goodbye"): each as a query of its own, answered together; else ().
     """
 
     query: str
@@ -121,6 +123,7 @@ class QueryAnalysis:
     body: str = ""
     hidden: bool = False
     adjacent: bool = False
+    alternatives: tuple[str, ...] = ()
 
     @property
     def target(self) -> Event:
@@ -162,6 +165,7 @@ class QueryAnalysis:
                 "window": self.window,
                 "occurrence": self.occurrence, "skip_first": self.skip_first,
                 "hidden": self.hidden, "adjacent": self.adjacent,
+                "alternatives": list(self.alternatives),
                 "count": self.count}  # fmt: skip
 
 
@@ -234,9 +238,51 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
         relation = Relation.BETWEEN
     sides = (Relation.AFTER, Relation.RIGHT_AFTER, Relation.BEFORE, Relation.RIGHT_BEFORE)
     adjacent = len(events) == 2 and relation in sides and bool(g.WHATEVER.match(events[0].text))
+    single = len(events) == 1 and not hidden and relation in (Relation.NONE, Relation.BETWEEN)
     return QueryAnalysis(
-        query, tuple(events), relation, window, nth, skip_first, count, body, hidden, adjacent
+        query, tuple(events), relation, window, nth, skip_first, count, body, hidden, adjacent,
+        _alternatives(events[0]) if single else (),
     )
+
+
+#: Words of one option of a needle ("hello or goodbye"): more is a phrase, not an option.
+MAX_OPTION_WORDS = 3
+
+
+def _alternatives(event: Event) -> tuple[str, ...]:
+    """The things an event names with "or", each as a query of its own: noun phrases for the
+    image encoder and the people channel, the words of a speech or text needle quoted.
+
+    >>> _alternatives(_event("target", "a car or a truck"))
+    ('a car', 'a truck')
+    >>> _alternatives(_event("target", "someone says hello or goodbye"))
+    ('someone says "hello"', 'someone says "goodbye"')
+    >>> _alternatives(_event("target", "the Hello slide or the Goodbye slide"))
+    ('the Hello slide', 'the Goodbye slide')
+    >>> _alternatives(_event("target", "a cat, a dog or a horse"))
+    ('a cat', 'a dog', 'a horse')
+    >>> _alternatives(_event("target", "the red or blue car"))
+    ()
+    """
+    own = event.route
+    whole = [p.strip(" ,") for p in re.split(r"\s+or\s+", event.text)]
+    if len(whole) > 1 and all(route(p).channel in ("speech", "text") and route(p).needle
+                              for p in whole):  # fmt: skip
+        return tuple(whole)  # "the Hello slide or the Goodbye slide"
+    if own.channel in ("speech", "text"):
+        options = re.split(r"\s+or\s+", own.needle) if own.needle else []
+        if len(options) < 2 or any(not 0 < len(o.split()) <= MAX_OPTION_WORDS for o in options):
+            return ()
+        form = 'someone says "{}"' if own.channel == "speech" else '"{}" on screen'
+        return tuple(form.format(o) for o in options)
+    if not re.search(r"\sor\s", event.text):
+        return ()
+    parts = [p.strip(" ,") for p in re.split(r",\s*(?:or\s+)?|\s+or\s+", event.text)]
+    for part in parts:  # each a thing of its own: "a cat or dog", not "the red or blue car"
+        tokens = tag(part)
+        if head_noun(tokens) is None or any(t.is_verb for t in tokens):
+            return ()
+    return tuple(parts)
 
 
 def _negated_beside(

@@ -136,7 +136,8 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"\b(?:the\s+)?(?:title|caption|headline|banner|subtitle|heading|sign|text|"
         rf"on[- ]screen\s+text|(?:licen[cs]e\s+|number\s+)?plate|label|tag|badge)\s*[:,]?\s+"
         # quoted, capitalised, or a token no word is: a file name, an address ("default.mp4")
-        rf"(?P<x>[{_Q}].+|[A-Z0-9][^a-z]*\S|[A-Z]\w*(?:\s+[A-Z]\w*)*|\S*\w[./@]\w\S*)"
+        rf"(?P<x>[{_Q}].+|[A-Z0-9][^a-z]*\S(?:\s+or\s+[A-Z0-9][^a-z]*\S)*|[A-Z]\w*(?:\s+[A-Z]\w*)*|"
+        r"\S*\w[./@]\w\S*)"
         r"\s*(?:$|\s+(?:appears?|is|are|shows?|comes?|pops?))")),
     ("text-typed", "text", re.compile(  # "the command ls /usr", "the URL example.com"
         r"\b(?:the\s+|a\s+)?(?:(?:shell\s+)?commands?|urls?|web\s+address|website|hashtag|"
