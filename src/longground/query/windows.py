@@ -131,8 +131,8 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
     ),
     (
         re.compile(
-            rf"\b(?:(?:from|since)\s+the\s+(?:very\s+)?(?:start|beginning)\s+)?(?:before|until|"
-            rf"till|up\s+to|up\s+until|by|earlier\s+than)\s+{_THE}({TIME}){_MARK}", re.I
+            rf"\b(?:before|until|till|up\s+to|up\s+until|by|earlier\s+than)\s+{_THE}({TIME})"
+            rf"{_MARK}", re.I
         ),
         lambda m, d: (0.0, time_to_s(m[1])),
     ),
