@@ -110,6 +110,8 @@ def test_one_of_several_things(tmp_path):
     assert found.moments.to_list() == [[2.0, 8.0], [12.0, 14.0]]  # overlaps joined
     assert found.moments.scores.tolist() == [0.5, 0.6]
     assert found.trace["route"] == {"channel": "visual"}
+    best = derived_grounding(ground, path, analyse("a car or a truck"), single=True)
+    assert best.moments.to_list() == [[12.0, 14.0]]
     first = derived_grounding(ground, path, analyse("the first time a car or a truck appears"))
     assert first.moments.to_list() == [[2.0, 8.0]]
     windowed = derived_grounding(ground, path, analyse(f"{window} a car or a truck"))

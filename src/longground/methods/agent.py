@@ -26,6 +26,7 @@ from ..errors import UserError
 from ..query import Relation, Route, analyse
 from ..tracking.identity import Faces, TrackedLooks
 from .base import Grounding, IndexedGrounder, MethodConfig, register_method
+from .channels import best_one
 from .footage import Footage, cached_footage
 from .presets import Preset, register_preset
 
@@ -495,8 +496,7 @@ class AgentMethod(IndexedGrounder):
         while len(self._faces) > KEPT_FACES:
             self._faces.pop(next(iter(self._faces)))
         moments, record = faces.ranked(rank, analysis.skip_first)
-        if self.config.single and len(moments) > 1:
-            moments = moments[np.argsort(-moments.scores, kind="stable")[:1]]
+        moments = best_one(moments) if self.config.single else moments
         trace = {**routed.trace, "method": "agent", "analysis": analysis.to_record(),
                  "identity": record}  # fmt: skip
         return replace(routed, moments=moments, trace=trace)
@@ -504,8 +504,7 @@ class AgentMethod(IndexedGrounder):
     def _ground_frames(self, video: Path, query: str) -> Grounding:
         scene = self.scene(video)
         moments, trace = self.agent(scene).run(self.source(video, scene), query)
-        if self.config.single and len(moments) > 1:
-            moments = moments[np.argsort(-moments.scores, kind="stable")[:1]]
+        moments = best_one(moments) if self.config.single else moments
         record = {"method": "agent", **trace.to_dict()}
         footage = self._footage.get(Path(video))
         record["scene"] = footage.to_dict() if footage else {"scene": scene, "rule": "asked for"}

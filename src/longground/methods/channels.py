@@ -37,6 +37,18 @@ HIDDEN_MIN_S = 1.0
 ADJACENT_MAX_S = 10.0
 
 
+def best_one(moments: Moments) -> Moments:
+    """The best-scored moment alone (`MethodConfig.single`); `moments` as they are when they
+    hold one or none.
+
+    >>> best_one(Moments.from_list([[0, 1], [5, 6]], [0.2, 0.9])).to_list()
+    [[5.0, 6.0]]
+    """
+    if len(moments) <= 1:
+        return moments
+    return moments[np.argsort(-moments.scores, kind="stable")[:1]]
+
+
 def derived_grounding(
     ground: Callable[[Path, str], Grounding], video: Path, analysis: QueryAnalysis,
     single: bool = False,
@@ -45,7 +57,7 @@ def derived_grounding(
     answer, else None."""
     return (
         hidden_grounding(ground, video, analysis, single)
-        or adjacent_grounding(ground, video, analysis)
+        or adjacent_grounding(ground, video, analysis, single)
         or either_grounding(ground, video, analysis, single)
     )
 
@@ -77,14 +89,15 @@ def hidden_grounding(
 
 
 def adjacent_grounding(
-    ground: Callable[[Path, str], Grounding], video: Path, analysis: QueryAnalysis
-) -> Grounding | None:
+    ground: Callable[[Path, str], Grounding], video: Path, analysis: QueryAnalysis,
+    single: bool = False,
+) -> Grounding | None:  # fmt: skip
     """The answer to "what comes after X" / "the shot before X" (`QueryAnalysis.adjacent`),
     or None for any other query: for each moment `ground(video, X)` finds, the next shot:
     from the cut within `HIDDEN_MIN_S` of its end (X's shot ends there; its end when there
     is none) to the next cut, at most `ADJACENT_MAX_S` past its end and never into X's next
     moment (before: the same, backwards from its start); inside the query's window, scored as
-    X's moment."""
+    X's moment (the best one alone with `single`)."""
     if not analysis.adjacent:
         return None
     from ..agent.frames import FrameSampler
@@ -126,6 +139,7 @@ def adjacent_grounding(
     found = found[found.lengths_s >= HIDDEN_MIN_S]  # X at the video's edge has no neighbour
     start_s, end_s = analysis.window_s(duration_s) or (0.0, duration_s)
     found = occurrence(found.clip(start_s, end_s).merge(), analysis.occurrence)
+    found = best_one(found) if single else found
     trace = {**shown.trace, "analysis": analysis.to_record(),
              "adjacent": {"query": condition, "shown": shown.moments.to_list(),
                           "side": "after" if after else "before",
@@ -152,8 +166,7 @@ def either_grounding(
     joined = Moments(np.concatenate([p.spans for p in parts]).reshape(-1, 2),
                      np.concatenate([p.scores for p in parts])).merge()  # fmt: skip
     joined = occurrence(joined, analysis.occurrence)
-    if single and len(joined) > 1:
-        joined = joined[np.argsort(-joined.scores, kind="stable")[:1]]
+    joined = best_one(joined) if single else joined
     routes = [f.trace.get("route") for f in found]
     trace = {"analysis": analysis.to_record(),
              "either": [{"query": q, "moments": f.moments.to_list(), "route": r}
@@ -179,8 +192,7 @@ def routed_grounding(
     if found is None:
         return None
     names, moments, details = found
-    if config.single and len(moments) > 1:
-        moments = moments[np.argsort(-moments.scores, kind="stable")[:1]]
+    moments = best_one(moments) if config.single else moments
     trace = {"analysis": analysis.to_record(),
              "route": route_record(route, names), "channel": details}  # fmt: skip
     return calibrated(Grounding(moments=moments, trace=trace), route.channel)
