@@ -84,6 +84,17 @@ def test_people_runs_and_absence():
     assert people_moments(people, "", True)[0].to_list() == [[7.0, 10.0]]  # runs of 1 drop
 
 
+def test_people_at_once():
+    """"Two people": the frames with exactly two; "more than one person": two or more."""
+    persons = np.array([1, 2, 2, 2, 1, 3, 3, 3, 1, 1])
+    people = People(np.arange(10.0), persons * 0, persons)
+    two, details = people_moments(people, "person", False, least=2, most=2)
+    assert two.to_list() == [[1.0, 4.0]] and details["at_once"] == [2, 2]
+    assert people_moments(people, "person", False, least=2)[0].to_list() == [[1.0, 8.0]]
+    assert people_moments(people, "person", False, least=1, most=1)[0].to_list() == [[8.0, 10.0]]
+    assert "at_once" not in people_moments(people, "person", False)[1]
+
+
 def test_text_phrase_split_into_boxes_is_found_on_its_frame():
     readings = Readings.from_rows([(5.0, 9.0, "HALF", 0.9), (5.0, 9.0, "TIME", 0.9),
                                    (9.0, 12.0, "HALF", 0.9)])  # fmt: skip

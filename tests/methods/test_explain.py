@@ -22,6 +22,14 @@ def test_a_people_answer_says_what_it_counted_and_which_person_it_kept():
     )
 
 
+def test_a_people_answer_says_how_many_at_once():
+    trace = {"route": {"channel": "people", "needle": "person", "rule": "people-presence"},
+             "channel": {"counted": "persons", "frames_with": 3, "frames": 10,
+                         "at_once": [2, None]}}  # fmt: skip
+    lines = explain(Grounding(Moments.from_list([[1.0, 4.0]], [0.9]), trace=trace))
+    assert lines[1] == "why: persons (2 or more at once) on 3 of 10 sampled frames"
+
+
 def test_a_speech_answer_that_no_segment_came_near_says_so():
     route = {"channel": "speech", "needle": "computer", "rule": "speech-says", "margin": 0.44}
     empty = Grounding(Moments.empty(), trace={"route": route, "channel": {"segments": 10}})

@@ -237,6 +237,18 @@ def test_open_compounds_reach_the_closed_word():
     assert plan_query("a coffee table", 600).target == "a coffee table"  # no "coffeetable"
 
 
+@pytest.mark.parametrize(
+    ("query", "least", "most"),
+    [("two people", 2, 2), ("when are there two or more people on screen", 2, None),
+     ("more than one person", 2, None), ("a man alone", 1, 1), ("two faces", 2, 2),
+     ("a couple of people", 2, 2), ("people", 1, None), ("a person", 1, None),
+     ("More than 1/3 of the people", 1, None)],
+)  # fmt: skip
+def test_how_many_people_at_once(query, least, most):
+    route = analyse(query).target.route
+    assert route.channel == "people" and (route.least, route.most) == (least, most)
+
+
 def test_things_beside_a_person_are_seen_with_them():
     a = analyse("a man in a grey suit")
     assert a.target.route.channel == "people"

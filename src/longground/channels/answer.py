@@ -23,7 +23,7 @@ READERS: dict[str, Reader] = {
         else text_moments(evidence.get("text"), route.needle)
     ),
     "people": lambda evidence, route: people_moments(
-        evidence.get("people"), route.needle, route.absent
+        evidence.get("people"), route.needle, route.absent, route.least, route.most
     ),
 }
 

@@ -288,11 +288,14 @@ def text_moments(readings: Readings, needle: str) -> tuple[Moments, dict]:
     return moments, details
 
 
-def people_moments(people: People, needle: str, absent: bool) -> tuple[Moments, dict]:
+def people_moments(
+    people: People, needle: str, absent: bool, least: int = 1, most: int | None = None
+) -> tuple[Moments, dict]:
     """Runs of frames with (or, `absent`, without) a face (needle "face"), a whole body seen
-    by the pedestrian detector ("body") or either (any other needle)."""
+    by the pedestrian detector ("body") or either (any other needle); with `least` to `most`
+    of them at once ("two people")."""
     counts = {"face": people.faces, "body": people.bodies}.get(needle, people.persons)
-    mask = counts == 0 if absent else counts > 0
+    mask = counts == 0 if absent else (counts >= least) & (counts <= (most or np.inf))
     spans = []
     edges = np.flatnonzero(np.diff(np.r_[0, mask.astype(np.int8), 0]))
     for first, stop in zip(edges[::2], edges[1::2]):
@@ -301,7 +304,10 @@ def people_moments(people: People, needle: str, absent: bool) -> tuple[Moments, 
     moments = _merged(Moments(np.array(spans).reshape(-1, 2)), PEOPLE_GAP_S)
     moments = Moments(moments.spans, _share_inside(moments.spans, people.times_s, mask))
     what = {"face": "faces", "body": "bodies"}.get(needle, "persons")
-    return moments, {"frames": len(counts), "counted": what, "frames_with": int(mask.sum())}
+    details = {"frames": len(counts), "counted": what, "frames_with": int(mask.sum())}
+    if (least, most) != (1, None) and not absent:
+        details["at_once"] = [least, most]
+    return moments, details
 
 
 def _share_inside(spans: np.ndarray, times_s: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -71,7 +71,13 @@ def _channel(moments: Moments, channel: str, route: dict, details: dict) -> list
         read = ", ".join(repr(t) for t in details.get("matched", []))
         lines.append(f"why: lines read that hold it (similarity >= 0.8): {read or 'none'}")
     else:
-        lines.append(f"why: {details.get('counted', 'persons')} on {details.get('frames_with', 0)}"
+        counted = details.get("counted", "persons")
+        if "at_once" in details:
+            least, most = details["at_once"]
+            counted += (f" ({least} at once)" if least == most else
+                        f" ({least} or more at once)" if most is None else
+                        f" ({least} to {most} at once)")  # fmt: skip
+        lines.append(f"why: {counted} on {details.get('frames_with', 0)}"
                      f" of {details.get('frames', 0)} sampled frames")  # fmt: skip
     scores = moments.scores if moments.scores is not None else [None] * moments.count
     for (start_s, end_s), score in zip(moments.spans, scores):

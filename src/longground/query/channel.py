@@ -30,6 +30,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..timecode.grammar import NUMBER_WORDS
 from .grammar import SPEECH_LABEL, TEXT_LABEL
 from .words import (
     BODY_NOUNS,
@@ -224,6 +225,8 @@ class Route:
             when it was not asked (no needle, or the model is not installed).
         person: the subject is a person or a face (a visual sub-event about a person's action
             may fall back to the people channel's presence).
+        least, most: how many people at once the people channel asks for ("two people": 2
+            and 2, "more than one person": 2 and None, "a person alone": 1 and 1).
 
     >>> route("when does the caption say GOAL").needle, route("a red car").channel
     ('goal', 'visual')
@@ -236,6 +239,8 @@ class Route:
     change: bool = False
     margin: float | None = None
     person: bool = False
+    least: int = 1
+    most: int | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -349,8 +354,45 @@ def _picture_route(text: str) -> Route:
     if objects:  # "a man holding a phone": the encoder can check the phone
         return Route("visual", text, "person-object", person=True)
     if not _actions(tokens, head + 1):
-        return Route("people", needle, "people-presence", person=True)
+        least, most = how_many(text)
+        return Route("people", needle, "people-presence", person=True, least=least, most=most)
     return Route("visual", text, "person-action", person=True)
+
+
+_NUMBER = rf"(?:\d+(?![/.]\d)|{'|'.join(NUMBER_WORDS)})"  # not "1/3"
+_AT_LEAST = re.compile(rf"\b(?:at\s+least\s+(?P<a>{_NUMBER})|(?P<b>{_NUMBER})\s+or\s+more|"
+                       rf"more\s+than\s+(?P<c>{_NUMBER})|(?P<d>several|many|multiple))\b", re.I)
+_EXACTLY = re.compile(rf"^(?:(?:only|just|exactly)\s+)?(?P<n>{_NUMBER}|couple)\b", re.I)
+_ALONE = re.compile(r"\b(?:alone|on\s+(?:his|her|their)\s+own|by\s+(?:himself|herself|themselves)"
+                    r"|a\s+(?:single|lone)|only\s+one|just\s+one)\b", re.I)
+
+
+def how_many(text: str) -> tuple[int, int | None]:
+    """`(least, most)` people at once that a people phrase asks for; `(1, None)` when it says
+    no number.
+
+    >>> how_many("two people"), how_many("more than one person"), how_many("a man alone")
+    ((2, 2), (2, None), (1, 1))
+    >>> how_many("at least 3 people"), how_many("several people"), how_many("a man")
+    ((3, None), (2, None), (1, None))
+    """
+    def number(word: str) -> int:
+        return int(word) if word.isdigit() else NUMBER_WORDS[word.lower()]
+
+    if _ALONE.search(text):
+        return 1, 1
+    m = _AT_LEAST.search(text)
+    if m:
+        if m["d"]:
+            return 2, None
+        if m["c"]:
+            return number(m["c"]) + 1, None
+        return number(m["a"] or m["b"]), None
+    m = _EXACTLY.match(re.sub(r"^(?:the|a|an)\s+", "", text.strip()))
+    if m:
+        n = 2 if m["n"].lower() == "couple" else number(m["n"])  # "a couple (of people)"
+        return (n, n) if n > 0 else (1, None)
+    return 1, None
 
 
 def _acted_on(tokens: tuple, start: int) -> list:
