@@ -137,6 +137,8 @@ def test_each_wording_reaches_its_channel(query, channel, needle):
         ("how many people are in the video", "people"),
         ("make a clip of the cat", "the cat"),  # what an editor asks for
         ("cut out every dog", "dog"),
+        ("clip of the cat", "the cat"),  # "clip" is a verb only before what it acts on
+        ("export button", "export button"),
         ("wide shots of the stadium", "the stadium"),  # the kind of shot is not in it
         ("crowd shots", "crowd"),
         ("is the commentator visible at any point", "the commentator"),

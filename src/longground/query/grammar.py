@@ -58,6 +58,8 @@ _UNITS = (
     r"(?:moments?|times?|instances?|occurrences?|clips?|segments?|intervals?|scenes?|shots?|"
     r"parts?(?:\s+of\s+the\s+video)?|time\s*spans?|timestamps?|time\s*codes?)"
 )
+# What a verb acts on: "clip every goal", "tag the cars".
+_OBJECT = r"(?=\s+(?:the|a|an|every|all|each|any|this|that|these|those)\b)"
 # A clause's own subject after a lead-in noun: "the times a dog appears", "the instant the dog
 # shows up" (not "the second cat").
 _CLAUSE = r"(?=\s+(?:a|an|the|someone|somebody|anyone|we|he|she|they|it)\b)"
@@ -69,8 +71,10 @@ _LEAD_INS = (
     r"ground|count|tell\s+me|get|track)",
     r"(?:i\s+(?:want|need|would\s+like|wanna)\s+to\s+(?:see|find|know|watch)|i'?m\s+looking\s+for|"
     r"i\s+am\s+looking\s+for|look(?:ing)?\s+for|search(?:ing)?\s+for|jump\s+to|take\s+me\s+to|"
-    r"skip\s+to|go\s+to|spot|point\s+out|pull\s+up|bring\s+up|cue\s+up|tag|clip|cut\s+out|"
-    r"extract|export|grab|save|make\s+(?:a\s+)?(?:clips?|reel|montage|supercut)\s+(?:of|with)|"
+    r"skip\s+to|go\s+to|spot|point\s+out|pull\s+up|bring\s+up|cue\s+up|"
+    # an editor's verbs, before what they act on ("clip every goal", not "clip of the cat")
+    rf"(?:tag|clip|cut\s+out|extract|export){_OBJECT}|"
+    r"make\s+(?:a\s+)?(?:clips?|reel|montage|supercut)\s+(?:of|with)|"
     r"i\s+(?:want|need|would\s+like|wanna)(?!\s+to\b))",
     r"how\s+many\s+times",
     r"how\s+many",
