@@ -225,7 +225,8 @@ def test_synonyms_reach_the_encoders_words():
 @pytest.mark.parametrize(
     ("query", "word"),
     [("an elephnat", "elephant"), ("the umbrela", "umbrella"), ("a bicylce", "bicycle"),
-     ("a hourse", None), ("a giraffe", None)],  # house or horse; a word the dictionary knows
+     ("a hourse", None), ("a giraffe", None),  # house or horse; a word the dictionary knows
+     ("a motor-bike", "motorbike")],  # a hyphened closed compound
 )  # fmt: skip
 def test_slips_of_the_keys_reach_the_encoders_words(query, word):
     pytest.importorskip("textblob")

@@ -28,12 +28,16 @@ def canonical_noun(noun: str) -> str | None:
 
     >>> canonical_noun("cars"), canonical_noun("kitty"), canonical_noun("campus")
     ('car', 'cat', None)
+    >>> canonical_noun("motor-bike")  # a hyphen may join a closed compound
+    'motorbike'
     """
     from ..encoders.class_words import named_classes, vocabulary
 
     word = noun.lower().strip()
     if not word:
         return None
+    if "-" in word.strip("-") and canonical_noun(word.replace("-", "")):
+        return canonical_noun(word.replace("-", ""))
     words = set(vocabulary())
     if word in words:
         return word

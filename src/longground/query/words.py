@@ -106,8 +106,8 @@ def _retag(tokens: tuple[Token, ...]) -> tuple[Token, ...]:
     """Verbs the lexicon tagger reads as nouns, in the short sentences of queries: an -ing
     word after a form of "be" ("is cooking"), an -s word after a singular person noun ("man
     talks") or before a determiner or possessive ("films her outfits"); and plural nouns it
-    reads as verbs, where no subject comes before them and no object after ("faces", "the
-    faces on screen").
+    reads as verbs or adjectives, where no subject comes before them and no object after
+    ("faces", "the faces on screen", "a motor-bike").
 
     >>> [t.tag for t in _retag((Token("man", "NN"), Token("talks", "NNS")))]
     ['NN', 'VBZ']
@@ -129,15 +129,16 @@ def _retag(tokens: tuple[Token, ...]) -> tuple[Token, ...]:
             out[i] = Token(token.text, "VBZ")
         elif i == 0 and token.tag == "NN" and after is not None and after.tag in ("DT", "PRP$"):
             out[i] = Token(token.text, "VB")  # "spray the sink": a clause without its subject
-    for i, token in enumerate(out):  # "faces", "the faces on screen": a plural, not a verb
-        before = out[i - 1] if i else None
+    for i, token in enumerate(out):  # "faces", "the faces on screen": a plural, not a verb;
+        before = out[i - 1] if i else None  # "a motor-bike": a hyphened noun, not an adjective
         after = out[i + 1] if i + 1 < len(out) else None
-        if (
-            token.tag == "VBZ"
-            and (before is None or before.tag in ("DT", "JJ", "CD", "PRP$"))
-            and (after is None or after.tag in ("IN", "CC", ","))
-        ):
+        alone = (before is None or before.tag in ("DT", "JJ", "CD", "PRP$")) and (
+            after is None or after.tag in ("IN", "CC", ",")
+        )
+        if alone and token.tag == "VBZ":
             out[i] = Token(token.text, "NNS")
+        elif alone and token.tag == "JJ" and "-" in token.text.strip("-"):
+            out[i] = Token(token.text, "NN")
     return tuple(out)
 
 
