@@ -266,8 +266,8 @@ def _alternatives(event: Event) -> tuple[str, ...]:
     """
     own = event.route
     whole = [p.strip(" ,") for p in re.split(r"\s+or\s+", event.text)]
-    if len(whole) > 1 and all(route(p).channel in ("speech", "text") and route(p).needle
-                              for p in whole):  # fmt: skip
+    routes = [route(p) for p in whole] if len(whole) > 1 else []
+    if routes and all(r.channel in ("speech", "text") and r.needle for r in routes):
         return tuple(whole)  # "the Hello slide or the Goodbye slide"
     if own.channel in ("speech", "text"):
         options = re.split(r"\s+or\s+", own.needle) if own.needle else []

@@ -30,7 +30,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..timecode.grammar import NUMBER_WORDS
+from ..timecode.grammar import NUMBER_WORDS, WORD_NUMBER
 from .grammar import SPEECH_LABEL, TEXT_LABEL
 from .words import (
     BODY_NOUNS,
@@ -359,7 +359,7 @@ def _picture_route(text: str) -> Route:
     return Route("visual", text, "person-action", person=True)
 
 
-_NUMBER = rf"(?:\d+(?![/.]\d)|{'|'.join(NUMBER_WORDS)})"  # not "1/3"
+_NUMBER = rf"(?:\d+(?![/.]\d)|{WORD_NUMBER})"  # not "1/3"
 _AT_LEAST = re.compile(rf"\b(?:at\s+least\s+(?P<a>{_NUMBER})|(?P<b>{_NUMBER})\s+or\s+more|"
                        rf"more\s+than\s+(?P<c>{_NUMBER})|(?P<d>several|many|multiple))\b", re.I)
 _EXACTLY = re.compile(rf"^(?:(?:only|just|exactly)\s+)?(?P<n>{_NUMBER}|couple)\b", re.I)

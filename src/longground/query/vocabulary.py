@@ -36,8 +36,9 @@ def canonical_noun(noun: str) -> str | None:
     word = noun.lower().strip()
     if not word:
         return None
-    if "-" in word.strip("-") and canonical_noun(word.replace("-", "")):
-        return canonical_noun(word.replace("-", ""))
+    joined = canonical_noun(word.replace("-", "")) if "-" in word.strip("-") else None
+    if joined:
+        return joined
     words = set(vocabulary())
     if word in words:
         return word

@@ -43,12 +43,13 @@ NUMBER_WORDS = dict(
     ),
     thirty=30, forty=40, fifty=50, sixty=60, ninety=90,
 )  # fmt: skip
-_WORD_NUM = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+# One number in words, the longest first ("sixteen" before "six").
+WORD_NUMBER = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 _WORD_UNIT = r"(?:hours?|minutes?|mins?|seconds?|secs?)\b"
 # "five minutes", "twenty-five seconds", "a minute", "an hour", "half an hour" ("a second" is
 # left alone: "before a second cat" is no time).
 WORD_AMOUNT = (
-    rf"(?:(?:{_WORD_NUM})(?:[\s-]+(?:{_WORD_NUM}))?\s*-?\s*{_WORD_UNIT}"
+    rf"(?:(?:{WORD_NUMBER})(?:[\s-]+(?:{WORD_NUMBER}))?\s*-?\s*{_WORD_UNIT}"
     r"|(?:an?|one)\s+(?:hour|minute)\b|half\s+(?:an?\s+)?(?:hour|minute)\b)"
 )
 # A point in time as a query or a file writes it; a run of amounts may not stop right before
