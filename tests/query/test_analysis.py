@@ -245,7 +245,7 @@ def test_open_compounds_reach_the_closed_word():
     [("two people", 2, 2), ("when are there two or more people on screen", 2, None),
      ("more than one person", 2, None), ("a man alone", 1, 1), ("two faces", 2, 2),
      ("a couple of people", 2, 2), ("people", 1, None), ("a person", 1, None),
-     ("More than 1/3 of the people", 1, None)],
+     ("More than 1/3 of the people", 1, None), ("at least 0 people", 1, None)],
 )  # fmt: skip
 def test_how_many_people_at_once(query, least, most):
     route = analyse(query).target.route

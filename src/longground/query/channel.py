@@ -387,7 +387,7 @@ def how_many(text: str) -> tuple[int, int | None]:
             return 2, None
         if m["c"]:
             return number(m["c"]) + 1, None
-        return number(m["a"] or m["b"]), None
+        return max(number(m["a"] or m["b"]), 1), None  # "at least 0 people" is anyone
     m = _EXACTLY.match(re.sub(r"^(?:the|a|an)\s+", "", text.strip()))
     if m:
         n = 2 if m["n"].lower() == "couple" else number(m["n"])  # "a couple (of people)"
