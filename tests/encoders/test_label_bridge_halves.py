@@ -55,6 +55,16 @@ def test_half_logits_match_a_naive_column_loop():
             np.testing.assert_allclose(half_logits[n, side].numpy(), expected, atol=1e-4)
 
 
+def test_half_logits_follow_the_network_precision():
+    """The halves' weights take the feature map's dtype and device: on a GPU in half precision
+    a float32 CPU tensor stops the einsum (found on a lent GPU; bfloat16 shows it here)."""
+    net = EfficientNetLite0().eval().to(torch.bfloat16)
+    with torch.inference_mode():
+        logits, _, half_logits = WithHalves(net)(torch.zeros(1, 3, 96, 96, dtype=torch.bfloat16))
+    assert half_logits.dtype == logits.dtype == torch.bfloat16
+    assert tuple(half_logits.shape) == (1, 2, 1000)
+
+
 @pytest.mark.parametrize(
     "shape",
     [

@@ -161,7 +161,7 @@ class WithHalves(nn.Module):
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         fmap = self.net.feature_map(x)
         height, width = (int(side) for side in fmap.shape[-2:])  # constants when exported
-        weights = torch.from_numpy(half_weights(width))
+        weights = torch.from_numpy(half_weights(width)).to(fmap.device, fmap.dtype)
         halves = torch.einsum("nchw,rw->nrc", fmap, weights) / height
         pooled = fmap.mean(dim=(2, 3))
         return self.net._fc(pooled), pooled, self.net._fc(halves)
