@@ -196,6 +196,17 @@ def test_windows_are_read_per_video():
         ("a dog before the last minute", (0.0, 540.0)),
         ("a dog 2 minutes in", (90.0, 150.0)),
         ("a dog till the end", (0.0, 600.0)),
+        ("the dog at roughly 2:30", (120.0, 180.0)),  # hedges stack
+        ("the dog from 1:00-2:00", (60.0, 120.0)),
+        ("the dog at 1h05", (600.0, 600.0)),  # the smaller unit unsaid; past the end
+        ("the dog after 2m30", (150.0, 600.0)),
+        ("the dog 01:02:03", (600.0, 600.0)),  # a clock time jotted at the end
+        ("1:30 the dog", (60.0, 120.0)),
+        ("the dog halfway through", (240.0, 360.0)),  # the middle fifth
+        ("a dog midway through the video", (240.0, 360.0)),
+        ("the dog in the middle of the video", (240.0, 360.0)),
+        ("the dog in the last 10 percent", (540.0, 600.0)),
+        ("the dog in the first 25%", (0.0, 150.0)),
     ],
 )
 def test_windows_in_spoken_words(query, window):
@@ -209,7 +220,9 @@ def test_windows_in_spoken_words(query, window):
 @pytest.mark.parametrize(
     "query",
     ["the cat at the end of the table", "the dog before a second cat appears",
-     "the last second the cat is seen", "the first time the dog appears"],
+     "the last second the cat is seen", "the first time the dog appears",
+     "the cat in the middle of the road", "a car in the middle",  # places in the frame
+     "the clock says 3:30", "when the clock reads 12:45"],  # what is read
 )  # fmt: skip
 def test_words_that_only_look_like_windows(query):
     assert analyse(query).window == ""
@@ -245,7 +258,10 @@ def test_open_compounds_reach_the_closed_word():
     [("two people", 2, 2), ("when are there two or more people on screen", 2, None),
      ("more than one person", 2, None), ("a man alone", 1, 1), ("two faces", 2, 2),
      ("a couple of people", 2, 2), ("people", 1, None), ("a person", 1, None),
-     ("More than 1/3 of the people", 1, None), ("at least 0 people", 1, None)],
+     ("More than 1/3 of the people", 1, None), ("at least 0 people", 1, None),
+     ("at most two people", 1, 2), ("no more than two people", 1, 2),
+     ("up to 3 people", 1, 3), ("fewer than three people", 1, 2), ("4 people or fewer", 1, 4),
+     ("3 people or more", 3, None)],
 )  # fmt: skip
 def test_how_many_people_at_once(query, least, most):
     route = analyse(query).target.route
@@ -269,6 +285,12 @@ def test_things_beside_a_person_are_seen_with_them():
         ("the very first frame with a dog", 1, "a dog"),
         ("the last scene showing a horse", -1, "a horse"),
         ("the first cat", None, "the first cat"),  # an identity's rank, read by the planner
+        ("the 2nd time the dog appears", 2, "the dog"),
+        ("the cat's last appearance", -1, "the cat"),
+        ("when is the cat first seen", 1, "the cat"),  # "first" said of what the cat does
+        ("when did the dog last show up", -1, "the dog"),
+        ("when does the dog first bark", 1, "the dog bark"),
+        ("the dog appears for the first time", 1, "the dog"),
     ],
 )
 def test_one_occurrence_is_asked_for(query, nth, target):

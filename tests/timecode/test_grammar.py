@@ -41,7 +41,9 @@ TABLE = [
     ("10%", ERR, 60.0, NO),  # percentages of the video: answers only
     ("about 90 s", ERR, 90.0, NO),  # hedges: answers only
     ("~01:00", ERR, 60.0, NO),
-    ("1h30", ERR, NO, NO),
+    ("1h30", 5400.0, 5400.0, 5400.0),  # the smaller unit unsaid: 1 hour 30 minutes
+    ("2m30", 150.0, 150.0, 150.0),
+    ("1h75", ERR, NO, NO),
     ("soon", ERR, NO, NO),
     ("-5", ERR, NO, NO),
 ]

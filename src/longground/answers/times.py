@@ -8,7 +8,17 @@ from __future__ import annotations
 
 import re
 
-from ..timecode.grammar import CLOCK, MINUTE_N, NUM, SPOKEN_AMOUNTS, UNIT, amount_s, clock_s
+from ..timecode.grammar import (
+    CLOCK,
+    MINUTE_N,
+    NUM,
+    SPOKEN_AMOUNTS,
+    UNIT,
+    UNIT_THEN_NUMBER,
+    amount_s,
+    clock_s,
+    read_point,
+)
 
 # A hedge before a time: "about 5 s", "~00:10", "the 24th second".
 HEDGE = r"(?:(?:about|around|approximately|approx\.|roughly|~)\s*)?(?:the\s+)?"
@@ -16,10 +26,10 @@ HEDGE = r"(?:(?:about|around|approximately|approx\.|roughly|~)\s*)?(?:the\s+)?"
 _ORDINAL = rf"{NUM}(?:st|nd|rd|th)\b(?:\s*{UNIT})?"
 # "second 24": a point given by its second, as "minute 12" by its minute.
 SECOND_N = rf"second\s+{NUM}"
-# One time in an answer: a clock time, amounts, "minute N", "second N", an ordinal, a
-# percentage of the video, or a bare number.
+# One time in an answer: a clock time, amounts ("1h30" too), "minute N", "second N", an
+# ordinal, a percentage of the video, or a bare number.
 ANSWER_TIME = (
-    rf"(?<![\w.:])(?:{CLOCK}|{SPOKEN_AMOUNTS}|{MINUTE_N}|{SECOND_N}|{_ORDINAL}|{NUM}\s*%|{NUM})"
+    rf"(?<![\w.:])(?:{CLOCK}|{UNIT_THEN_NUMBER}|{SPOKEN_AMOUNTS}|{MINUTE_N}|{SECOND_N}|{_ORDINAL}|{NUM}\s*%|{NUM})"
     r"(?![\d:])"
 )
 _TIME_ALONE = re.compile(rf"\s*{HEDGE}({ANSWER_TIME})\s*", re.I)
@@ -41,6 +51,8 @@ def token_value(token: str, hint_s: float, duration_s: float | None) -> float | 
         return clock_s(token)
     if token.lower().startswith(("minute", "second")):
         return {"m": 60.0, "s": 1.0}[token[0].lower()] * float(token.split()[1])
+    if re.fullmatch(UNIT_THEN_NUMBER, token, re.I):
+        return read_point(token)
     if token.endswith("%"):
         if duration_s is None:
             return None

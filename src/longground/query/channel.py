@@ -360,8 +360,12 @@ def _picture_route(text: str) -> Route:
 
 
 _NUMBER = rf"(?:\d+(?![/.]\d)|{WORD_NUMBER})"  # not "1/3"
-_AT_LEAST = re.compile(rf"\b(?:at\s+least\s+(?P<a>{_NUMBER})|(?P<b>{_NUMBER})\s+or\s+more|"
+_AT_LEAST = re.compile(rf"\b(?:at\s+least\s+(?P<a>{_NUMBER})|"
+                       rf"(?P<b>{_NUMBER})\s+(?:\w+\s+)?or\s+more|"  # "3 (people) or more"
                        rf"more\s+than\s+(?P<c>{_NUMBER})|(?P<d>several|many|multiple))\b", re.I)
+_AT_MOST = re.compile(rf"\b(?:(?:at\s+most|up\s+to|(?:no|not)\s+more\s+than)\s+(?P<a>{_NUMBER})|"
+                      rf"(?:fewer|less)\s+than\s+(?P<b>{_NUMBER})|"
+                      rf"(?P<c>{_NUMBER})\s+(?:\w+\s+)?or\s+(?:fewer|less))\b", re.I)
 _EXACTLY = re.compile(rf"^(?:(?:only|just|exactly)\s+)?(?P<n>{_NUMBER}|couple)\b", re.I)
 _ALONE = re.compile(r"\b(?:alone|on\s+(?:his|her|their)\s+own|by\s+(?:himself|herself|themselves)"
                     r"|a\s+(?:single|lone)|only\s+one|just\s+one)\b", re.I)
@@ -375,12 +379,18 @@ def how_many(text: str) -> tuple[int, int | None]:
     ((2, 2), (2, None), (1, 1))
     >>> how_many("at least 3 people"), how_many("several people"), how_many("a man")
     ((3, None), (2, None), (1, None))
+    >>> how_many("at most two people"), how_many("fewer than 3 people")
+    ((1, 2), (1, 2))
     """
     def number(word: str) -> int:
         return int(word) if word.isdigit() else NUMBER_WORDS[word.lower()]
 
     if _ALONE.search(text):
         return 1, 1
+    m = _AT_MOST.search(text)
+    if m:
+        most = number(m["a"] or m["c"]) if m["b"] is None else number(m["b"]) - 1
+        return 1, max(most, 1)  # "fewer than one person": at most one ("nobody" asks for none)
     m = _AT_LEAST.search(text)
     if m:
         if m["d"]:

@@ -258,9 +258,10 @@ NOT_SHOWN = (
                r"(?P<x>.+)$", IGNORE),
     re.compile(r"^(?P<x>.+?)\s+(?:(?:is|are)\s+)?(?:absent|missing|gone)$", IGNORE),
     # "no dog", "no text" (not "no one": the people channel's own "nobody"; not "no speech":
-    # the silences)
+    # the silences; not "no more than two people": a count)
     re.compile(r"^(?:there\s+(?:is|are)\s+)?no\s+(?!(?:one|body|people|person|persons|faces?|"
-               r"humans?|speech|dialog(?:ue)?|talking|sound|audio|voices?)\b)(?P<x>.+)$", IGNORE),
+               r"humans?|speech|dialog(?:ue)?|talking|sound|audio|voices?|(?:more|fewer|less)\s+than)\b)"
+               r"(?P<x>.+)$", IGNORE),
     # "shots without people", "every shot with no text", "anything but a dog"
     re.compile(rf"^(?:(?:the\s+)?{_UNITS}\s+)?(?:without|with\s+no|lacking)\s+(?P<x>.+)$",
                IGNORE),
@@ -338,8 +339,21 @@ MOTION_KIND_WORDS = (
     ),
 )
 
-ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1, "final": -1}
-_ORD = "|".join(ORDINALS)
+ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
+            "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "last": -1, "final": -1}
+_ORD = "|".join(ORDINALS) + r"|[1-9]\d{0,2}(?:st|nd|rd|th)"  # "the 3rd dog", "the 2nd time"
+
+
+def ordinal_value(word: str) -> int:
+    """The rank an ordinal word names, -1 for the last.
+
+    >>> [ordinal_value(w) for w in ("Second", "3rd", "12th", "final")]
+    [2, 3, 12, -1]
+    """
+    word = word.lower()
+    return ORDINALS[word] if word in ORDINALS else int(word[:-2])
+
+
 ORDINAL_PREFIX = re.compile(
     rf"\bthe\s+({_ORD})\s+(?!time\b|half\b)(.+?)(?:\s+to\s+(?:appear|be\s+shown|show\s+up))?$",
     IGNORE,
@@ -357,6 +371,9 @@ OCCURRENCE = re.compile(
     r"in\s+which|that\s+shows?))\b\s*",
     IGNORE,
 )
+# "the cat first seen", "when does the dog last show up": "first" or "last" after a noun and
+# before what it does (the word before is checked by the tagger).
+ADVERB_ORDINAL = re.compile(r"(?<=\w\s)(first|last)\s+(?=\w)", IGNORE)
 # Condition texts that name nothing in particular: the encoder cannot check them.
 GENERIC = re.compile(
     rf"^(?:(?:{_SOMETHING}|someone|anyone|it|them)"

@@ -128,12 +128,21 @@ def occurrence(text: str) -> tuple[int | None, str]:
 
     >>> occurrence("the last time a cat appears")
     (-1, 'a cat appears')
+
+    Also "the cat's last appearance", and "first" or "last" said of what a noun does: "when
+    is the cat first seen", "the dog last shows up" (not "the first dog": that is a rank).
+
+    >>> occurrence("the cat's last appearance"), occurrence("the cat first seen")
+    ((-1, 'the cat'), (1, 'the cat seen'))
     """
     m = g.OCCURRENCE.search(text)
     if m is None:
-        return None, text
+        m = g.ADVERB_ORDINAL.search(text)
+        if m is None or not tag(text[: m.start()].split()[-1])[-1].is_noun:
+            return None, text
     rest = (text[: m.start()] + " " + text[m.end() :]).strip()
-    return g.ORDINALS[m[1].lower()], strip_lead_ins(rest)
+    rest = re.sub(r"(?<=\w)['\u2019]s$", "", rest)  # "the cat's (first appearance)"
+    return g.ordinal_value(m[1]), strip_lead_ins(re.sub(r"\s+", " ", rest))
 
 
 def not_shown(text: str) -> tuple[bool, str]:
@@ -180,10 +189,10 @@ def ordinal(text: str) -> tuple[int | None, str]:
     """
     m = g.ORDINAL_SUFFIX.search(text)
     if m:
-        return g.ORDINALS[m[2].lower()], m[1]
+        return g.ordinal_value(m[2]), m[1]
     m = g.ORDINAL_PREFIX.search(text)
     if m:
-        return g.ORDINALS[m[1].lower()], m[2]
+        return g.ordinal_value(m[1]), m[2]
     return None, text
 
 

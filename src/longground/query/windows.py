@@ -67,8 +67,8 @@ def _halves(which: str, duration_s: float) -> tuple[float, float]:
 _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]] = [
     (
         re.compile(
-            rf"\b(?:between|from|(?:looking\s+)?only\s+at)\s+{_THE}({TIME}){_MARK}\s+"
-            r"(?:and|to|until|till|through|-|–)\s+"
+            rf"\b(?:between|from|(?:looking\s+)?only\s+at)\s+{_THE}({TIME}){_MARK}"
+            r"(?:\s+(?:and|to|until|till|through)\s+|\s*[-–]\s*)"
             rf"{_THE}({TIME}){_MARK}",
             re.I,
         ),
@@ -108,6 +108,18 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
                    r"(?!\s+of\s+(?!(?:the|this)\s+(?:video|clip|footage|recording)\b))", re.I),
         lambda m, d: _edge("first" if m[1].lower() in ("beginning", "start") else "last",
                            EDGE_SHARE * d, d),
+    ),
+    (  # "the last 10 percent", "in the first 25%"
+        re.compile(r"(?:\b(?:in|during|within|over)\s+)?\b(?:the\s+)?(first|opening|initial|last|"
+                   r"final|closing)\s+(\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s+cent\b)", re.I),
+        lambda m, d: _edge(m[1], min(float(m[2]), 100.0) / 100 * d, d),
+    ),
+    (  # "halfway through", "in the middle of the video": the middle `EDGE_SHARE` of it ("the
+        # cat in the middle" is a place in the frame)
+        re.compile(r"\b(?:(?:at|around|near)\s+)?(?:the\s+)?(?:halfway|midway)(?:\s+(?:through"
+                   r"(?!\s+the\b)|point|mark|in))?\b|\b(?:in|around|near|towards?)\s+the\s+(?:very\s+)?middle"
+                   r"(?=\s+of\s+(?:the|this)\s+(?:video|clip|footage|recording)\b)", re.I),
+        lambda m, d: ((1 - EDGE_SHARE) / 2 * d, (1 + EDGE_SHARE) / 2 * d),
     ),
     (
         re.compile(r"\b(?:in|during)\s+the\s+(first|second|last|final)\s+half", re.I),
@@ -149,14 +161,21 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
         re.compile(
             # not a hedge inside another window: "after about 90 s" is no time point
             r"(?<!after\s)(?<!before\s)(?<!since\s)(?<!until\s)(?<!from\s)"
-            rf"(?:\b(?:at|around|near|about|approximately|roughly)\s+|@\s*){_THE}({TIME}){_MARK}",
+            rf"(?:\b(?:(?:at|around|near|about|approximately|roughly)\s+)+|@\s*){_THE}({TIME})"
+            rf"{_MARK}",
             re.I,
         ),
         lambda m, d: (time_to_s(m[1]) - AROUND_S, time_to_s(m[1]) + AROUND_S),
     ),
+    (  # a clock time jotted first or last: "1:30 the dog", "the dog 01:02:03" (not what is
+        # read or heard: "the clock says 3:30")
+        re.compile(rf"^({_CLOCK})\b|(?<!\bsays\s)(?<!\bshows\s)(?<!\breads\s)(?<!\bis\s)"
+                   rf"(?<=\s)({_CLOCK})$", re.I),
+        lambda m, d: (time_to_s(m[1] or m[2]) - AROUND_S, time_to_s(m[1] or m[2]) + AROUND_S),
+    ),
 ]
 _LEFTOVER = re.compile(
-    r"\s+(?:of|in)\s+the\s+(?:video|clip|footage|recording|film|movie|match|game|race|show|"
+    r"\s+(?:of|in|through)\s+the\s+(?:video|clip|footage|recording|film|movie|match|game|race|show|"
     r"episode|broadcast|stream|meeting|talk|lecture|interview)\b",
     re.I,
 )

@@ -31,8 +31,11 @@ CLOCK = r"\d+:\d{2}(?::\d{2})?(?:\.\d+)?"
 CLOCK_LIKE = r"\d+(?::\d+){1,2}(?:\.\d+)?"
 # "minute 12": a point given by its minute.
 MINUTE_N = rf"minute\s+{NUM}"
-# Minutes and then seconds without their unit, as people say them: "1 min 30", "2 minutes 15".
-MINUTES_SECONDS = rf"\d+\s*(?:minutes?|mins?|m)\s+[0-5]?\d(?![\d:.]|\s*(?:{UNIT}|%))"
+# A unit and then the next smaller one unsaid, as people write them: "1 min 30", "2m30",
+# "2 minutes 15" (seconds), "1h05", "1 hour 30" (minutes).
+UNIT_THEN_NUMBER = (
+    rf"\d+\s*(?:(?:hours?|hrs?|minutes?|mins?)\s+|[hm]\s*)[0-5]?\d(?![\d:.]|\s*(?:{UNIT}|%))"
+)
 # Numbers in words, as people say a length: "five minutes", "twenty-five seconds", "an hour".
 NUMBER_WORDS = dict(
     zip(
@@ -53,9 +56,9 @@ WORD_AMOUNT = (
     r"|(?:an?|one)\s+(?:hour|minute)\b|half\s+(?:an?\s+)?(?:hour|minute)\b)"
 )
 # A point in time as a query or a file writes it; a run of amounts may not stop right before
-# a digit ("1h30" is no time).
+# a digit ("1h30" is `UNIT_THEN_NUMBER`, not one hour).
 TIME = (
-    rf"(?:{CLOCK_LIKE}|{MINUTES_SECONDS}|{SPOKEN_AMOUNTS}(?!\d)|{MINUTE_N}|{WORD_AMOUNT})"
+    rf"(?:{CLOCK_LIKE}|{UNIT_THEN_NUMBER}|{SPOKEN_AMOUNTS}(?!\d)|{MINUTE_N}|{WORD_AMOUNT})"
 )
 
 _AMOUNT_PART = re.compile(rf"({NUM})\s*-?\s*({UNIT})", re.I)
@@ -158,6 +161,8 @@ def read_point(text: str, *, bare_number: bool = True) -> float:
     (4530.0, 90.0, 3720.0, 180.0)
     >>> read_point("12.5"), read_point("1 hour and 5 minutes"), read_point("1 min 30")
     (12.5, 3900.0, 90.0)
+    >>> read_point("2m30"), read_point("1h05")
+    (150.0, 3900.0)
     >>> read_point("twenty-five seconds"), read_point("an hour"), read_point("half a minute")
     (25.0, 3600.0, 30.0)
     """
@@ -169,9 +174,10 @@ def read_point(text: str, *, bare_number: bool = True) -> float:
         return 60.0 * float(lowered.split()[1])
     if re.fullmatch(SPOKEN_AMOUNTS, token, re.I):
         return float(amount_s(token))
-    if re.fullmatch(MINUTES_SECONDS, token, re.I):
-        minutes, seconds = re.findall(r"\d+", token)
-        return 60.0 * int(minutes) + int(seconds)
+    if re.fullmatch(UNIT_THEN_NUMBER, token, re.I):
+        big, small = re.findall(r"\d+", token)
+        unit = unit_s(re.search(r"[a-z]+", lowered)[0])
+        return unit * int(big) + unit / 60 * int(small)
     if re.fullmatch(WORD_AMOUNT, lowered):
         return _word_amount_s(lowered)
     if bare_number and re.fullmatch(NUM, token):
