@@ -148,6 +148,29 @@ def test_targets_keep_the_event(query, target):
     assert analyse(query).target.text == target
 
 
+@pytest.mark.parametrize(
+    ("query", "target", "conditions"),
+    [("the dog that comes after the cat", "the dog", ["the cat"]),
+     ("the dog which appears after the cat", "the dog", ["the cat"]),
+     ("the dog runs after the ball", "the dog runs after the ball", []),  # a chase
+     ("a man looks after a child", "a man looks after a child", []),
+     ("the dog runs after the cat appears", "the dog runs", ["the cat"])],
+)  # fmt: skip
+def test_after_in_a_verb_is_no_relation(query, target, conditions):
+    a = analyse(query)
+    assert a.target.text == target and [c.text for c in a.conditions] == conditions
+
+
+def test_words_in_capitals_are_read_on_screen():
+    """Capitals are how a text is written, where nothing names the thing itself."""
+    for query in ("HALF TIME", "SALE", '"EXIT"', "the word EXIT", "when does HALF TIME appear"):
+        assert analyse(query).target.route.channel == "text", query
+    assert analyse("HALF TIME").target.route.needle == "half time"
+    assert analyse("the word BUDGET is spoken").target.route.channel == "speech"
+    assert analyse("DOG").target.route.channel == "visual"
+    assert analyse("TV").target.route.channel == "visual"  # another name for a thing
+
+
 def test_an_arrow_is_then():
     a = analyse("cat -> dog")
     assert (a.target.text, a.conditions[0].text, a.relation.value) == ("dog", "cat", "right after")
@@ -365,7 +388,7 @@ def test_the_shot_next_to_a_thing(query, adjacent):
     [("a car or a truck", ("a car", "a truck")),
      ("a cat, a dog or a horse", ("a cat", "a dog", "a horse")),
      ("someone says hello or goodbye", ('someone says "hello"', 'someone says "goodbye"')),
-     ("the caption GOAL or PENALTY", ('"goal" on screen', '"penalty" on screen')),
+     ("the caption GOAL or PENALTY", ("the caption GOAL", "PENALTY")),  # each read alone
      ("the Hello world slide or the Goodbye world slide",
       ("the Hello world slide", "the Goodbye world slide")),
      ("the red or blue car", ()), ("People are snow boarding or skiing down a slope", ()),

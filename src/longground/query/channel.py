@@ -32,6 +32,7 @@ import numpy as np
 
 from ..timecode.grammar import NUMBER_WORDS, WORD_NUMBER
 from .grammar import SPEECH_LABEL, TEXT_LABEL
+from .vocabulary import canonical_noun
 from .words import (
     BODY_NOUNS,
     BODY_VERBS,
@@ -207,6 +208,10 @@ _NOBODY = re.compile(
     r"(?:the\s+)?(?:frame|shot|picture|video)|(?:in|at|on|inside)\s+(?:the\s+)?\w+))?$",
     re.I,
 )
+# Words in capitals, no small letter: written as they are shown ("HALF TIME", '"EXIT"').
+_CAPITALS = re.compile(r"[^a-z]*[A-Z]{2}[^a-z]*")
+# Cues that name words without saying whether they are heard or read: capitals say read.
+_WRITTEN_IN_CAPITALS = ("speech-the-word", "text-quoted")
 _TITLE_LIKE = re.compile(rf"^[{_Q}].*[{_Q}]$|\d|^[A-Z][A-Za-z0-9'&.-]*(?:\s+\S+)*$")
 
 
@@ -267,7 +272,9 @@ def route(phrase: str) -> Route:
         return Route("text", "", "text-any")
     found = _needle(text)
     if found is not None:
-        rule, cue_channel, needle, frame = found
+        rule, cue_channel, needle, frame, raw = found
+        if _CAPITALS.fullmatch(raw) and rule in _WRITTEN_IN_CAPITALS:
+            return Route("text", needle, f"{rule}>text-capitals")  # '"EXIT"', "the word SALE"
         channel, margin = _semantic_channel(frame)
         if channel is None or margin < MIN_MARGIN:
             channel = cue_channel
@@ -275,25 +282,32 @@ def route(phrase: str) -> Route:
             rule = f"{rule}>{channel}-prototypes"
         return Route(channel, needle, rule, change=rule.startswith("text-score-change"),
                      margin=margin)  # fmt: skip
+    shown = re.sub(_SHOWN, "", text, flags=re.I)
+    if _CAPITALS.fullmatch(shown) and not any(
+        object_noun(canonical_noun(w) or w) or w in PERSON_NOUNS
+        for w in re.findall(r"[a-z]+", shown.lower())
+    ):  # "HALF TIME", "SALE": the words as they are written (not "DOG", "TV": the thing)
+        return Route("text", clean_needle(shown), "text-capitals")
     return _picture_route(text)
 
 
-def _needle(text: str) -> tuple[str, str, str, str] | None:
-    """`(rule, channel, needle, frame)` of the first cue that finds a needle, or None."""
+def _needle(text: str) -> tuple[str, str, str, str, str] | None:
+    """`(rule, channel, needle, frame, raw)` of the first cue that finds a needle, or None
+    (`raw`: the needle as written)."""
     for rule, channel, pattern in _CUES:
         for match in pattern.finditer(text):
             span = "x" if match.group("x") is not None else "y"
             raw = match.group(span)
             needle = clean_needle(raw)
             if rule == "text-score-change":
-                return rule, channel, needle, text
+                return rule, channel, needle, text, raw
             verb = match.groupdict().get("v") or ""
             weak = re.fullmatch(_NAMING_WEAK, verb, re.I) is not None
             if not needle or _GENERIC_NEEDLE.match(needle) or not _plausible(rule, raw, weak):
                 continue
             start, end = match.span(span)
             frame = f"{text[:start]} X {text[end:]}".strip()
-            return rule, channel, needle, " ".join(frame.split())
+            return rule, channel, needle, " ".join(frame.split()), raw
     return None
 
 

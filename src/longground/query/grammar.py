@@ -196,6 +196,12 @@ MARKERS: list[tuple[str, str]] = [
     ),
     ("without", r"without|with\s+no|but\s+no|but\s+not|in\s+the\s+absence\s+of"),
 ]
+# Verbs that take "after" as their own word: "runs after the ball", "looks after a child".
+CHASE_VERB = re.compile(
+    r"\b(?:run|runs|ran|running|chas(?:e|es|ed|ing)|go|goes|went|going|race[sd]?|racing|"
+    r"rush(?:es|ed|ing)?|look(?:s|ed|ing)?|named|tak(?:e|es|ing)|took)\s*$",
+    IGNORE,
+)
 PASSING_RE = re.compile(rf"\b(?:{PASSING})\b", IGNORE)
 MARKER_RES = [(rel, re.compile(rf"(?:^|\s|,)({pat})(?=\s|,|$)", IGNORE)) for rel, pat in MARKERS]
 CUT_FROM = re.compile(

@@ -89,6 +89,7 @@ def split_relation(body: str) -> tuple[str, tuple[str, ...], Relation]:
         (m.start(1), -(m.end(1) - m.start(1)), rel, m)
         for rel, pattern in g.MARKER_RES
         for m in pattern.finditer(body)
+        if not _chasing(body, rel, m)
     ]
     if found:
         _, _, rel, m = min(found, key=lambda f: (f[0], f[1]))
@@ -113,6 +114,15 @@ def split_relation(body: str) -> tuple[str, tuple[str, ...], Relation]:
         if len(parts) == 2:
             return parts[0], (parts[1],), Relation.WHILE
     return body, (), Relation.NONE
+
+
+def _chasing(body: str, rel: str, m: re.Match) -> bool:
+    """"The dog runs after the ball", "a man looks after a child": "after" is part of the
+    verb, with a thing after it and no event of its own (not "the dog runs after the cat
+    appears")."""
+    if rel != "after" or not g.CHASE_VERB.search(body[: m.start(1)]):
+        return False
+    return not any(t.is_verb for t in tag(body[m.end(1) :]))
 
 
 def _adverbial_then(left: str, right: str) -> bool:
