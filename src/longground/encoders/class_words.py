@@ -51,6 +51,16 @@ def _word_classes() -> dict[str, tuple[int, ...]]:
     }
 
 
+def too_general(word: str) -> bool:
+    """A WordNet word over more than `MAX_CLASSES` classes ("animal", "organism"): a word of
+    its own, not another name for one of the vocabulary's words.
+
+    >>> too_general("animal"), too_general("dog"), too_general("kitty")
+    (True, False, False)
+    """
+    return len(_all_word_classes().get(word.lower(), ())) > MAX_CLASSES
+
+
 def vocabulary() -> tuple[str, ...]:
     """Every word or two-word phrase that names classes (sorted).
 

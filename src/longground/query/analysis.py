@@ -52,11 +52,16 @@ _TRAILING = re.compile(
     # "the second person to (appear)", "the dog that comes (after the cat)"
     r"in\s+(?:them|it)|(?:but\s+)?only|at|to|please|that|which|comes?|came|pls|at\s+(?:any|some)\s+(?:point|time)|"
     r"(?:(?:wide|close[\s-]?up|aerial|drone)\s+)?shots|"  # "crowd shots"
+
     # "X in the shot that comes right after Y": the shot is X's own
     r"(?:in|during)\s+the\s+(?:shot|scene|clip)(?:\s+(?:that|which)\s+(?:comes?|came|is|follows?))?"
     r"))+$",
     re.I,
 )
+# "dog pics", "beach footage": a thing and the kind of media it is in (not "the photo" or
+# "for photos": there the photo is the thing).
+_MEDIA = re.compile(r"^((?:(?:the|a|an|any|some)\s+)?(?:\w+\s+)?\w+)\s+(?:pics?|pictures?|photos?|"
+                    r"vids?|videos?|clips?|footage)$", re.I)
 #: "is seen", "are shown" inside an event only say it is there ("a person is seen walking").
 _SEEN = re.compile(r"\b(?:is|are|was|were|gets?|being)\s+(?:seen|shown)\b(?=\s+\w)", re.I)
 _LEADING = re.compile(r"^(?:(?:is|are|was|were|does|do|did)\s+)+", re.I)
@@ -369,7 +374,8 @@ def event_text(phrase: str) -> str:
     while previous != text:
         previous = text
         text = _TRAILING.sub("", _LEADING.sub("", text)).strip(" ,.?!")
-    return text
+    media = _MEDIA.match(text)
+    return media[1] if media and tag(media[0])[-2].is_noun else text
 
 
 def carry_subject(phrases: list[str]) -> list[str]:

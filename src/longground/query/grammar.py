@@ -55,7 +55,8 @@ FIRST_INCLUDED = re.compile(
 )
 
 _UNITS = (
-    r"(?:moments?|times?|instances?|occurrences?|clips?|segments?|intervals?|scenes?|shots?|"
+    r"(?:moments?|times?|instances?|occurrences?|appearances?|sightings?|clips?|segments?|"
+    r"intervals?|scenes?|shots?|"
     r"parts?(?:\s+of\s+the\s+video)?|time\s*spans?|timestamps?|time\s*codes?)"
 )
 # What a verb acts on: "clip every goal", "tag the cars".
@@ -64,16 +65,16 @@ _OBJECT = r"(?=\s+(?:the|a|an|every|all|each|any|this|that|these|those)\b)"
 # shows up" (not "the second cat").
 _CLAUSE = r"(?=\s+(?:a|an|the|someone|somebody|anyone|we|he|she|they|it)\b)"
 _LEAD_INS = (
-    r"please",
-    r"can\s+you",
+    r"please|pls|plz|(?:hey|yo|ok(?:ay)?|so)(?=[\s,])",
+    r"(?:can|could|would)\s+(?:you|u)",
     r"in\s+the\s+part\s+of\s+the\s+video",
-    r"(?:find|show(?:\s+me)?|locate|list|return|give(?:\s+me)?|identify|detect|mark|highlight|"
-    r"ground|count|tell\s+me|get|track)",
+    r"(?:find|show|locate|list|return|give|identify|detect|mark|highlight|ground|count|get|"
+    r"track|fetch)(?:\s+(?:me|us))?|tell\s+(?:me|us)",
     r"(?:i\s+(?:want|need|would\s+like|wanna)\s+to\s+(?:see|find|know|watch)|i'?m\s+looking\s+for|"
     r"i\s+am\s+looking\s+for|look(?:ing)?\s+for|search(?:ing)?\s+for|jump\s+to|take\s+me\s+to|"
     r"skip\s+to|go\s+to|spot|point\s+out|pull\s+up|bring\s+up|cue\s+up|"
     # an editor's verbs, before what they act on ("clip every goal", not "clip of the cat")
-    rf"(?:tag|clip|cut\s+out|extract|export){_OBJECT}|"
+    rf"(?:tag|clip|cut\s+out|extract|export|grab|pull|save){_OBJECT}|"
     r"make\s+(?:a\s+)?(?:clips?|reel|montage|supercut)\s+(?:of|with)|"
     r"i\s+(?:want|need|would\s+like|wanna)(?!\s+to\b))",
     r"how\s+many\s+times",
@@ -111,13 +112,15 @@ _LEAD_INS = (
     r"(?:when(?:ever)?|where)\s+(?:is|are|was|were)\s+there",
     r"when(?:ever)?\s+(?:does|do|did|is|are|was|were)",
     r"where\s+(?:does|do|is|are)",
+    r"where(?=\s+(?:the|a|an|my|our|those|these)\b)",  # "yo where the dog at"
     r"(?:does|do|did|is|are|was|were)",
     r"(?:all|every|each|any)",
     r"instances?\s+of",
     # what the footage is, not what it shows: "any footage of a horse", "a close-up of a face",
     # "wide shots of the stadium", "drone footage of the coast"
     r"(?:the\s+|a\s+|an\s+)?(?:(?:wide|medium|long|aerial|drone|establishing|tracking|"
-    r"overhead|slow[\s-]motion)\s+)?(?:footage|videos?|recordings?|close[\s-]?ups?|shots?)\s+"
+    r"overhead|slow[\s-]motion)\s+)?(?:footage|videos?|vids?|recordings?|close[\s-]?ups?|shots?|"
+    r"b[\s-]?roll)\s+"
     r"(?:of|showing|with)",
 )
 # One lead-in at the start of the event text, with the spaces or comma after it.

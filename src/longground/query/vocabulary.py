@@ -30,8 +30,9 @@ def canonical_noun(noun: str) -> str | None:
     ('car', 'cat', None)
     >>> canonical_noun("motor-bike")  # a hyphen may join a closed compound
     'motorbike'
+    >>> canonical_noun("animal")  # too general to name classes: no synonym either
     """
-    from ..encoders.class_words import named_classes, vocabulary
+    from ..encoders.class_words import named_classes, too_general, vocabulary
 
     word = noun.lower().strip()
     if not word:
@@ -46,6 +47,8 @@ def canonical_noun(noun: str) -> str | None:
         return word[:-1]
     if word.endswith("es") and word[:-2] in words:
         return word[:-2]
+    if too_general(word) or (word.endswith("s") and too_general(word[:-1])):
+        return None  # "animal" is no other name for "canine"
     found = _nearest(word) or _misspelt(word)
     return found if found and named_classes(found) else None
 
