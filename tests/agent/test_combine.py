@@ -73,6 +73,13 @@ def test_visual_target_right_after_speech_and_occurrence():
     assert last.to_list() == [SAID["hello"][-1]]
 
 
+def test_the_longest_and_shortest_moment():
+    longest, _ = run("the longest stretch where someone says hello")
+    assert longest.to_list() == [[30.0, 33.0]]
+    shortest, _ = run("when does someone say hello for the shortest time")
+    assert shortest.to_list() == [[60.0, 62.0]]
+
+
 def test_a_window_and_without():
     moments, _ = run("between 00:00:50 and 00:01:30, someone says hello")
     assert moments.to_list() == [[60.0, 62.0], [80.0, 82.5]]

@@ -333,6 +333,10 @@ def test_things_beside_a_person_are_seen_with_them():
         ("when did the dog last show up", -1, "the dog"),
         ("when does the dog first bark", 1, "the dog bark"),
         ("the dog appears for the first time", 1, "the dog"),
+        ("the longest shot of the cat", "longest", "the cat"),  # picked by its length
+        ("the dog's shortest appearance", "shortest", "the dog"),
+        ("when is the cat on screen the longest", "longest", "the cat"),
+        ("the longest dog", None, "the longest dog"),
     ],
 )
 def test_one_occurrence_is_asked_for(query, nth, target):

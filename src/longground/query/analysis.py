@@ -107,7 +107,8 @@ class QueryAnalysis:
             `Relation.BETWEEN` for a window alone).
         window: the words that name a time window ("from 2:40 to 5:20"), or "" (read into
             seconds by `window_s` once the video's length is known).
-        occurrence: "the first / last time X": 1-based (-1: the last), or None.
+        occurrence: "the first / last time X": 1-based (-1: the last); "longest" or
+            "shortest" for "the longest shot of X"; or None.
         skip_first: returns only ("comes back", "seen again").
         count: the query asks how many ("how many times", "count").
         body: the words that state the events (asking words, window and occurrence cut).
@@ -123,7 +124,7 @@ class QueryAnalysis:
     events: tuple[Event, ...]
     relation: Relation
     window: str
-    occurrence: int | None
+    occurrence: int | str | None
     skip_first: bool
     count: bool
     body: str = ""

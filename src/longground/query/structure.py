@@ -133,8 +133,9 @@ def _adverbial_then(left: str, right: str) -> bool:
     return bool(after) and after[0].is_verb and not any(t.is_verb for t in before)
 
 
-def occurrence(text: str) -> tuple[int | None, str]:
-    """(1, "X") for "the first time X", (-1, "X") for "the last time X".
+def occurrence(text: str) -> tuple[int | str | None, str]:
+    """(1, "X") for "the first time X", (-1, "X") for "the last time X", ("longest", "X")
+    for "the longest shot of X" (`agent.perception.intervals.occurrence` picks it).
 
     >>> occurrence("the last time a cat appears")
     (-1, 'a cat appears')
@@ -144,15 +145,22 @@ def occurrence(text: str) -> tuple[int | None, str]:
 
     >>> occurrence("the cat's last appearance"), occurrence("the cat first seen")
     ((-1, 'the cat'), (1, 'the cat seen'))
+    >>> occurrence("the longest shot of the cat"), occurrence("when is a dog on screen the longest")
+    (('longest', 'the cat'), ('longest', 'a dog on screen'))
     """
-    m = g.OCCURRENCE.search(text)
-    if m is None:
-        m = g.ADVERB_ORDINAL.search(text)
-        if m is None or not tag(text[: m.start()].split()[-1])[-1].is_noun:
-            return None, text
+    m = g.EXTREME.search(text)
+    if m:
+        which: int | str = (m[1] or m[2]).lower()
+    else:
+        m = g.OCCURRENCE.search(text)
+        if m is None:
+            m = g.ADVERB_ORDINAL.search(text)
+            if m is None or not tag(text[: m.start()].split()[-1])[-1].is_noun:
+                return None, text
+        which = g.ordinal_value(m[1])
     rest = (text[: m.start()] + " " + text[m.end() :]).strip()
     rest = re.sub(r"(?<=\w)['\u2019]s$", "", rest)  # "the cat's (first appearance)"
-    return g.ordinal_value(m[1]), strip_lead_ins(re.sub(r"\s+", " ", rest))
+    return which, strip_lead_ins(re.sub(r"\s+", " ", rest))
 
 
 def not_shown(text: str) -> tuple[bool, str]:

@@ -88,16 +88,30 @@ def _overlaps(target: Moments, condition: Moments) -> Moments:
     return Moments(np.array(pieces, np.float64).reshape(-1, 2), np.array(scores, np.float64))
 
 
-def occurrence(moments: Moments, which: int | None) -> Moments:
-    """Only the `which`-th moment in time order (1-based; -1: the last); all when None.
+#: The moments picked by length ("the longest shot of the cat"), for `occurrence`.
+EXTREMES = ("longest", "shortest")
+
+
+def occurrence(moments: Moments, which: int | str | None) -> Moments:
+    """Only the `which`-th moment in time order (1-based; -1: the last), or the "longest" or
+    "shortest" one (the earliest of equals); all when None.
 
     >>> occurrence(Moments.from_list([[30, 40], [5, 9]]), 1).to_list()
     [[5.0, 9.0]]
     >>> len(occurrence(Moments.from_list([[5, 9]]), 2))
     0
+    >>> occurrence(Moments.from_list([[5, 9], [30, 40], [50, 60]]), "longest").to_list()
+    [[30.0, 40.0]]
     """
     if which is None:
         return moments
+    if which in EXTREMES:
+        if not len(moments):
+            return moments
+        order = np.argsort(moments.starts_s, kind="stable")
+        lengths = (moments.ends_s - moments.starts_s)[order]
+        pick = np.argmax(lengths) if which == "longest" else np.argmin(lengths)
+        return moments[order[pick : pick + 1]]
     order = np.argsort(moments.starts_s, kind="stable")
     index = which - 1 if which > 0 else len(order) + which
     if not 0 <= index < len(order):

@@ -40,7 +40,8 @@ class Plan:
         direction: "right" (moving left to right), "left" (right to left) or None.
         profile: name of the graph profile (see `profiles.PROFILES`).
         occurrence: "the first / second / last time X": keep only that occurrence (1-based,
-            -1: the last) of the answer, in time order; None keeps every one.
+            -1: the last) of the answer, in time order; "longest" or "shortest" keeps the
+            one moment of that length ("the longest shot of X"); None keeps every one.
         phrases: the sub-events as the query words them, before cleaning: the target's,
             then each condition's (aligned with `texts`). Evidence channels are chosen from
             these ("the slide reads X" loses "slide" to the motion words when cleaned).
@@ -66,7 +67,7 @@ class Plan:
     colourless: bool = False
     direction: str | None = None
     profile: str = "medium"
-    occurrence: int | None = None
+    occurrence: int | str | None = None
     phrases: tuple[str, ...] = ()
     source: str = "rules"
     notes: tuple[str, ...] = field(default=())
