@@ -89,6 +89,10 @@ ROUTES = [
     ("Computer screen showing different swimsuits", "visual", None),
     ("a woman crying", "visual", None),
     ("where does the rocket appear?", "visual", None),
+    ("the interview", "speech", ""),  # the speech channel itself
+    ("the commentary", "speech", ""),
+    ("the chyron", "text", ""),  # any on-screen text
+    ("the news ticker", "text", ""),
 ]
 
 

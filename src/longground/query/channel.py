@@ -187,7 +187,7 @@ _SHOWN = (r"(?:\s+(?:appears?|is\s+shown|shows\s+up|is\s+heard|can\s+be\s+heard|
 _ANY_SPEECH = re.compile(
     r"^(?:(?:the|a|an|any|some)\s+)?(?:(?:someone|anyone|somebody|anybody)\s+(?:is\s+)?"
     r"(?:speak(?:s|ing)?|talk(?:s|ing)?)|speech|dialog(?:ue)?|talking|speaking|narration|"
-    r"voice[\s-]?over|conversation)" + _SHOWN,
+    r"voice[\s-]?over|conversations?|interviews?|commentary|monologue)" + _SHOWN,
     re.I,
 )
 _SILENCE = re.compile(
@@ -198,7 +198,8 @@ _SILENCE = re.compile(
 )
 _ANY_TEXT = re.compile(
     r"^(?:(?:the|a|an|any|some)\s+)?(?:text|writing|captions?|subtitles?|on[\s-]screen\s+text|"
-    r"lower\s+thirds?|(?:end\s+|closing\s+|opening\s+)?credits|title\s+cards?)" + _SHOWN,
+    r"lower\s+thirds?|(?:end\s+|closing\s+|opening\s+)?credits|title\s+cards?|chyrons?|"
+    r"(?:news\s+)?tickers?)" + _SHOWN,
     re.I,
 )
 _NOBODY = re.compile(
