@@ -93,6 +93,15 @@ ROUTES = [
     ("the commentary", "speech", ""),
     ("the chyron", "text", ""),  # any on-screen text
     ("the news ticker", "text", ""),
+    ("any time budget is mentioned", "speech", "budget"),
+    ("the Agenda page", "text", "agenda"),
+    ("slide with title Agenda", "text", "agenda"),
+    ("Agenda on screen", "text", "agenda"),  # one capitalised word that names no thing
+    ("Dog on screen", "visual", None),
+    ("when is it 2-1", "text", "2-1"),  # a score alone
+    ("the scoreline 2-1", "text", "2-1"),
+    ("is there a human", "people", "person"),
+    ("a human being", "people", "person"),
 ]
 
 

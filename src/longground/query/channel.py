@@ -76,13 +76,13 @@ OTHER_PROTOTYPES = ("an animal", "an object", "a vehicle", "a place", "a buildin
 _Q = "\"“”‘’`'"
 _SCREEN_STRONG = (r"slides?|captions?|subtitles?|titles?|title\s+cards?|headlines?|banners?|"
                   r"signs?|scoreboards?|chyrons?|tickers?|lower\s+thirds?|on[- ]screen\s+text|"
-                  r"texts?|headings?|placards?|labels?")  # fmt: skip
+                  r"texts?|headings?|placards?|labels?|pages?")  # fmt: skip
 _SCREEN_WEAK = (r"screens?|boards?|whiteboards?|posters?|cards?|displays?|monitors?|plates?|"
-                r"clocks?|timers?|tags?|badges?|stickers?|menus?|pages?|t-?shirts?|shirts?|"
+                r"clocks?|timers?|tags?|badges?|stickers?|menus?|t-?shirts?|shirts?|"
                 r"jerseys?|mugs?|packets?|boxes|box|cans?|bottles?|trucks?|vans?")  # fmt: skip
 _NAMING_STRONG = (r"titled|entitled|called|named|headed|labell?ed|reading|that\s+reads|"
-                  r"which\s+reads|reads|read|saying|that\s+says|which\s+says|says|say|"
-                  r"with\s+the\s+(?:title|text|words?|caption|heading|name)|about")  # fmt: skip
+                  r"which\s+reads|reads|read|saying|that\s+says|which\s+says|says|say|with\s+"
+                  r"(?:the\s+)?(?:title|text|words?|caption|heading|name)|about")  # fmt: skip
 _NAMING_WEAK = r"shows?|showing|that\s+shows|displays?|displaying|with"
 _SPEAK = (r"says?|said|saying|mentions?|mentioned|mentioning|talks?\s+about|talked\s+about|"
           r"talking\s+about|speaks?\s+about|spoke\s+about|speaking\s+about|discuss(?:es|ed|ing)?|"
@@ -110,8 +110,10 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"\b(?P<x>score(?:board)?)\s+(?:changes?|changed|changing|updates?|updated|goes\s+up|"
         r"went\s+up)\b(?!\s+to\b)", re.I)),
     ("text-score", "text", re.compile(
-        rf"\bscore(?:board)?\b(?:\s+\w+){{0,3}}?\s*[:,]?\s*(?P<x>{_SCORE})|(?P<y>{_SCORE})\s+"
-        r"(?:\w+\s+){0,3}?score(?:board)?\b", re.I)),
+        rf"\bscore(?:board|line)?\b(?:\s+\w+){{0,3}}?\s*[:,]?\s*(?P<x>{_SCORE})|(?P<y>{_SCORE})\s+"
+        r"(?:\w+\s+){0,3}?score(?:board|line)?\b", re.I)),
+    ("text-score-alone", "text", re.compile(  # "when is it 2-1", "2 - 1"
+        rf"^(?:(?:it|that)(?:'s|\s+is|\s+was)?\s+)?(?P<x>{_SCORE})$", re.I)),
     ("text-named", "text", re.compile(
         rf"\b(?:{_SCREEN_STRONG})\b(?:\s+\w+){{0,2}}?\s+(?P<v>{_NAMING_STRONG}|{_NAMING_WEAK})\b"
         r"\s*[:,]?\s*(?P<x>.+)", re.I)),
@@ -151,9 +153,9 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"(?:words?\s+)?(?P<y>.+)", re.I)),
     ("text-on-screen", "text", re.compile(
         r"(?P<x>[\"“‘'`][^\"”’'`]+[\"”’'`]|\b[A-Z0-9][A-Z0-9'&.-]+(?:\s+[A-Z0-9][A-Z0-9'&.-]+)*\b|"
-        # two or more capitalised words, a title ("Quarterly Results"; not "The Cat")
+        # capitalised words, a title ("Quarterly Results", "Agenda"; not "The Cat")
         r"(?<!\bThe\s)(?<!\bA\s)(?<!\bAn\s)\b(?!(?:The|A|An|This|That)\b)[A-Z][a-z0-9'&.-]*"
-        r"(?:\s+[A-Z][a-z0-9'&.-]*)+\b)"
+        r"(?:\s+[A-Z][a-z0-9'&.-]*)*\b)"
         r"\s+(?:(?:(?:appears?|is\s+shown|shows\s+up|pops\s+up|comes\s+up|is)\s+)?(?:on|in)\s+"
         rf"(?:the\s+|a\s+)?(?:{_SCREEN_STRONG}|{_SCREEN_WEAK})|(?:is\s+)?(?:written|displayed|"
         r"visible|shown))\b")),
@@ -326,6 +328,9 @@ def _plausible(rule: str, raw: str, weak: bool) -> bool:
         return len(words) <= 5 and not any(w in PERSON_NOUNS for w in words)
     if rule == "speech-said":
         return title_like or len(words) <= 3
+    if rule == "text-on-screen" and re.fullmatch(r"[A-Z][a-z]+", raw.strip()):
+        word = raw.strip().lower()  # "Agenda on screen", not "Dog on screen"
+        return not (object_noun(canonical_noun(word) or word) or word in PERSON_NOUNS)
     if rule == "text-typed":  # "ls /usr", "rm -rf", "#goal", not "the command line"
         return title_like or re.search(r"[^\w\s]", raw) is not None
     return True

@@ -92,7 +92,7 @@ _LEAD_INS = (
     rf"(?:the\s+|a\s+|an\s+)?{_UNITS}\s+(?:showing|with|when|where|in\s+which|of|that|for)",
     # "the bit where X" (not "bits of paper": there "of" names what is shown)
     r"(?:the\s+|a\s+)?(?:bits?|sections?|portions?)\s+(?:where|when|in\s+which|showing|with)",
-    r"every\s+time",
+    r"(?:every|any)\s*time",
     r"the\s+moments?(?:\s+(?:when|that))?(?!\s+(?:after|before)\b)",
     # "the exact moment the car arrives", "the instant the dog shows up", "the second the cat
     # appears", "the times a dog appears"

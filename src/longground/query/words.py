@@ -15,7 +15,8 @@ from functools import lru_cache
 
 #: Nouns that name a person, a group of people or a face (singular and plural forms).
 PERSON_NOUNS = frozenset(
-    """person people persons someone somebody anyone anybody human humans man men woman women
+    """person people persons someone somebody anyone anybody human humans being beings man men
+    woman women
     walker walkers jogger joggers runner runners
     boy boys girl girls child children kid kids guy guys lady ladies gentleman gentlemen baby
     babies toddler adult adults teenager teenagers individual individuals crowd audience
@@ -107,7 +108,7 @@ def _retag(tokens: tuple[Token, ...]) -> tuple[Token, ...]:
     word after a form of "be" ("is cooking"), an -s word after a singular person noun ("man
     talks") or before a determiner or possessive ("films her outfits"); and plural nouns it
     reads as verbs or adjectives, where no subject comes before them and no object after
-    ("faces", "the faces on screen", "a motor-bike").
+    ("faces", "the faces on screen", "a motor-bike", "a human being").
 
     >>> [t.tag for t in _retag((Token("man", "NN"), Token("talks", "NNS")))]
     ['NN', 'VBZ']
@@ -138,6 +139,12 @@ def _retag(tokens: tuple[Token, ...]) -> tuple[Token, ...]:
         if alone and token.tag == "VBZ":
             out[i] = Token(token.text, "NNS")
         elif alone and token.tag == "JJ" and "-" in token.text.strip("-"):
+            out[i] = Token(token.text, "NN")
+        elif token.tag == "JJ" and token.lower in PERSON_NOUNS and (after is None or (
+            after.tag in ("IN", "CC", ",") or after.lower in ("being", "beings")
+        )):
+            out[i] = Token(token.text, "NN")  # "a human", "a human being"
+        elif token.lower in ("being", "beings") and before is not None and before.lower == "human":
             out[i] = Token(token.text, "NN")
     return tuple(out)
 
