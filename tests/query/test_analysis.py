@@ -186,6 +186,13 @@ def test_after_in_a_verb_is_no_relation(query, target, conditions):
     assert a.target.text == target and [c.text for c in a.conditions] == conditions
 
 
+def test_first_before_then_only_orders():
+    a = analyse("first the cat, then the dog")
+    assert (a.target.text, a.conditions[0].text, a.relation.value) == (
+        "the dog", "the cat", "right after")
+    assert analyse("at first a car and then a truck").conditions[0].text == "a car"
+
+
 def test_words_in_capitals_are_read_on_screen():
     """Capitals are how a text is written, where nothing names the thing itself."""
     for query in ("HALF TIME", "SALE", '"EXIT"', "the word EXIT", "when does HALF TIME appear"):

@@ -219,6 +219,8 @@ THEN = re.compile(
     r"(?:leads?|leading)\s+into)\s+(.+)$",
     IGNORE,
 )
+# "first the cat, then the dog": "first" only orders the two.
+FIRST_OF_TWO = re.compile(r"^(?:(?:at\s+)?first(?:ly)?|to\s+begin\s+with),?\s+", IGNORE)
 TOGETHER = re.compile(
     r"\b(?:together|at\s+the\s+same\s+time|simultaneously|in\s+the\s+same\s+(?:shot|frame|scene)"
     r"|both)\b",

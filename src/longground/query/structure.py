@@ -104,7 +104,7 @@ def split_relation(body: str) -> tuple[str, tuple[str, ...], Relation]:
         return left, (right,), Relation(rel)
     then = g.THEN.match(body)
     if then and not _adverbial_then(then[1], then[2]):
-        return then[2], (then[1],), Relation.RIGHT_AFTER
+        return then[2], (g.FIRST_OF_TWO.sub("", then[1]),), Relation.RIGHT_AFTER
     if g.TOGETHER.search(body):
         rest = g.TOGETHER.sub(" ", body)
         parts = re.split(r"\s+and\s+", rest, maxsplit=1)
