@@ -167,6 +167,11 @@ def test_each_wording_reaches_its_channel(query, channel, needle):
         ("the photo", "the photo"),
         ("Woman flexes her muscles for photos", "Woman flexes her muscles for photos"),
         ("the second person to appear", "the second person"),
+        ("what minute does the goal happen", "the goal"),
+        ("when exactly does the man fall", "the man fall"),
+        ("the frames with both a dog and a cat", "a dog"),
+        ("the cat 🐱", "the cat"),  # a pictograph beside words
+        ("🐶", "dog"),  # alone: its name
     ],
 )
 def test_targets_keep_the_event(query, target):
@@ -262,6 +267,7 @@ def test_windows_are_read_per_video():
         ("the dog in the middle of the video", (240.0, 360.0)),
         ("the dog in the last 10 percent", (540.0, 600.0)),
         ("the dog in the first 25%", (0.0, 150.0)),
+        ("(1:30) the dog", (60.0, 120.0)),
     ],
 )
 def test_windows_in_spoken_words(query, window):
@@ -380,6 +386,7 @@ def test_one_occurrence_is_asked_for(query, nth, target):
         ("the moments with no dog", "dog"),
         ("no text", "text"),
         ("anything but a dog", "a dog"),
+        ("not the dog", "the dog"),
         ("everything except the cat", "the cat"),
         ("when is the host off camera", "the host"),
         ("the cat is out of frame", "the cat"),
@@ -453,10 +460,22 @@ def test_silence_is_speech_absent(query):
 
 
 @pytest.mark.parametrize(
-    "query", ["how often does he say um", "the number of times \"yes\" is spoken"]
-)
+    "query", ["how often does he say um", "the number of times \"yes\" is spoken",
+              "the total number of goals", "how frequently does the cat show up"]
+)  # fmt: skip
 def test_how_often_is_a_count(query):
     assert analyse(query).count
+
+
+def test_how_long_asks_for_the_moments():
+    for query in ("how long is the dog on screen", "how many seconds is the cat visible"):
+        a = analyse(query)
+        assert not a.count and a.target.text in ("the dog", "the cat"), query
+
+
+def test_all_but_the_first():
+    a = analyse("every dog except the first one")
+    assert a.skip_first and a.target.text == "dog"
 
 
 def test_a_count_is_asked_for():

@@ -20,6 +20,7 @@ reads its channel and window; the trace shows it whole (`to_record`).
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -41,7 +42,8 @@ from .words import head_noun, tag
 
 #: Longest query read, in characters (`text.MAX_TEXT_CHARS`, the limit of every text value).
 MAX_QUERY_CHARS = MAX_TEXT_CHARS
-_COUNT = re.compile(r"^\s*(?:how\s+many|how\s+often|count\b|(?:the\s+)?number\s+of\b)", re.I)
+_COUNT = re.compile(r"^\s*(?:how\s+many(?!\s+(?:seconds|minutes)\b)|how\s+(?:often|frequently)|"
+                    r"count\b|(?:the\s+)?(?:total\s+)?number\s+of\b)", re.I)
 _TRAILING = re.compile(
     r"(?:\s+(?:appears?|appeared|appearing|(?:(?:is|are|gets?)\s+)?(?:shown|seen|visible|"
     r"displayed|present)|(?:is|are)\s+there|shows?\s+up|showing\s+up|comes?\s+(?:into\s+view|up)|pops?\s+up|"
@@ -178,10 +180,13 @@ class QueryAnalysis:
 
 def check_query(query: str) -> str:
     """`query` with its spaces collapsed, "where's"-style contractions and arrows written out,
-    or a one-line error for an empty, over-long or unreadable one.
+    pictographs dropped beside words and named alone, or a one-line error for an empty,
+    over-long or unreadable one.
 
     >>> check_query("  where's   the cat "), check_query("dog -> cat"), check_query("wheres it")
     ('where is the cat', 'dog, then cat', 'where is it')
+    >>> check_query("the cat 🐱"), check_query("🐶"), check_query("🚗 🚲")
+    ('the cat', 'dog', 'automobile bicycle')
     """
     if not isinstance(query, str) or not query.strip():
         raise UserError("the query is empty")
@@ -192,10 +197,22 @@ def check_query(query: str) -> str:
         )
     if "\x00" in query or any(0xD800 <= ord(c) <= 0xDFFF for c in query):
         raise UserError(f"the query {query[:40]!r} is not valid text (a NUL or a lone surrogate)")
-    text = " ".join(query.replace("’", "'").replace("‘", "'").split())
+    text = " ".join(_pictographs(query).replace("’", "'").replace("‘", "'").split())
     text = g.ARROW.sub(", then ", text)
     text = g.NO_APOSTROPHE.sub(lambda m: f"{m[1]}'s" if m[1] else f"{m[2] or m[3]}n't", text)
     return g.CONTRACTED.sub(r"\1 is", text)
+
+
+def _pictographs(text: str) -> str:
+    """Emoji and other pictographs (Unicode "So") dropped where the query has words, and read
+    by their Unicode names where it has none ("🐶" DOG FACE: "dog")."""
+    marks = [c for c in text if unicodedata.category(c) == "So"]
+    if not marks:
+        return text
+    if any(c.isalnum() for c in text):
+        return "".join(" " if c in marks else c for c in text)
+    names = (unicodedata.name(c, "").lower().removesuffix(" face") for c in marks)
+    return " ".join(n for n in names if n)
 
 
 def analyse(query: str) -> QueryAnalysis:

@@ -47,7 +47,13 @@ AGAIN = re.compile(
     r"|returns?|reappears?|not\s+(?:its|the)\s+first(?:\s+(?:appearance|showing))?)\b",
     IGNORE,
 )
-AFTER_FIRST = re.compile(r"\b(?:after|since)\s+its\s+first\s+(?:appearance|showing),?\s*", IGNORE)
+AFTER_FIRST = re.compile(
+    r"\b(?:after|since)\s+its\s+first\s+(?:appearance|showing),?\s*|"
+    # "every dog except the first one", "all the cats but the first"
+    r",?\s*\b(?:except(?:\s+for)?|but(?:\s+not)?|other\s+than|apart\s+from)\s+the\s+first"
+    r"(?:\s+(?:one|time|appearance|showing))?\b",
+    IGNORE,
+)
 FIRST_INCLUDED = re.compile(
     r",?\s*(?:its\s+first\s+(?:appearance|showing)\s+included|including\s+its\s+first"
     r"\s+(?:appearance|showing))\b",
@@ -56,7 +62,7 @@ FIRST_INCLUDED = re.compile(
 
 _UNITS = (
     r"(?:moments?|times?|instances?|occurrences?|appearances?|sightings?|clips?|segments?|"
-    r"intervals?|scenes?|shots?|"
+    r"intervals?|scenes?|shots?|frames?|"
     r"parts?(?:\s+of\s+the\s+video)?|time\s*spans?|timestamps?|time\s*codes?)"
 )
 # What a verb acts on: "clip every goal", "tag the cars".
@@ -77,12 +83,15 @@ _LEAD_INS = (
     rf"(?:tag|clip|cut\s+out|extract|export|grab|pull|save){_OBJECT}|"
     r"make\s+(?:a\s+)?(?:clips?|reel|montage|supercut)\s+(?:of|with)|"
     r"i\s+(?:want|need|would\s+like|wanna)(?!\s+to\b))",
+    r"how\s+long\s+(?:is|are|was|were|does|do|did)",  # a length: the moments themselves
+    r"how\s+many\s+(?:seconds|minutes)\s+(?:is|are|was|were|does|do|did)",
     r"how\s+many\s+times",
     r"how\s+many",
     r"(?:the\s+)?number\s+of(?:\s+times)?",
-    r"how\s+often",
+    r"how\s+(?:often|frequently)",
+    r"(?:the\s+)?total\s+number\s+of",
     r"at\s+what\s+(?:times?|points?|moments?|timestamps?)",
-    r"what\s+times?",
+    r"what\s+(?:times?|minutes?|seconds?|timestamps?)",
     r"(?:in\s+)?which\s+(?:parts?|moments?|scenes?|shots?|segments?|clips?)(?:\s+of\s+the\s+video)?",
     r"where\s+in\s+the\s+(?:video|clip|footage)",
     r"(?:is|are|was|were)\s+there(?:\s+ever)?",
@@ -110,7 +119,7 @@ _LEAD_INS = (
     r"the\s+(?:video|clip)\s+(?:ends|begins|starts|opens|closes|continues)\s+with",
     r"(?:more\s+)?shots?\s+(?:are\s+|is\s+)?shown\s+of",
     r"(?:when(?:ever)?|where)\s+(?:is|are|was|were)\s+there",
-    r"when(?:ever)?\s+(?:does|do|did|is|are|was|were)",
+    r"when(?:ever)?(?:\s+(?:exactly|precisely))?\s+(?:does|do|did|is|are|was|were)",
     r"where\s+(?:does|do|is|are)",
     r"where(?=\s+(?:the|a|an|my|our|those|these)\b)",  # "yo where the dog at"
     r"(?:does|do|did|is|are|was|were)",
@@ -278,6 +287,7 @@ NOT_SHOWN = (
                IGNORE),
     re.compile(r"^(?:anything|everything|all)\s+(?:but|except(?:\s+for)?|other\s+than)\s+"
                r"(?P<x>.+)$", IGNORE),
+    re.compile(r"^not\s+(?P<x>(?:the|a|an|any)\s+.+)$", IGNORE),  # "not the dog"
 )  # fmt: skip
 # "what comes after the cat", "the shot before the dog", "what do we see right after X": no
 # thing named, only the shot next to X.

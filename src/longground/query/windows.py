@@ -169,8 +169,8 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
     ),
     (  # a clock time jotted first or last: "1:30 the dog", "the dog 01:02:03" (not what is
         # read or heard: "the clock says 3:30")
-        re.compile(rf"^({_CLOCK})\b|(?<!\bsays\s)(?<!\bshows\s)(?<!\breads\s)(?<!\bis\s)"
-                   rf"(?<=\s)({_CLOCK})$", re.I),
+        re.compile(rf"^[\[(]?({_CLOCK})\b[\])]?|(?<!\bsays\s)(?<!\bshows\s)(?<!\breads\s)"
+                   rf"(?<!\bis\s)(?<=\s)[\[(]?({_CLOCK})[\])]?$", re.I),
         lambda m, d: (time_to_s(m[1] or m[2]) - AROUND_S, time_to_s(m[1] or m[2]) + AROUND_S),
     ),
 ]
