@@ -29,8 +29,8 @@ SECOND_N = rf"second\s+{NUM}"
 # One time in an answer: a clock time, amounts ("1h30" too), "minute N", "second N", an
 # ordinal, a percentage of the video, or a bare number.
 ANSWER_TIME = (
-    rf"(?<![\w.:])(?:{CLOCK}|{UNIT_THEN_NUMBER}|{SPOKEN_AMOUNTS}|{MINUTE_N}|{SECOND_N}|{_ORDINAL}|{NUM}\s*%|{NUM})"
-    r"(?![\d:])"
+    rf"(?<![\w.:])(?:{CLOCK}|{UNIT_THEN_NUMBER}|{SPOKEN_AMOUNTS}|{MINUTE_N}|{SECOND_N}|"
+    rf"{_ORDINAL}|{NUM}\s*%|{NUM})(?![\d:])"
 )
 _TIME_ALONE = re.compile(rf"\s*{HEDGE}({ANSWER_TIME})\s*", re.I)
 _ORDINAL_SUFFIX = re.compile(r"(?<=\d)(?:st|nd|rd|th)\b", re.I)

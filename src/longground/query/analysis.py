@@ -52,9 +52,9 @@ _TRAILING = re.compile(
     r"happens?|occurs?|is\s+there|are\s+there|again|at\s+all|ever|anywhere|somewhere|does|do|"
     # "the shots with a dog in them", "the dog, but only", "where is the cat at", "please",
     # "the second person to (appear)", "the dog that comes (after the cat)"
-    r"in\s+(?:them|it)|(?:but\s+)?only|at|to|please|that|which|comes?|came|pls|at\s+(?:any|some)\s+(?:point|time)|"
+    r"in\s+(?:them|it)|(?:but\s+)?only|at|to|please|pls|that|which|comes?|came|"
+    r"at\s+(?:any|some)\s+(?:point|time)|"
     r"(?:(?:wide|close[\s-]?up|aerial|drone)\s+)?shots|"  # "crowd shots"
-
     # "X in the shot that comes right after Y": the shot is X's own
     r"(?:in|during)\s+the\s+(?:shot|scene|clip)(?:\s+(?:that|which)\s+(?:comes?|came|is|follows?))?"
     r"))+$",

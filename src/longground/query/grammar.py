@@ -280,8 +280,8 @@ NOT_SHOWN = (
     # "no dog", "no text" (not "no one": the people channel's own "nobody"; not "no speech":
     # the silences; not "no more than two people": a count)
     re.compile(r"^(?:there\s+(?:is|are)\s+)?no\s+(?!(?:one|body|people|person|persons|faces?|"
-               r"humans?|speech|dialog(?:ue)?|talking|sound|audio|voices?|(?:more|fewer|less)\s+than)\b)"
-               r"(?P<x>.+)$", IGNORE),
+               r"humans?|speech|dialog(?:ue)?|talking|sound|audio|voices?|"
+               r"(?:more|fewer|less)\s+than)\b)(?P<x>.+)$", IGNORE),
     # "shots without people", "every shot with no text", "anything but a dog"
     re.compile(rf"^(?:(?:the\s+)?{_UNITS}\s+)?(?:without|with\s+no|lacking)\s+(?P<x>.+)$",
                IGNORE),

@@ -117,8 +117,9 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
     (  # "halfway through", "in the middle of the video": the middle `EDGE_SHARE` of it ("the
         # cat in the middle" is a place in the frame)
         re.compile(r"\b(?:(?:at|around|near)\s+)?(?:the\s+)?(?:halfway|midway)(?:\s+(?:through"
-                   r"(?!\s+the\b)|point|mark|in))?\b|\b(?:in|around|near|towards?)\s+the\s+(?:very\s+)?middle"
-                   r"(?=\s+of\s+(?:the|this)\s+(?:video|clip|footage|recording)\b)", re.I),
+                   r"(?!\s+the\b)|point|mark|in))?\b|\b(?:in|around|near|towards?)\s+the\s+"
+                   r"(?:very\s+)?middle(?=\s+of\s+(?:the|this)\s+(?:video|clip|footage|recording)\b)",
+                   re.I),
         lambda m, d: ((1 - EDGE_SHARE) / 2 * d, (1 + EDGE_SHARE) / 2 * d),
     ),
     (
