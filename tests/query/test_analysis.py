@@ -198,6 +198,22 @@ def test_first_before_then_only_orders():
     assert analyse("at first a car and then a truck").conditions[0].text == "a car"
 
 
+@pytest.mark.parametrize(
+    "query", ["when is there music", "applause", "the sound of a car horn", "the song"]
+)
+def test_a_sound_other_than_speech_is_one_line(query):
+    """Only speech is heard: the image encoder must not answer for music."""
+    with pytest.raises(UserError, match="asks for a sound") as error:
+        analyse(query)
+    assert "\n" not in str(error.value)
+
+
+def test_a_sound_beside_a_thing_is_left_out():
+    a = analyse("Different scenes are shown as a song is played.")
+    assert a.target.text == "Different scenes" and not a.conditions
+    assert analyse("a music video").target.text == "a music video"  # the video itself
+
+
 def test_words_in_capitals_are_read_on_screen():
     """Capitals are how a text is written, where nothing names the thing itself."""
     for query in ("HALF TIME", "SALE", '"EXIT"', "the word EXIT", "when does HALF TIME appear"):

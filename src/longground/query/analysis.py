@@ -38,7 +38,7 @@ from .structure import (
 )
 from .vocabulary import canonical_noun
 from .windows import extract_window, window_words
-from .words import head_noun, tag
+from .words import SOUND_NOUNS, head_noun, tag
 
 #: Longest query read, in characters (`text.MAX_TEXT_CHARS`, the limit of every text value).
 MAX_QUERY_CHARS = MAX_TEXT_CHARS
@@ -60,8 +60,8 @@ _TRAILING = re.compile(
     r"))+$",
     re.I,
 )
-# "dog pics", "beach footage": a thing and the kind of media it is in (not "the photo" or
-# "for photos": there the photo is the thing).
+# "dog pics", "beach footage": a thing and the kind of media it is in (not "the photo", "for
+# photos" or "a music video": there the photo or the video is the thing).
 _MEDIA = re.compile(r"^((?:(?:the|a|an|any|some)\s+)?(?:\w+\s+)?\w+)\s+(?:pics?|pictures?|photos?|"
                     r"vids?|videos?|clips?|footage)$", re.I)
 #: "is seen", "are shown" inside an event only say it is there ("a person is seen walking").
@@ -244,11 +244,16 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
         inside = f" in its time window ({window!r})" if window else ""
         raise UserError(f"query {query!r} names nothing to look for{inside}")
     events = [_event("target", phrases[0])]
-    events += [
+    sound = _sound(events[0])
+    if sound:
+        raise UserError(f"query {query!r} asks for a sound ({sound!r}): only speech is heard "
+                        "(words, talking, silence), not music or other sounds")  # fmt: skip
+    conditions = [
         _event("condition", p)
         for p in phrases[1:]
         if event_text(p) and not g.GENERIC.match(event_text(p))
     ]
+    events += [c for c in conditions if not _sound(c)]  # "as a song is played": unheard
     # a cause whose effect names nothing ("the ball knocks something over") stays causal
     keeps = (Relation.BETWEEN, Relation.CAUSES, Relation.CAUSED_BY)
     if len(events) == 1 and relation not in keeps:
@@ -273,6 +278,18 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
 MAX_OPTION_WORDS = 3
 
 
+def _sound(event: Event) -> str:
+    """The word of a sound other than speech the event names ("when music is playing",
+    "applause", "the sound of a horn"), or "": no channel hears it, and the image encoder
+    would answer for something it cannot see. Speech, silence and written words are no such
+    sound."""
+    if event.route.channel != "visual":
+        return ""
+    tokens = tag(event.text)
+    head = head_noun(tokens)
+    return tokens[head].text if head is not None and tokens[head].lower in SOUND_NOUNS else ""
+
+
 def _alternatives(event: Event) -> tuple[str, ...]:
     """The things an event names with "or", each as a query of its own: noun phrases for the
     image encoder and the people channel, the words of a speech or text needle quoted.
@@ -287,8 +304,12 @@ def _alternatives(event: Event) -> tuple[str, ...]:
     ('a cat', 'a dog', 'a horse')
     >>> _alternatives(_event("target", "the red or blue car"))
     ()
+    >>> _alternatives(_event("target", 'someone says "now or never"'))
+    ()
     """
     own = event.route
+    if re.search(r"[\"“][^\"”]*\sor\s[^\"”]*[\"”]", event.text):
+        return ()  # one quoted line: "to be or not to be"
     whole = [p.strip(" ,") for p in re.split(r"\s+or\s+", event.text)]
     routes = [route(p) for p in whole] if len(whole) > 1 else []
     if routes and all(r.channel in ("speech", "text") and r.needle for r in routes):
@@ -393,7 +414,10 @@ def event_text(phrase: str) -> str:
         previous = text
         text = _TRAILING.sub("", _LEADING.sub("", text)).strip(" ,.?!")
     media = _MEDIA.match(text)
-    return media[1] if media and tag(media[0])[-2].is_noun else text
+    if media is None:
+        return text
+    before = tag(media[0])[-2]  # "dog pics", not "a music video"
+    return media[1] if before.is_noun and before.lower not in SOUND_NOUNS else text
 
 
 def carry_subject(phrases: list[str]) -> list[str]:

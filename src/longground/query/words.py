@@ -40,6 +40,11 @@ BODY_NOUNS = frozenset(
     "pedestrian pedestrians passer-by passersby walker walkers cyclist cyclists jogger joggers "
     "runner runners crowd crowds".split()
 )
+#: Sounds other than speech: no channel hears them ("when music is playing", "applause").
+SOUND_NOUNS = frozenset(
+    "music song songs melody tune applause clapping laughter noise noises sound sounds siren "
+    "sirens beep beeps ringtone".split()
+)
 BODY_VERBS = frozenset("walk walks walking walked stroll strolls strolling".split())
 #: Verbs (lemmas) that say only that a person is there, or how they hold themselves: the
 #: people channel can check these; any other verb is an action it cannot.
