@@ -100,6 +100,9 @@ ROUTES = [
     ("Dog on screen", "visual", None),
     ("when is it 2-1", "text", "2-1"),  # a score alone
     ("the scoreline 2-1", "text", "2-1"),
+    ("when does the narrator start speaking", "speech", ""),  # where speech begins
+    ("when the speaker stops talking", "speech", ""),
+    ("the bit where he explains the rules", "speech", "the rules"),
     ("is there a human", "people", "person"),
     ("a human being", "people", "person"),
 ]

@@ -90,7 +90,7 @@ _SPEAK = (r"says?|said|saying|mentions?|mentioned|mentioning|talks?\s+about|talk
           r"call(?:s|ed|ing)?\s+out|asks?\s+about|asked\s+about|refers?\s+to|brings?\s+up|hears?|"
           r"(?:asks?|asked|asking|tells?|told|telling)\s+(?:us|you|them|viewers|everyone|people)\s+to|"
           r"heard|yell(?:s|ed|ing)?|scream(?:s|ed|ing)?|whisper(?:s|ed|ing)?|exclaim(?:s|ed|ing)?|"
-          r"(?:cries|cried|crying)\s+out")  # fmt: skip
+          r"(?:cries|cried|crying)\s+out|explain(?:s|ed|ing)?")  # fmt: skip
 _SAID = r"said|spoken|heard|mentioned|uttered|pronounced|announced|shouted|discussed"
 _SCORE = r"\d+\s*[-:–]\s*\d+"
 _GENERIC_NEEDLE = re.compile(
@@ -192,6 +192,10 @@ _ANY_SPEECH = re.compile(
     r"voice[\s-]?over|conversations?|interviews?|commentary|monologue)" + _SHOWN,
     re.I,
 )
+# "when does the narrator start speaking", "the speaker stops talking": where speech begins
+# or ends, so the speech itself.
+_TALK_EDGE = re.compile(r"\b(?:start|starts|started|begin|begins|began|stop|stops|stopped|finish|"
+                        r"finishes|finished)\s+(?:speaking|talking)\b", re.I)
 _SILENCE = re.compile(
     r"^(?:(?:the|a|an|any|some)\s+)?(?:silence|silent\s+parts?|(?:it\s+(?:is\s+)?)?quiet(?:\s+(?:parts?|"
     r"moments?|bits?))?|(?:long\s+)?pauses?|no\s+(?:speech|dialog(?:ue)?|talking|sound|audio|voices?)|"
@@ -269,7 +273,7 @@ def route(phrase: str) -> Route:
         return Route("people", "", "people-absent", absent=True)
     if _SILENCE.match(text):
         return Route("speech", "", "speech-absent", absent=True)
-    if _ANY_SPEECH.match(text):
+    if _ANY_SPEECH.match(text) or _TALK_EDGE.search(text):
         return Route("speech", "", "speech-any")
     if _ANY_TEXT.match(text):
         return Route("text", "", "text-any")
