@@ -194,6 +194,14 @@ def test_after_in_a_verb_is_no_relation(query, target, conditions):
     assert a.target.text == target and [c.text for c in a.conditions] == conditions
 
 
+def test_a_kind_of_text_named_without_its_words():
+    for query, kind in [("a phone number on screen", "phone"), ("when is the website shown",
+                        "url"), ("an email address", "email"), ("any prices", "price")]:
+        route = analyse(query).target.route
+        assert (route.channel, route.needle, route.kind) == ("text", "", kind), query
+    assert analyse("the phone").target.route.channel == "visual"  # the thing itself
+
+
 def test_first_before_then_only_orders():
     a = analyse("first the cat, then the dog")
     assert (a.target.text, a.conditions[0].text, a.relation.value) == (

@@ -20,7 +20,7 @@ READERS: dict[str, Reader] = {
     "text": lambda evidence, route: (
         score_changes(evidence.get("text"))
         if route.change
-        else text_moments(evidence.get("text"), route.needle)
+        else text_moments(evidence.get("text"), route.needle, route.kind)
     ),
     "people": lambda evidence, route: people_moments(
         evidence.get("people"), route.needle, route.absent, route.least, route.most

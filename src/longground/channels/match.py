@@ -265,9 +265,34 @@ def _holds_a_word(needle: str, line: str) -> bool:
     )
 
 
-def text_moments(readings: Readings, needle: str) -> tuple[Moments, dict]:
+#: Kinds of text asked for without their words ("a phone number on screen",
+#: `query.Route.kind`): the pattern a line read must hold.
+TEXT_KINDS = {
+    "phone": re.compile(r"(?<![\w.])\+?(?:\d[\s().-]{0,2}){7,15}(?![\w.])"),
+    "email": re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
+    "url": re.compile(r"(?:https?://|www\.)\S+|(?<![@\w.-])[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|"
+                      r"io|co|uk|de|fr|tv|gov|edu|info)\b", re.I),  # not an e-mail's domain
+    "price": re.compile(r"[$€£¥]\s?\d|\d(?:[.,]\d\d)?\s?(?:[$€£¥]|usd|eur|gbp)\b", re.I),
+}
+
+
+def text_moments(readings: Readings, needle: str, kind: str = "") -> tuple[Moments, dict]:
     """The intervals during which the needle is on screen: a line that holds it, or the
-    lines read on one frame that together hold its words; with no needle, any line read."""
+    lines read on one frame that together hold its words; with no needle, any line read, or
+    with a `kind` (`TEXT_KINDS`) any line of that kind.
+
+    >>> phone = TEXT_KINDS["phone"]
+    >>> bool(phone.search("Call 0800 123 4567")), bool(phone.search("HOME 2-1 AWAY"))
+    (True, False)
+    """
+    if kind:
+        keep = np.array([TEXT_KINDS[kind].search(line) is not None for line in readings.text],
+                        bool).reshape(-1)  # fmt: skip
+        spans = np.stack([readings.start_s, readings.end_s], axis=1).reshape(-1, 2)[keep]
+        moments = _merged(Moments(spans, np.ones(len(spans))), TEXT_GAP_S)
+        matched = sorted({t for t, k in zip(readings.text, keep) if k})[:20]
+        return moments, {"lines": len(readings), "frames_read": readings.n_read, "kind": kind,
+                         "matched": matched}  # fmt: skip
     if not needle.strip():
         spans = np.stack([readings.start_s, readings.end_s], axis=1).reshape(-1, 2)
         moments = _merged(Moments(spans, np.ones(len(spans))), TEXT_GAP_S)

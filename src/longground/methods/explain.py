@@ -69,7 +69,8 @@ def _channel(moments: Moments, channel: str, route: dict, details: dict) -> list
             lines.append(_not_heard(needle, details))
     elif channel == "text":
         read = ", ".join(repr(t) for t in details.get("matched", []))
-        lines.append(f"why: lines read that hold it (similarity >= 0.8): {read or 'none'}")
+        held = f"a {details['kind']} pattern" if details.get("kind") else "it (similarity >= 0.8)"
+        lines.append(f"why: lines read that hold {held}: {read or 'none'}")
     else:
         counted = details.get("counted", "persons")
         if "at_once" in details:

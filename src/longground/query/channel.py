@@ -208,6 +208,13 @@ _ANY_TEXT = re.compile(
     r"(?:news\s+)?tickers?)" + _SHOWN,
     re.I,
 )
+# A kind of text, named without its words: each group is a `channels.match.TEXT_KINDS` key.
+_TEXT_KIND = re.compile(
+    r"^(?:(?:the|a|an|any|some)\s+)?(?:(?P<phone>(?:tele)?phone\s+numbers?)|"
+    r"(?P<email>e-?mails?(?:\s+address(?:es)?)?)|(?P<url>web\s*sites?|urls?|web\s+address(?:es)?)|"
+    r"(?P<price>prices?))(?:\s+(?:shown|displayed|visible|written))?" + _SHOWN,
+    re.I,
+)
 _NOBODY = re.compile(
     r"^(?:when\s+(?:is|are)\s+)?(?:there\s+(?:is|are)\s+)?(?:nobody|no\s+one|no-one|no\s+person|"
     r"no\s+people|no\s+faces?|no\s+humans?|an?\s+empty\s+(?:frame|screen|shot))\b"
@@ -239,6 +246,8 @@ class Route:
             may fall back to the people channel's presence).
         least, most: how many people at once the people channel asks for ("two people": 2
             and 2, "more than one person": 2 and None, "a person alone": 1 and 1).
+        kind: a kind of text asked for without its words ("a phone number on screen":
+            "phone"; `channels.match.TEXT_KINDS`), else "".
 
     >>> route("when does the caption say GOAL").needle, route("a red car").channel
     ('goal', 'visual')
@@ -253,6 +262,7 @@ class Route:
     person: bool = False
     least: int = 1
     most: int | None = None
+    kind: str = ""
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -277,6 +287,9 @@ def route(phrase: str) -> Route:
         return Route("speech", "", "speech-any")
     if _ANY_TEXT.match(text):
         return Route("text", "", "text-any")
+    kind = _TEXT_KIND.match(text)
+    if kind:  # "a phone number on screen", "the website"
+        return Route("text", "", "text-kind", kind=kind.lastgroup)
     found = _needle(text)
     if found is not None:
         rule, cue_channel, needle, frame, raw = found
