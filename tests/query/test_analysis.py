@@ -89,6 +89,8 @@ ROUTES = [
     ("Computer screen showing different swimsuits", "visual", None),
     ("a woman crying", "visual", None),
     ("where does the rocket appear?", "visual", None),
+    ("someone says 'don't stop'", "speech", "don't stop"),  # an apostrophe is no quote mark
+    ("the caption 'Let's Go'", "text", "let's go"),
     ("the interview", "speech", ""),  # the speech channel itself
     ("the commentary", "speech", ""),
     ("the chyron", "text", ""),  # any on-screen text

@@ -74,6 +74,8 @@ PERSON_PROTOTYPES = ("a person", "a man", "a woman", "people", "a face")
 OTHER_PROTOTYPES = ("an animal", "an object", "a vehicle", "a place", "a building", "food")
 
 _Q = "\"“”‘’`'"
+# Words in quotes; an apostrophe between letters is no quote mark ("'I'll be back'").
+_QUOTED = rf"[{_Q}](?:[^{_Q}]|(?<=\w)['’](?=\w))+[{_Q}]"
 _SCREEN_STRONG = (r"slides?|captions?|subtitles?|titles?|title\s+cards?|headlines?|banners?|"
                   r"signs?|scoreboards?|chyrons?|tickers?|lower\s+thirds?|on[- ]screen\s+text|"
                   r"texts?|headings?|placards?|labels?|pages?")  # fmt: skip
@@ -152,7 +154,7 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"(?:the\s+)?screen)\b|\b(?:written|displayed|printed)\s+(?:on\s+(?:the\s+)?screen\s+)?"
         r"(?:words?\s+)?(?P<y>.+)", re.I)),
     ("text-on-screen", "text", re.compile(
-        r"(?P<x>[\"“‘'`][^\"”’'`]+[\"”’'`]|\b[A-Z0-9][A-Z0-9'&.-]+(?:\s+[A-Z0-9][A-Z0-9'&.-]+)*\b|"
+        rf"(?P<x>{_QUOTED}|\b[A-Z0-9][A-Z0-9'&.-]+(?:\s+[A-Z0-9][A-Z0-9'&.-]+)*\b|"
         # capitalised words, a title ("Quarterly Results", "Agenda"; not "The Cat")
         r"(?<!\bThe\s)(?<!\bA\s)(?<!\bAn\s)\b(?!(?:The|A|An|This|That)\b)[A-Z][a-z0-9'&.-]*"
         r"(?:\s+[A-Z][a-z0-9'&.-]*)*\b)"
@@ -180,7 +182,7 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"(?:the\s+(?:word|words|phrase|name)\s+)?(?P<x>.+)", re.I)),
     ("speech-the-word", "speech", re.compile(
         r"\b(?:the\s+)?(?:word|phrase)\s+(?P<x>\S.*)", re.I)),
-    ("text-quoted", "text", re.compile(rf"(?P<x>[{_Q}][^{_Q}]+[{_Q}])")),
+    ("text-quoted", "text", re.compile(rf"(?P<x>{_QUOTED})")),
 ]  # fmt: skip
 # A channel itself, with no words named: speech ("dialogue", "anyone speaking"), the gaps
 # between it ("silence"), or any on-screen text ("captions", "text on screen").
