@@ -204,6 +204,17 @@ def test_a_kind_of_text_named_without_its_words():
     assert analyse("the phone").target.route.channel == "visual"  # the thing itself
 
 
+@pytest.mark.parametrize(
+    ("query", "target", "condition"),
+    [("the cat, then the dog, then the car", "the car", "the dog"),
+     ("the cat followed by the dog followed by a car", "the cat", "the dog"),
+     ("the dog after the cat after the car", "the dog", "the cat")],
+)  # fmt: skip
+def test_a_chain_relates_neighbours(query, target, condition):
+    a = analyse(query)
+    assert a.target.text == target and [c.text for c in a.conditions] == [condition]
+
+
 def test_first_before_then_only_orders():
     a = analyse("first the cat, then the dog")
     assert (a.target.text, a.conditions[0].text, a.relation.value) == (

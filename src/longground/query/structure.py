@@ -81,6 +81,10 @@ def split_relation(body: str) -> tuple[str, tuple[str, ...], Relation]:
 
     >>> split_relation("a cat right after a rocket")
     ('a cat', ('a rocket',), <Relation.RIGHT_AFTER: 'right after'>)
+
+    In a chain of three or more the one asked for is related to its neighbour alone: "the
+    cat, then the dog, then a car" asks for the car right after the dog, "the cat followed by
+    the dog followed by a car" for the cat right before the dog.
     """
     cut = g.CUT_FROM.search(body)
     if cut:
@@ -101,9 +105,15 @@ def split_relation(body: str) -> tuple[str, tuple[str, ...], Relation]:
                 return split_relation(right) if right != body else (right, (), Relation.NONE)
             cond, target = right.split(",", 1)
             return strip_lead_ins(target.strip()), (cond.strip(),), Relation(rel)
+        inner, more, again = split_relation(right)
+        if more and again is Relation(rel):  # "X followed by Y followed by Z": Y is next to X
+            right = inner
         return left, (right,), Relation(rel)
     then = g.THEN.match(body)
     if then and not _adverbial_then(then[1], then[2]):
+        last = g.THEN.match(then[2])  # "the cat, then the dog, then a car": the last two,
+        if last and not any(tag(part)[0].is_verb for part in last.groups()):  # with subjects
+            return split_relation(then[2])
         return then[2], (g.FIRST_OF_TWO.sub("", then[1]),), Relation.RIGHT_AFTER
     if g.TOGETHER.search(body):
         rest = g.TOGETHER.sub(" ", body)
