@@ -18,7 +18,9 @@ count number of lots couple minutes minute seconds few five twenty-five half an 
 around @ from to until between the start beginning end towards near 1:30 2:00-3:00 00:45
 1:75 90 s 1 min 30 "GOAL" 'hello' SALE 2 - 1 -> , . ? ! : ( ) speech: on screen: OCR:
 command ls /usr it is isn't can't we see there where please only them it does missing gone
-anything but except
+anything but except longest shortest 3rd 2nd halfway midway through percent 10% 1h30 2m30
+[00:12:00] runs chasing followed by music applause song phone number website HALF TIME DOG 🐶 🐱
+explains start stop speaking talking one fewer than most up any how long total
 """.split()
 
 
@@ -47,3 +49,15 @@ def test_queries_of_only_grammar_words(query):
         analyse(query)
     except UserError as exc:
         assert "\n" not in str(exc)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(min_size=1, max_size=60))
+def test_any_text_is_read_or_refused_in_one_line(query):
+    """Any characters at all (pictographs, marks, other scripts): read, or one line."""
+    try:
+        a = analyse(query)
+    except UserError as exc:
+        assert "\n" not in str(exc)
+        return
+    assert a.events and a.target.route.channel in ("visual", "speech", "text", "people")
