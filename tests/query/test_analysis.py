@@ -369,7 +369,8 @@ def test_open_compounds_reach_the_closed_word():
      ("More than 1/3 of the people", 1, None), ("at least 0 people", 1, None),
      ("at most two people", 1, 2), ("no more than two people", 1, 2),
      ("up to 3 people", 1, 3), ("fewer than three people", 1, 2), ("4 people or fewer", 1, 4),
-     ("3 people or more", 3, None)],
+     ("3 people or more", 3, None), ("a man and a woman", 2, None),
+     ("two men and a woman talking", 3, None)],
 )  # fmt: skip
 def test_how_many_people_at_once(query, least, most):
     route = analyse(query).target.route

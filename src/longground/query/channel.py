@@ -423,10 +423,15 @@ def how_many(text: str) -> tuple[int, int | None]:
     ((3, None), (2, None), (1, None))
     >>> how_many("at most two people"), how_many("fewer than 3 people")
     ((1, 2), (1, 2))
+    >>> how_many("a man and a woman"), how_many("two men and a woman"), how_many("a man and a dog")
+    ((2, None), (3, None), (1, None))
     """
     def number(word: str) -> int:
         return int(word) if word.isdigit() else NUMBER_WORDS[word.lower()]
 
+    parts = re.split(r"\s+and\s+", text)
+    if len(parts) > 1 and all(_person_head(p) for p in parts):  # "a man and a woman"
+        return sum(how_many(p)[0] for p in parts), None
     if _ALONE.search(text):
         return 1, 1
     m = _AT_MOST.search(text)
@@ -445,6 +450,12 @@ def how_many(text: str) -> tuple[int, int | None]:
         n = 2 if m["n"].lower() == "couple" else number(m["n"])  # "a couple (of people)"
         return (n, n) if n > 0 else (1, None)
     return 1, None
+
+
+def _person_head(phrase: str) -> bool:
+    tokens = tag(phrase)
+    head = head_noun(tokens)
+    return head is not None and tokens[head].lower in PERSON_NOUNS
 
 
 def _acted_on(tokens: tuple, start: int) -> list:
