@@ -78,3 +78,18 @@ def test_one_of_several_things_says_what_each_found():
                         {"query": "a truck", "moments": [], "route": None}]}  # fmt: skip
     lines = explain(Grounding(Moments.from_list([[1.0, 2.0]], [0.7]), trace=trace))
     assert lines == ["why: any of 2 things, the moments of each joined: 'a car' (1), 'a truck' (0)"]
+
+
+def test_one_moment_asked_for_says_which():
+    for occurrence, said in [(1, "the first"), (-1, "the last"), (3, "number 3 in time order"),
+                             ("longest", "the longest")]:
+        lines = explain(_people(analysis={"occurrence": occurrence}))
+        assert lines[-1] == f"why: one moment asked for: {said}"
+    assert not explain(_people(analysis={"occurrence": None}))[-1].startswith("why: one moment")
+
+
+def test_a_kind_of_text_says_which_pattern():
+    trace = {"route": {"channel": "text", "needle": "", "rule": "text-kind", "kind": "phone"},
+             "channel": {"lines": 4, "kind": "phone", "matched": ["Call 0800 123 4567"]}}
+    lines = explain(Grounding(Moments.from_list([[0.0, 4.0]], [1.0]), trace=trace))
+    assert lines[1] == "why: lines read that hold a phone pattern: 'Call 0800 123 4567'"

@@ -16,7 +16,24 @@ from .footage import COMPOSITED_SHARE
 
 def explain(grounding: Grounding) -> list[str]:
     """`["why: ...", "rejected: ..."]` lines for the moments of `grounding` and the candidates
-    it turned down (empty when the method recorded nothing to explain)."""
+    it turned down (empty when the method recorded nothing to explain), and which one moment
+    the query asked for ("the first time", "the longest shot")."""
+    lines = _explain(grounding)
+    which = grounding.trace.get("analysis", {}).get("occurrence")
+    if lines and which is not None:
+        lines.append(f"why: one moment asked for: {_which(which)}")
+    return lines
+
+
+def _which(occurrence: int | str) -> str:
+    """ "the first", "the last", "number 3 in time order", "the longest" (of the moments)."""
+    if isinstance(occurrence, str):
+        return f"the {occurrence}"
+    named = {1: "the first", -1: "the last"}
+    return named.get(occurrence, f"number {occurrence} in time order")
+
+
+def _explain(grounding: Grounding) -> list[str]:
     trace = grounding.trace
     hidden = trace.get("hidden")
     if hidden is not None:
