@@ -287,7 +287,7 @@ def text_moments(readings: Readings, needle: str, kind: str = "") -> tuple[Momen
     """
     if kind:
         keep = np.array([TEXT_KINDS[kind].search(line) is not None for line in readings.text],
-                        bool).reshape(-1)  # fmt: skip
+                        bool)  # fmt: skip
         spans = np.stack([readings.start_s, readings.end_s], axis=1).reshape(-1, 2)[keep]
         moments = _merged(Moments(spans, np.ones(len(spans))), TEXT_GAP_S)
         matched = sorted({t for t, k in zip(readings.text, keep) if k})[:20]
