@@ -113,3 +113,12 @@ T = Moments.from_list([[10, 20], [40, 50]])
 def test_relations_over_intervals(relation, condition, kept):
     got = relate(relation, T, Moments.from_list(condition), near_s=3.0, slack_s=0.5)
     assert got.to_list() == kept
+
+
+def test_a_reach_in_seconds_across_channels():
+    """Each hello that some cat ended at most 5 s before (the one at 80 s is 23 s after)."""
+    anywhere, _ = run("someone says hello after a cat")
+    assert anywhere.to_list() == [[60.0, 62.0], [80.0, 82.5]]
+    near, trace = run("someone says hello within 5 seconds after a cat")
+    assert close(near, [[60.0, 62.0]]), near.to_list()
+    assert trace["combined"]["reach_s"] == 5.0

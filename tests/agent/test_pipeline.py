@@ -274,3 +274,16 @@ def test_the_second_cat_is_told_apart_by_its_tracked_looks():
     # its cat
     moments, _ = run("the second cat to appear")
     assert not matched(moments.spans, spans[[4, 6]]), moments.spans.tolist()
+
+
+def test_a_reach_in_seconds_limits_after():
+    """"Within 5 seconds after a rocket": each shot of the cat that starts at most 5 s after
+    a rocket ends; the cat 23 s after one, and the second shot of a cat that runs on (11 s),
+    are out."""
+    spans = shot_spans()
+    anywhere, _ = run("a cat after a rocket")
+    assert matched(anywhere.spans, cat_shots()), anywhere.spans.tolist()
+    near, trace = run("a cat within 5 seconds after a rocket")
+    truth = spans[[2, 6]]
+    assert matched(near.spans, truth), near.spans.tolist()
+    assert trace["plan"]["reach_s"] == 5.0

@@ -215,6 +215,19 @@ def test_a_chain_relates_neighbours(query, target, condition):
     assert a.target.text == target and [c.text for c in a.conditions] == [condition]
 
 
+@pytest.mark.parametrize(
+    ("query", "relation", "reach_s"),
+    [("a dog within 10 seconds after a cat", "after", 10.0),
+     ("the goal less than a minute before the whistle", "before", 60.0),
+     ("someone says hello no more than 5 s after the cat appears", "after", 5.0),
+     ("a dog after a cat", "after", None), ("a dog right after a cat", "right after", None)],
+)  # fmt: skip
+def test_a_reach_in_time(query, relation, reach_s):
+    a = analyse(query)
+    assert (a.relation.value, a.reach_s) == (relation, reach_s)
+    assert a.conditions and "within" not in a.target.text
+
+
 def test_first_before_then_only_orders():
     a = analyse("first the cat, then the dog")
     assert (a.target.text, a.conditions[0].text, a.relation.value) == (

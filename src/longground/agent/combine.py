@@ -88,12 +88,13 @@ def combine(
                          **detail})  # fmt: skip
     answer = found[0]
     for condition in found[1:]:
-        answer = relate(plan.relation, answer, condition, near_s, slack_s)
+        answer = relate(plan.relation, answer, condition, near_s, slack_s, plan.reach_s)
     answer = answer.sorted()
     if plan.skip_first and len(answer):
         answer = answer[1:]
     answer = occurrence(answer, plan.occurrence or plan.ordinal)
     record = {"subevents": records, "relation": plan.relation.value,
               "window_s": list(plan.window_s), "occurrence": plan.occurrence or plan.ordinal,
+              "reach_s": plan.reach_s,
               "near_s": near_s, "slack_s": slack_s, "count": len(answer)}  # fmt: skip
     return answer, record

@@ -37,7 +37,7 @@ from .structure import (
     strip_lead_ins,
 )
 from .vocabulary import canonical_noun
-from .windows import extract_window, window_words
+from .windows import extract_window, reach_words, window_words
 from .words import SOUND_NOUNS, head_noun, tag
 
 #: Longest query read, in characters (`text.MAX_TEXT_CHARS`, the limit of every text value).
@@ -120,6 +120,9 @@ class QueryAnalysis:
             comes after the cat", "the shot before the dog"); the relation says which side.
         alternatives: the one event is one of several things ("a car or a truck", "someone
             says hello or goodbye"): each as a query of its own, answered together; else ().
+        reach_s: for "after" and "before", how far in time the condition may lie from the
+            target ("within 10 seconds after the cat": 10), or None (anywhere before or
+            after).
     """
 
     query: str
@@ -133,6 +136,7 @@ class QueryAnalysis:
     hidden: bool = False
     adjacent: bool = False
     alternatives: tuple[str, ...] = ()
+    reach_s: float | None = None
 
     @property
     def target(self) -> Event:
@@ -174,7 +178,7 @@ class QueryAnalysis:
                 "window": self.window,
                 "occurrence": self.occurrence, "skip_first": self.skip_first,
                 "hidden": self.hidden, "adjacent": self.adjacent,
-                "alternatives": list(self.alternatives),
+                "alternatives": list(self.alternatives), "reach_s": self.reach_s,
                 "count": self.count}  # fmt: skip
 
 
@@ -226,6 +230,7 @@ def analyse(query: str) -> QueryAnalysis:
 
 @lru_cache(maxsize=512)
 def _analyse(text: str, query: str) -> QueryAnalysis:
+    reach_s, text = reach_words(text)
     window, text = window_words(text)
     count = bool(_COUNT.match(text))
     skip_first = bool(g.AGAIN.search(text) or g.AFTER_FIRST.search(text))
@@ -271,6 +276,7 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
     return QueryAnalysis(
         query, tuple(events), relation, window, nth, skip_first, count, body, hidden, adjacent,
         _alternatives(events[0]) if single else (),
+        reach_s if relation in (Relation.AFTER, Relation.BEFORE) else None,
     )
 
 

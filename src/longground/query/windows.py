@@ -182,6 +182,37 @@ _LEFTOVER = re.compile(
 )
 
 
+# "a dog within 10 seconds after the cat", "less than a minute before the goal": how far in
+# time the condition may lie from the target.
+_REACH = re.compile(
+    r"\b(?:within|in\s+under|under|in\s+less\s+than|less\s+than|(?:no|not)\s+more\s+than|"
+    rf"at\s+most|up\s+to)\s+(?:the\s+)?({TIME})\s+(after|before|following)\b",
+    re.I,
+)
+
+
+def reach_words(query: str) -> tuple[float | None, str]:
+    """`(seconds, the query with "after" or "before" in place of the reach)` for a query that
+    says how far apart in time its events may be; `(None, query)` otherwise.
+
+    Raises:
+        UserError: the reach names an impossible clock time.
+
+    >>> reach_words("a dog within 10 seconds after the cat")
+    (10.0, 'a dog after the cat')
+    >>> reach_words("the goal less than a minute before the whistle")
+    (60.0, 'the goal before the whistle')
+    """
+    m = _REACH.search(query)
+    if m is None:
+        return None, query
+    try:
+        seconds = time_to_s(m[1])
+    except ValueError as exc:
+        raise UserError(f"query {query!r}: {exc}") from None
+    return seconds, f"{query[: m.start()]}{m[2]}{query[m.end():]}"
+
+
 def extract_window(query: str, duration_s: float) -> tuple[tuple[float, float] | None, str]:
     """Find the time window a query asks for and cut it out of the text.
 

@@ -11,7 +11,9 @@ instance spanning shots `first..last`:
 - caused by, causes: in one of the instance's own shots `first..last`: a cause and its
   effect are one episode of motion inside one shot (`perception.episode`), so an object
   in the shot after (or before) is another scene;
-- after / before: in one of the `lookback` shots before `first` / after `last`;
+- after / before: in one of the `lookback` shots before `first` / after `last`; with a reach
+  in seconds ("within 10 seconds after X", `Plan.reach_s`) in any shot that ends that close
+  before the instance starts (starts that close after it ends; `roles.offline`);
 - while: visible together with the target in the instance itself;
 - without: not visible during the instance.
 

@@ -27,7 +27,8 @@ from ..plan.planner import Relation
 
 
 def relate(
-    relation: Relation, target: Moments, condition: Moments, near_s: float, slack_s: float
+    relation: Relation, target: Moments, condition: Moments, near_s: float, slack_s: float,
+    reach_s: float | None = None,
 ) -> Moments:
     """The target instances (or, for "while", their parts) the relation keeps.
 
@@ -37,6 +38,8 @@ def relate(
         condition: `(M, 2)` condition instances in seconds.
         near_s: reach of "right after" / "right before" / causal relations, seconds.
         slack_s: timing tolerance, seconds (sampled channels know a change to a step).
+        reach_s: for "after" / "before", how far the condition may end before the target
+            starts (start after it ends), seconds; None: anywhere.
 
     >>> t = Moments.from_list([[10, 20], [40, 50]])
     >>> c = Moments.from_list([[15, 30]])
@@ -46,23 +49,26 @@ def relate(
     ([[40.0, 50.0]], [[40.0, 50.0]])
     >>> relate(Relation.RIGHT_AFTER, t, Moments.from_list([[5, 9]]), 2, 0).to_list()
     [[10.0, 20.0]]
+    >>> relate(Relation.AFTER, t, Moments.from_list([[5, 9]]), 2, 0, reach_s=10).to_list()
+    [[10.0, 20.0]]
     """
     if relation is Relation.WHILE:
         return _overlaps(target, condition)
-    keep = np.array([_holds(relation, a, b, condition, near_s, slack_s) for a, b in target.spans],
-                    dtype=bool)  # fmt: skip
+    keep = np.array([_holds(relation, a, b, condition, near_s, slack_s, reach_s)
+                     for a, b in target.spans], dtype=bool)  # fmt: skip
     return target[keep] if len(target) else target
 
 
 def _holds(relation: Relation, a: float, b: float, cond: Moments, near_s: float,
-           slack_s: float) -> bool:  # fmt: skip
+           slack_s: float, reach_s: float | None) -> bool:  # fmt: skip
     c0, c1 = cond.starts_s, cond.ends_s
+    far = np.inf if reach_s is None else reach_s + slack_s
     if relation is Relation.WITHOUT:
         return not bool(((c0 < b) & (c1 > a)).any())
     if relation is Relation.AFTER:
-        return bool((c1 <= a + slack_s).any())
+        return bool(((c1 <= a + slack_s) & (c1 >= a - far)).any())
     if relation is Relation.BEFORE:
-        return bool((c0 >= b - slack_s).any())
+        return bool(((c0 >= b - slack_s) & (c0 <= b + far)).any())
     right_after = (c1 >= a - near_s) & (c0 <= a + slack_s)
     right_before = (c0 <= b + near_s) & (c1 >= b - slack_s)
     if relation is Relation.RIGHT_AFTER:

@@ -53,6 +53,9 @@ class Plan:
             ("misses", "rolls past": nothing falls); None otherwise.
         routes: the channel of each sub-event (aligned with `texts`), from the query's
             analysis; empty for a plan that has none (an LLM planner's).
+        reach_s: for "after" / "before", how far in time the condition may lie from the
+            target ("within 10 seconds after the cat"), or None (any earlier / later shot
+            the relation reaches).
     """
 
     query: str
@@ -73,6 +76,7 @@ class Plan:
     notes: tuple[str, ...] = field(default=())
     episode: str | None = None
     routes: tuple[Route, ...] = ()
+    reach_s: float | None = None
 
     @property
     def texts(self) -> tuple[str, ...]:
@@ -166,6 +170,7 @@ def plan_from(analysis: QueryAnalysis, duration_s: float) -> Plan:
         phrases=(raw, *(e.phrase for _, e in kept)),
         routes=(analysis.target.route, *(e.route for _, e in kept)),
         episode="passing" if passing else "effect" if causal else None,
+        reach_s=analysis.reach_s,
     )
 
 
