@@ -189,8 +189,8 @@ def check_query(query: str) -> str:
 
     >>> check_query("  where's   the cat "), check_query("dog -> cat"), check_query("wheres it")
     ('where is the cat', 'dog, then cat', 'where is it')
-    >>> check_query("the cat 🐱"), check_query("🐶"), check_query("🚗 🚲")
-    ('the cat', 'dog', 'automobile bicycle')
+    >>> check_query("the cat 🐱"), check_query("🐶"), check_query("🐶 then 🐱")
+    ('the cat', 'dog', 'dog then cat')
     """
     if not isinstance(query, str) or not query.strip():
         raise UserError("the query is empty")
@@ -208,15 +208,19 @@ def check_query(query: str) -> str:
 
 
 def _pictographs(text: str) -> str:
-    """Emoji and other pictographs (Unicode "So") dropped where the query has words, and read
-    by their Unicode names where it has none ("🐶" DOG FACE: "dog")."""
-    marks = [c for c in text if unicodedata.category(c) == "So"]
-    if not marks:
+    """Emoji and other pictographs (Unicode "So") dropped where the query's words name a thing,
+    and read by their Unicode names where they do not ("🐶" DOG FACE: "dog"; "🐶 then 🐱")."""
+    if not any(unicodedata.category(c) == "So" for c in text):
         return text
-    if any(c.isalnum() for c in text):
-        return "".join(" " if c in marks else c for c in text)
-    names = (unicodedata.name(c, "").lower().removesuffix(" face") for c in marks)
-    return " ".join(n for n in names if n)
+    text = re.sub("[\ufe0f\u200d]", "", text)  # the emoji style selector and joiner
+    words = "".join(" " if unicodedata.category(c) == "So" else c for c in text)
+    if any(t.is_noun and t.text.isalnum() for t in tag(words)):
+        return words
+    return "".join(
+        f" {unicodedata.name(c, '').lower().removesuffix(' face')} "
+        if unicodedata.category(c) == "So" else c
+        for c in text
+    )
 
 
 def analyse(query: str) -> QueryAnalysis:
