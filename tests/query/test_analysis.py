@@ -417,6 +417,7 @@ def test_things_beside_a_person_are_seen_with_them():
         ("the dog's shortest appearance", "shortest", "the dog"),
         ("when is the cat on screen the longest", "longest", "the cat"),
         ("the longest dog", None, "the longest dog"),
+        ("yo where the longest dog shot at", "longest", "the dog"),
     ],
 )
 def test_one_occurrence_is_asked_for(query, nth, target):

@@ -392,13 +392,14 @@ OCCURRENCE = re.compile(
     r"in\s+which|that\s+shows?))\b\s*",
     IGNORE,
 )
-# "the longest shot of the cat", "the cat's shortest appearance": the one moment picked by
-# its length; "when is the cat on screen the longest" says it at the end.
+# "the longest shot of the cat", "the cat's shortest appearance", "the longest dog clip": the
+# one moment picked by its length (the thing, if named inside, is `thing`); "when is the cat on
+# screen the longest" says it at the end.
 _STRETCH = r"(?:time|stretch|period|shot|scene|clip|moment|segment|part|bit|appearance|sighting)s?"
 EXTREME = re.compile(
-    rf"\b(?:the\s+)?(longest|shortest)\s+{_STRETCH}\b(?:\s+(?:of|with|showing|where|when|"
-    r"in\s+which|that\s+shows?))?\s*|\s+(?:for\s+)?the\s+(longest|shortest)(?:\s+(?:time|"
-    r"stretch|while))?\s*$",
+    rf"\b(?:the\s+)?(longest|shortest)\s+(?:(?P<thing>\w+)\s+)?{_STRETCH}\b(?:\s+(?:of|with|"
+    r"showing|where|when|in\s+which|that\s+shows?))?\s*|\s+(?:for\s+)?the\s+(longest|shortest)"
+    r"(?:\s+(?:time|stretch|while))?\s*$",
     IGNORE,
 )
 # "the cat first seen", "when does the dog last show up": "first" or "last" after a noun and

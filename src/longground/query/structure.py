@@ -160,15 +160,16 @@ def occurrence(text: str) -> tuple[int | str | None, str]:
     """
     m = g.EXTREME.search(text)
     if m:
-        which: int | str = (m[1] or m[2]).lower()
+        which: int | str = (m[1] or m[3]).lower()
+        kept = f" the {m['thing']} " if m["thing"] else " "  # "the longest dog clip": the dog
     else:
         m = g.OCCURRENCE.search(text)
         if m is None:
             m = g.ADVERB_ORDINAL.search(text)
             if m is None or not tag(text[: m.start()].split()[-1])[-1].is_noun:
                 return None, text
-        which = g.ordinal_value(m[1])
-    rest = (text[: m.start()] + " " + text[m.end() :]).strip()
+        which, kept = g.ordinal_value(m[1]), " "
+    rest = (text[: m.start()] + kept + text[m.end() :]).strip()
     rest = re.sub(r"(?<=\w)['\u2019]s$", "", rest)  # "the cat's (first appearance)"
     return which, strip_lead_ins(re.sub(r"\s+", " ", rest))
 
