@@ -93,3 +93,25 @@ def test_a_kind_of_text_says_which_pattern():
              "channel": {"lines": 4, "kind": "phone", "matched": ["Call 0800 123 4567"]}}
     lines = explain(Grounding(Moments.from_list([[0.0, 4.0]], [1.0]), trace=trace))
     assert lines[1] == "why: lines read that hold a phone pattern: 'Call 0800 123 4567'"
+
+
+def test_events_from_their_own_channels_say_what_each_found():
+    combined = {"subevents": [
+        {"role": "target", "text": "someone says hello", "channel": "speech",
+         "moments": [[60.0, 62.0], [80.0, 82.5]]},
+        {"role": "condition", "text": "a cat", "channel": "visual", "moments": [[45.0, 57.0]]},
+    ], "relation": "after", "reach_s": 5.0, "count": 1}  # fmt: skip
+    trace = {"combined": combined, "analysis": {"occurrence": None}}
+    lines = explain(Grounding(Moments.from_list([[60.0, 62.0]], [0.8]), trace=trace))
+    assert lines == [
+        "why: target 'someone says hello' from the speech channel: 2 moments",
+        "why: condition 'a cat' from the image encoder: 1 moment",
+        "why: relation 'after' (within 5 s): 1 of the target's moments kept",
+        "why: 00:01:00.0-00:01:02.0: combined, score 0.800",
+    ]
+
+    alone = {**combined, "subevents": combined["subevents"][:1], "relation": "between times",
+             "window_s": [50.0, 90.0], "count": 2}  # fmt: skip
+    lines = explain(Grounding(Moments.from_list([[60.0, 62.0], [80.0, 82.5]]),
+                              trace={"combined": alone}))  # fmt: skip
+    assert lines[1] == "why: inside 00:00:50.0-00:01:30.0: 2 of the target's moments kept"

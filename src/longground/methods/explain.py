@@ -47,6 +47,9 @@ def _explain(grounding: Grounding) -> list[str]:
     if adjacent is not None:
         return [f"why: the shot {adjacent['side']} each of the {len(adjacent['shown'])} moments "
                 f"of {adjacent['query']!r}: to the nearest cut, at most {adjacent['max_s']:g} s"]
+    combined = trace.get("combined")
+    if combined is not None:
+        return _combined(grounding.moments, combined)
     route = trace.get("route", {})
     channel = route.get("channel")
     if channel in ("speech", "text", "people"):
@@ -101,6 +104,29 @@ def _channel(moments: Moments, channel: str, route: dict, details: dict) -> list
     for (start_s, end_s), score in zip(moments.spans, scores):
         shown = "" if score is None else f", score {score:.3f}"
         lines.append(f"why: {_span(start_s, end_s)}: {channel}{shown}")
+    return lines
+
+
+def _combined(moments: Moments, combined: dict) -> list[str]:
+    """The lines of a query whose events went to their own channels: what each found, and
+    what the relation kept."""
+    lines = []
+    for event in combined["subevents"]:
+        where = "image encoder" if event["channel"] == "visual" else f"{event['channel']} channel"
+        n = len(event["moments"])
+        lines.append(f"why: {event['role']} {event['text']!r} from the {where}: "
+                     f"{n} moment{'' if n == 1 else 's'}")  # fmt: skip
+    relation, kept = combined["relation"], f"{combined['count']} of the target's moments kept"
+    if relation == "between times":
+        lines.append(f"why: inside {_span(*combined['window_s'])}: {kept}")
+    elif relation != "none":
+        reach = combined.get("reach_s")
+        within = "" if reach is None else f" (within {reach:g} s)"
+        lines.append(f"why: relation {relation!r}{within}: {kept}")
+    scores = moments.scores if moments.scores is not None else [None] * moments.count
+    for (start_s, end_s), score in zip(moments.spans, scores):
+        shown = "" if score is None else f", score {score:.3f}"
+        lines.append(f"why: {_span(start_s, end_s)}: combined{shown}")
     return lines
 
 
