@@ -285,31 +285,28 @@ def text_moments(readings: Readings, needle: str, kind: str = "") -> tuple[Momen
     >>> bool(phone.search("Call 0800 123 4567")), bool(phone.search("HOME 2-1 AWAY"))
     (True, False)
     """
+    details: dict = {"lines": len(readings), "frames_read": readings.n_read}
     if kind:
         keep = np.array([TEXT_KINDS[kind].search(line) is not None for line in readings.text],
                         bool)  # fmt: skip
-        spans = np.stack([readings.start_s, readings.end_s], axis=1).reshape(-1, 2)[keep]
-        moments = _merged(Moments(spans, np.ones(len(spans))), TEXT_GAP_S)
-        matched = sorted({t for t, k in zip(readings.text, keep) if k})[:20]
-        return moments, {"lines": len(readings), "frames_read": readings.n_read, "kind": kind,
-                         "matched": matched}  # fmt: skip
-    if not needle.strip():
-        spans = np.stack([readings.start_s, readings.end_s], axis=1).reshape(-1, 2)
-        moments = _merged(Moments(spans, np.ones(len(spans))), TEXT_GAP_S)
-        return moments, {"lines": len(readings), "frames_read": readings.n_read, "any": "text"}
-    scores = np.array([text_similarity(needle, line) for line in readings.text])
-    for start_s in np.unique(readings.start_s):
-        same = readings.start_s == start_s
-        cover = word_cover(needle, [t for t, k in zip(readings.text, same) if k])
-        # Only the lines that hold one of its words are the phrase's moments (others read on
-        # that frame, such as a slide title under a new caption, may stay on screen longer).
-        helps = same & np.array([_holds_a_word(needle, t) for t in readings.text], bool)
-        scores[helps] = np.maximum(scores[helps], cover)
-    keep = scores >= TEXT_MATCH if len(scores) else np.zeros(0, bool)
-    spans = np.stack([readings.start_s, readings.end_s], axis=1)[keep]
-    moments = _merged(Moments(spans.reshape(-1, 2), scores[keep]), TEXT_GAP_S)
-    matched = sorted({t for t, k in zip(readings.text, keep) if k})[:20]
-    details = {"lines": len(readings), "frames_read": readings.n_read, "matched": matched}
+        scores, details["kind"] = np.ones(len(keep)), kind
+    elif not needle.strip():
+        keep, scores, details["any"] = np.ones(len(readings), bool), np.ones(len(readings)), "text"
+    else:
+        scores = np.array([text_similarity(needle, line) for line in readings.text])
+        for start_s in np.unique(readings.start_s):
+            same = readings.start_s == start_s
+            cover = word_cover(needle, [t for t, k in zip(readings.text, same) if k])
+            # Only the lines that hold one of its words are the phrase's moments (others read
+            # on that frame, such as a slide title under a new caption, may stay on screen
+            # longer).
+            helps = same & np.array([_holds_a_word(needle, t) for t in readings.text], bool)
+            scores[helps] = np.maximum(scores[helps], cover)
+        keep = scores >= TEXT_MATCH if len(scores) else np.zeros(0, bool)
+    spans = np.stack([readings.start_s, readings.end_s], axis=1).reshape(-1, 2)[keep]
+    moments = _merged(Moments(spans, scores[keep]), TEXT_GAP_S)
+    if "any" not in details:
+        details["matched"] = sorted({t for t, k in zip(readings.text, keep) if k})[:20]
     return moments, details
 
 

@@ -100,11 +100,15 @@ def _channel(moments: Moments, channel: str, route: dict, details: dict) -> list
                         f" ({least} to {most} at once)")  # fmt: skip
         lines.append(f"why: {counted} on {details.get('frames_with', 0)}"
                      f" of {details.get('frames', 0)} sampled frames")  # fmt: skip
+    return lines + _moment_lines(moments, channel)
+
+
+def _moment_lines(moments: Moments, label: str) -> list[str]:
+    """One line per moment: its span, what answered it and its score."""
     scores = moments.scores if moments.scores is not None else [None] * moments.count
-    for (start_s, end_s), score in zip(moments.spans, scores):
-        shown = "" if score is None else f", score {score:.3f}"
-        lines.append(f"why: {_span(start_s, end_s)}: {channel}{shown}")
-    return lines
+    return [f"why: {_span(start_s, end_s)}: {label}"
+            + ("" if score is None else f", score {score:.3f}")
+            for (start_s, end_s), score in zip(moments.spans, scores)]  # fmt: skip
 
 
 def _combined(moments: Moments, combined: dict) -> list[str]:
@@ -123,11 +127,7 @@ def _combined(moments: Moments, combined: dict) -> list[str]:
         reach = combined.get("reach_s")
         within = "" if reach is None else f" (within {reach:g} s)"
         lines.append(f"why: relation {relation!r}{within}: {kept}")
-    scores = moments.scores if moments.scores is not None else [None] * moments.count
-    for (start_s, end_s), score in zip(moments.spans, scores):
-        shown = "" if score is None else f", score {score:.3f}"
-        lines.append(f"why: {_span(start_s, end_s)}: combined{shown}")
-    return lines
+    return lines + _moment_lines(moments, "combined")
 
 
 def _any(details: dict) -> str:

@@ -293,11 +293,8 @@ def _sound(event: Event) -> str:
     "applause", "the sound of a horn"), or "": no channel hears it, and the image encoder
     would answer for something it cannot see. Speech, silence and written words are no such
     sound."""
-    if event.route.channel != "visual":
-        return ""
-    tokens = tag(event.text)
-    head = head_noun(tokens)
-    return tokens[head].text if head is not None and tokens[head].lower in SOUND_NOUNS else ""
+    visual = event.route.channel == "visual"
+    return event.subject if visual and event.subject.lower() in SOUND_NOUNS else ""
 
 
 def _alternatives(event: Event) -> tuple[str, ...]:

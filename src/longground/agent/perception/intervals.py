@@ -111,14 +111,13 @@ def occurrence(moments: Moments, which: int | str | None) -> Moments:
     """
     if which is None:
         return moments
+    order = np.argsort(moments.starts_s, kind="stable")
     if which in EXTREMES:
         if not len(moments):
             return moments
-        order = np.argsort(moments.starts_s, kind="stable")
         lengths = (moments.ends_s - moments.starts_s)[order]
         pick = np.argmax(lengths) if which == "longest" else np.argmin(lengths)
         return moments[order[pick : pick + 1]]
-    order = np.argsort(moments.starts_s, kind="stable")
     index = which - 1 if which > 0 else len(order) + which
     if not 0 <= index < len(order):
         return moments[np.zeros(len(moments), dtype=bool)]
