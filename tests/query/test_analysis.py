@@ -557,3 +557,47 @@ def test_real_queries_agree_with_their_hand_labels():
     target = sum(o.target_agrees for o in outcomes) / len(outcomes)
     assert len(outcomes) >= 360
     assert channel >= 0.95 and target >= 0.95, (channel, target)
+
+
+@pytest.mark.parametrize(
+    ("query", "window"),
+    [
+        ("a cat prior to 2:00", (0.0, 120.0)),  # "prior to" bounds as "before" does
+        ("a cat prior to the 2 minute mark", (0.0, 120.0)),
+        ("a cat no earlier than 2:00", (120.0, 600.0)),  # "no"/"not" turn the bound round
+        ("a cat no later than 2:00", (0.0, 120.0)),
+        ("a cat not before 2:00", (120.0, 600.0)),
+        ("a cat not after 2:00", (0.0, 120.0)),
+        ("a cat no later than half time", (0.0, 300.0)),
+        ("a dog at 1:30ish", (60.0, 120.0)),  # hedges after the time
+        ("around 1:30-ish, a dog", (60.0, 120.0)),
+        ("the dog at about 1:30 or so", (60.0, 120.0)),
+        ("a dog, approx 2 min in", (90.0, 150.0)),  # more hedge words before it
+        ("a dog approx. 2:00", (90.0, 150.0)),
+        ("a dog approximately 2 minutes in", (90.0, 150.0)),
+        ("a dog circa 2:00", (90.0, 150.0)),
+        ("a dog ~2:00", (90.0, 150.0)),
+        ("the dog at the 1 and a half minute mark", (60.0, 120.0)),  # a half more: 90 s
+        ("the dog after a minute and a half", (90.0, 600.0)),
+        ("two and a half minutes in, the dog", (120.0, 180.0)),
+        ("the dog after an hour and a half", (600.0, 600.0)),  # 5400 s: past the end
+        ("the first minute and a half, a dog", (0.0, 90.0)),
+        ("any dogs between the 3rd and 5th minute", (120.0, 300.0)),  # as "in the 3rd minute"
+        ("any dogs between minutes 3 and 5", (120.0, 300.0)),
+    ],
+)
+def test_windows_in_loose_words(query, window):
+    """Bounds said otherwise or turned round, hedges after a time or in other words, a half more
+    and ranges of whole minutes are windows, and the event is left without them."""
+    a = analyse(query)
+    assert a.window_s(600) == window
+    assert a.target.text in ("a cat", "a dog", "the dog", "dogs")
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["two and a half men", "the dog runs for two and a half minutes", "approximately 3 dogs",
+     "the cat sits at the approx center", "the dog appears no sooner than the cat"],
+)  # fmt: skip
+def test_loose_words_without_a_time(query):
+    assert analyse(query).window == ""

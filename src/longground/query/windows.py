@@ -12,12 +12,39 @@ import re
 from collections.abc import Callable
 
 from ..errors import UserError
-from ..timecode.grammar import NUM, TIME, UNIT, read_point, unit_s
+from ..timecode.grammar import NUM, NUMBER_WORDS, TIME, UNIT, WORD_NUMBER, read_point, unit_s
 
 _MARK = r"(?:\s*(?:-\s*)?mark)?"
 # A clock time with two-digit fields ("2:00", "1:02:30"; a score such as "1:0" is none).
 _CLOCK = r"\d+:\d\d(?::\d\d)?"
 _THE = r"(?:the\s+)?"
+# A half more, as people say it: "two and a half minutes", "1 and a half minute", "a minute and
+# a half", "an hour and a half", "the first minute and a half" (only query windows read it).
+_HALF_UNIT = r"(?<![a-z])(?:hours?|hrs?|minutes?|mins?|seconds?|secs?)\b"
+_COUNT = rf"(?:{NUM}|an?|(?:{WORD_NUMBER})(?:[\s-]+(?:{WORD_NUMBER}))?)"
+_AND_A_HALF = (
+    rf"(?:{_COUNT}\s+and\s+a\s+half\s*-?\s*{_HALF_UNIT}"
+    rf"|(?:{_COUNT}\s*-?\s*)?{_HALF_UNIT}\s+and\s+a\s+half\b)"
+)
+# A point in time in a query: the shared grammar's, and a half more.
+_TIME = rf"(?:{_AND_A_HALF}|{TIME})"
+# Words that hedge a time point before it ("at about 2:00", "approx. 2 minutes in", "~2:00",
+# "@ 1:30"; they stack: "at roughly"), and after it ("1:30ish", "2:00 or so").
+_HEDGE = r"(?:\b(?:at|around|near|about|approximately|approx\.?|roughly|circa)\s+|[@~]\s*)"
+_ROUGHLY = r"(?:\s*-?\s*ish\b|\s+or\s+so\b)*"
+# Words that bound a window at a time ("after 2:00", "prior to 2:00"); "no" or "not" turns
+# "before", "after" and their comparatives round ("no earlier than 2:00" is from 2:00 on).
+_LATER = r"after|later\s+than"
+_EARLIER = r"before|earlier\s+than|sooner\s+than"
+_SAID = r"(?<!\bno\s)(?<!\bnot\s)"
+_NOT = r"\b(?:no|not)\s+"
+_FROM_WORDS = rf"(?:{_NOT}(?:{_EARLIER})|\b(?:from|since|past|beyond|{_SAID}(?:{_LATER})))"
+_UNTIL_WORDS = (
+    rf"(?:{_NOT}(?:{_LATER})|\b(?:until|till|up\s+to|up\s+until|by|prior\s+to|"
+    rf"{_SAID}(?:{_EARLIER})))"
+)
+# "the 3rd minute": the 60 s that end at minute 3, as "in minute 3" says.
+_NTH = r"(\d+)(?:st|nd|rd|th)"
 #: Seconds either side of a time point ("the car at 2:15", "around the 5 minute mark"): people
 #: give the time of a moment roughly, and the moment itself lasts a while.
 AROUND_S = 30.0
@@ -27,7 +54,7 @@ EDGE_SHARE = 0.2
 FEW = 5
 # A length after "first" or "last": a time, "few" units, or one unit ("the last minute").
 # ("the first second" is left alone: "the last second" may be an ordinal).
-_LENGTH = rf"({TIME}|(?:few\s+)?(?:seconds|minutes|hours)\b|(?:minute|hour)\b)"
+_LENGTH = rf"({_TIME}|(?:few\s+)?(?:seconds|minutes|hours)\b|(?:minute|hour)\b)"
 
 
 def time_to_s(text: str) -> float:
@@ -40,14 +67,36 @@ def time_to_s(text: str) -> float:
 
     >>> time_to_s("1:05:00"), time_to_s("1 hour 5 minutes"), time_to_s("minute 12")
     (3900.0, 3900.0, 720.0)
+    >>> time_to_s("a minute and a half"), time_to_s("2 and a half minutes")
+    (90.0, 150.0)
     """
+    if re.fullmatch(_AND_A_HALF, text.strip(), re.I):
+        return _and_a_half_s(text)
     return read_point(text, bare_number=False)
+
+
+def _and_a_half_s(text: str) -> float:
+    """Seconds in `_AND_A_HALF`: its count and a half, of its unit.
+
+    >>> _and_a_half_s("two and a half minutes"), _and_a_half_s("an hour and a half")
+    (150.0, 5400.0)
+    """
+    lowered = text.lower()
+    unit = re.search(_HALF_UNIT, lowered)
+    count = re.sub(r"\band\s+a\s+half\b", " ", lowered[: unit.start()]).strip(" -")
+    if re.fullmatch(NUM, count):
+        number = float(count)
+    else:  # words: "twenty five", "an", "one"
+        number = sum(NUMBER_WORDS.get(w, 0) for w in re.findall(r"[a-z]+", count)) or 1
+    return (number + 0.5) * unit_s(unit[0])
 
 
 def _length_s(text: str) -> float:
     """Seconds in `_LENGTH`: a time, "few seconds" (`FEW` of them) or one unit ("minute")."""
     words = text.lower().split()
-    if words[0] in ("few", "seconds", "minute", "minutes", "hour", "hours"):
+    if words[0] in ("few", "seconds", "minute", "minutes", "hour", "hours") and not re.fullmatch(
+        _AND_A_HALF, text, re.I
+    ):
         return (FEW if words[-1].endswith("s") else 1) * unit_s(words[-1])
     return time_to_s(text)
 
@@ -56,6 +105,11 @@ def _edge(which: str, length_s: float, duration_s: float) -> tuple[float, float]
     """The first or last `length_s` of the video."""
     first = which.lower() in ("first", "opening", "initial")
     return (0.0, length_s) if first else (duration_s - length_s, duration_s)
+
+
+def _minutes(first: str, last: str) -> tuple[float, float]:
+    """Minutes `first` to `last` of the video, both whole ("the 3rd minute" is 120-180 s)."""
+    return 60.0 * (int(first) - 1), 60.0 * int(last)
 
 
 def _halves(which: str, duration_s: float) -> tuple[float, float]:
@@ -67,9 +121,9 @@ def _halves(which: str, duration_s: float) -> tuple[float, float]:
 _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]] = [
     (
         re.compile(
-            rf"\b(?:between|from|(?:looking\s+)?only\s+at)\s+{_THE}({TIME}){_MARK}"
+            rf"\b(?:between|from|(?:looking\s+)?only\s+at)\s+{_THE}({_TIME}){_MARK}"
             r"(?:\s+(?:and|to|until|till|through)\s+|\s*[-–]\s*)"
-            rf"{_THE}({TIME}){_MARK}",
+            rf"{_THE}({_TIME}){_MARK}",
             re.I,
         ),
         lambda m, d: (time_to_s(m[1]), time_to_s(m[2])),
@@ -84,16 +138,22 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
         lambda m, d: (float(m[1]) * unit_s(m[3]), float(m[2]) * unit_s(m[3])),
     ),
     (  # "in minute 5", "during the 3rd minute": that minute of the video
-        re.compile(r"\b(?:in|during|within)\s+(?:minute\s+(\d+)|the\s+(\d+)(?:st|nd|rd|th)\s+"
-                   r"minute)\b", re.I),
-        lambda m, d: (60.0 * (int(m[1] or m[2]) - 1), 60.0 * int(m[1] or m[2])),
+        re.compile(rf"\b(?:in|during|within)\s+(?:minute\s+(\d+)|the\s+{_NTH}\s+minute)\b", re.I),
+        lambda m, d: _minutes(m[1] or m[2], m[1] or m[2]),
+    ),
+    (  # "between the 3rd and 5th minute", "from minutes 3 to 5": those minutes, both whole
+        re.compile(rf"\b(?:between|from)\s+(?:the\s+{_NTH}(?:\s+minute)?\s+(?:and|to|through)\s+"
+                   rf"(?:the\s+)?{_NTH}\s+minutes?|minutes\s+(\d+)\s*(?:and|to|through|-|–)\s*"
+                   r"(\d+))\b", re.I),
+        lambda m, d: _minutes(m[1] or m[3], m[2] or m[4]),
     ),
     (  # "after the first minute", "past the opening 30 seconds": the rest of the video
         re.compile(rf"\b(?:after|past|beyond)\s+the\s+(?:first|opening|initial)\s+{_LENGTH}", re.I),
         lambda m, d: (_length_s(m[1]), d),
     ),
     (  # "before the last minute": all but its end
-        re.compile(rf"\b(?:before|until)\s+the\s+(?:last|final|closing)\s+{_LENGTH}", re.I),
+        re.compile(rf"\b(?:before|until|prior\s+to)\s+the\s+(?:last|final|closing)\s+{_LENGTH}",
+                   re.I),
         lambda m, d: (0.0, d - _length_s(m[1])),
     ),
     (  # "in the first 5 minutes", "first 30 seconds", "the opening minute", "the last few seconds"
@@ -127,16 +187,12 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
         lambda m, d: _halves(m[1].lower(), d),
     ),
     (  # "half time" is the middle of the video: the break of a match in two halves
-        re.compile(
-            r"\b(after|since|from|before|until|till|by)\s+(?:the\s+)?half[\s-]?time\b", re.I
-        ),
-        lambda m, d: _halves(
-            "first" if m[1].lower() in ("before", "until", "till", "by") else "second", d
-        ),  # fmt: skip
+        re.compile(rf"(?:({_FROM_WORDS})|{_UNTIL_WORDS})\s+(?:the\s+)?half[\s-]?time\b", re.I),
+        lambda m, d: _halves("second" if m[1] else "first", d),
     ),
     (
         re.compile(
-            rf"\b(?:after|from|since|past|beyond|later\s+than)\s+{_THE}({TIME}){_MARK}"
+            rf"{_FROM_WORDS}\s+{_THE}({_TIME}){_MARK}{_ROUGHLY}"
             r"(?:\s+(?:onwards?|on)\b|\s+(?:until|till|to)\s+the\s+end\b)?",
             re.I,
         ),
@@ -144,13 +200,12 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
     ),
     (
         re.compile(
-            rf"\b(?:before|until|till|up\s+to|up\s+until|by|earlier\s+than)\s+{_THE}({TIME})"
-            rf"{_MARK}", re.I
+            rf"{_UNTIL_WORDS}\s+{_THE}({_TIME}){_MARK}{_ROUGHLY}", re.I
         ),
         lambda m, d: (0.0, time_to_s(m[1])),
     ),
     (  # "2 minutes in", "around 1 minute in": a time point counted from the start
-        re.compile(rf"\b(?:(?:at|around|about|roughly)\s+)?({TIME})\s+in\b(?=\s*(?:,|$))", re.I),
+        re.compile(rf"(?<!\w){_HEDGE}*({_TIME}){_ROUGHLY}\s+in\b(?=\s*(?:,|$))", re.I),
         lambda m, d: (time_to_s(m[1]) - AROUND_S, time_to_s(m[1]) + AROUND_S),
     ),
     (  # "till the end", "from the start": the whole video, said
@@ -162,16 +217,15 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
         re.compile(
             # not a hedge inside another window: "after about 90 s" is no time point
             r"(?<!after\s)(?<!before\s)(?<!since\s)(?<!until\s)(?<!from\s)"
-            rf"(?:\b(?:(?:at|around|near|about|approximately|roughly)\s+)+|@\s*){_THE}({TIME})"
-            rf"{_MARK}",
+            rf"{_HEDGE}+{_THE}({_TIME}){_MARK}{_ROUGHLY}",
             re.I,
         ),
         lambda m, d: (time_to_s(m[1]) - AROUND_S, time_to_s(m[1]) + AROUND_S),
     ),
     (  # a clock time jotted first or last: "1:30 the dog", "the dog 01:02:03" (not what is
         # read or heard: "the clock says 3:30")
-        re.compile(rf"^[\[(]?({_CLOCK})\b[\])]?|(?<!\bsays\s)(?<!\bshows\s)(?<!\breads\s)"
-                   rf"(?<!\bis\s)(?<=\s)[\[(]?({_CLOCK})[\])]?$", re.I),
+        re.compile(rf"^[\[(]?({_CLOCK}){_ROUGHLY}\b[\])]?|(?<!\bsays\s)(?<!\bshows\s)"
+                   rf"(?<!\breads\s)(?<!\bis\s)(?<=\s)[\[(]?({_CLOCK}){_ROUGHLY}[\])]?$", re.I),
         lambda m, d: (time_to_s(m[1] or m[2]) - AROUND_S, time_to_s(m[1] or m[2]) + AROUND_S),
     ),
 ]
@@ -186,7 +240,7 @@ _LEFTOVER = re.compile(
 # time the condition may lie from the target.
 _REACH = re.compile(
     r"\b(?:within|in\s+under|under|in\s+less\s+than|less\s+than|(?:no|not)\s+more\s+than|"
-    rf"at\s+most|up\s+to)\s+(?:the\s+)?({TIME})\s+(after|before|following)\b",
+    rf"at\s+most|up\s+to)\s+(?:the\s+)?({_TIME})\s+(after|before|following)\b",
     re.I,
 )
 
@@ -237,6 +291,12 @@ def extract_window(query: str, duration_s: float) -> tuple[tuple[float, float] |
     ((120.0, 180.0), 'a cat')
     >>> extract_window("the car at 2:15", 1200)
     ((105.0, 165.0), 'the car')
+    >>> extract_window("a dog, approx 2 min in", 1200), extract_window("a dog at 1:30ish", 1200)
+    (((90.0, 150.0), 'a dog'), ((60.0, 120.0), 'a dog'))
+    >>> extract_window("a cat no earlier than 2:00", 1200)
+    ((120.0, 1200.0), 'a cat')
+    >>> extract_window("any dogs between the 3rd and 5th minute", 1200)
+    ((120.0, 300.0), 'any dogs')
     >>> extract_window("a rocket after a cat", 1200)
     (None, 'a rocket after a cat')
     """
