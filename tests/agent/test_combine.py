@@ -115,6 +115,16 @@ def test_relations_over_intervals(relation, condition, kept):
     assert got.to_list() == kept
 
 
+@pytest.mark.parametrize(
+    ("condition", "kept"),
+    [([[25, 30]], []), ([[22, 30]], [[10, 20]]), ([[52, 55]], [[40, 50]]),
+     ([[0, 60]], [[10, 20], [40, 50]])],  # 5 s from each; 2 s from one; 2 s; over both
+)  # fmt: skip
+def test_near_over_intervals(condition, kept):
+    got = relate(Relation.NEAR, T, Moments.from_list(condition), 3.0, 0.5, reach_s=2.5)
+    assert got.to_list() == kept
+
+
 def test_a_reach_in_seconds_across_channels():
     """Each hello that some cat ended at most 5 s before (the one at 80 s is 23 s after)."""
     anywhere, _ = run("someone says hello after a cat")
@@ -122,3 +132,13 @@ def test_a_reach_in_seconds_across_channels():
     near, trace = run("someone says hello within 5 seconds after a cat")
     assert close(near, [[60.0, 62.0]]), near.to_list()
     assert trace["combined"]["reach_s"] == 5.0
+
+
+def test_near_in_time_across_channels():
+    """"Within N seconds of a cat" reaches either side: the hello inside a cat shot is kept
+    (not "after" one), and goodbye (4 s after one cat, 3.5 s before the next) only at 5 s."""
+    near, trace = run("someone says hello within 5 seconds of a cat")
+    assert close(near, SAID["hello"]), near.to_list()
+    assert (trace["combined"]["relation"], trace["combined"]["reach_s"]) == ("near", 5.0)
+    assert close(run("someone says goodbye within 5 seconds of a cat")[0], SAID["goodbye"])
+    assert len(run("someone says goodbye within 2 seconds of a cat")[0]) == 0

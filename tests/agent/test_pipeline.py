@@ -287,3 +287,11 @@ def test_a_reach_in_seconds_limits_after():
     truth = spans[[2, 6]]
     assert matched(near.spans, truth), near.spans.tolist()
     assert trace["plan"]["reach_s"] == 5.0
+
+
+def test_near_in_time_reaches_both_sides():
+    """"Within 5 seconds of a rocket": the cat shots a rocket ends or starts at most 5 s from
+    (shot 4 ends as a rocket begins); the cat shot 11 s after the last rocket is out."""
+    near, trace = run("a cat within 5 seconds of a rocket")
+    assert matched(near.spans, shot_spans()[[2, 4, 6]]), near.spans.tolist()
+    assert (trace["plan"]["relation"], trace["plan"]["reach_s"]) == ("near", 5.0)

@@ -220,12 +220,29 @@ def test_a_chain_relates_neighbours(query, target, condition):
     [("a dog within 10 seconds after a cat", "after", 10.0),
      ("the goal less than a minute before the whistle", "before", 60.0),
      ("someone says hello no more than 5 s after the cat appears", "after", 5.0),
-     ("a dog after a cat", "after", None), ("a dog right after a cat", "right after", None)],
+     ("a dog after a cat", "after", None), ("a dog right after a cat", "right after", None),
+     # either side: close in time, as said or `windows.AROUND_S`
+     ("a dog within 10 seconds of a cat", "near", 10.0),
+     ("the goal less than a minute from the whistle", "near", 60.0),
+     ("a dog within a minute either side of the GOAL caption", "near", 60.0),
+     ("the dog around the time the cat shows up", "near", 30.0),
+     ("a car close to when the truck appears", "near", 30.0),
+     ("someone says hello at about the same time as the dog appears", "near", 30.0)],
 )  # fmt: skip
 def test_a_reach_in_time(query, relation, reach_s):
     a = analyse(query)
     assert (a.relation.value, a.reach_s) == (relation, reach_s)
-    assert a.conditions and "within" not in a.target.text
+    assert a.conditions and not {"within", "time", "when", "close"} & set(a.target.text.split())
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["when do they talk about the time they went to paris", "the dog near the cat",
+     "a dog around 2:00"],
+)  # fmt: skip
+def test_words_of_time_that_are_no_reach(query):
+    """Talk about a time, a place near a thing, a time point: no "near" relation."""
+    assert analyse(query).relation.value in ("none", "between times")
 
 
 def test_first_before_then_only_orders():

@@ -37,7 +37,7 @@ from .structure import (
     strip_lead_ins,
 )
 from .vocabulary import canonical_noun
-from .windows import extract_window, reach_words, window_words
+from .windows import AROUND_S, extract_window, reach_words, window_words
 from .words import SOUND_NOUNS, head_noun, tag
 
 #: Longest query read, in characters (`text.MAX_TEXT_CHARS`, the limit of every text value).
@@ -122,7 +122,8 @@ class QueryAnalysis:
             says hello or goodbye"): each as a query of its own, answered together; else ().
         reach_s: for "after" and "before", how far in time the condition may lie from the
             target ("within 10 seconds after the cat": 10), or None (anywhere before or
-            after).
+            after); for "near", how far on either side ("within 10 seconds of the cat": 10;
+            `windows.AROUND_S` unsaid: "around the time the cat shows up").
     """
 
     query: str
@@ -280,8 +281,17 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
     return QueryAnalysis(
         query, tuple(events), relation, window, nth, skip_first, count, body, hidden, adjacent,
         _alternatives(events[0]) if single else (),
-        reach_s if relation in (Relation.AFTER, Relation.BEFORE) else None,
+        _reach(relation, reach_s),
     )
+
+
+def _reach(relation: Relation, said_s: float | None) -> float | None:
+    """How far in time the condition may lie from the target: as said for "after" and
+    "before", as said or `windows.AROUND_S` for "near" ("around the time the cat shows up").
+    """
+    if relation is Relation.NEAR:
+        return AROUND_S if said_s is None else said_s
+    return said_s if relation in (Relation.AFTER, Relation.BEFORE) else None
 
 
 #: Words of one option of a needle ("hello or goodbye"): more is a phrase, not an option.

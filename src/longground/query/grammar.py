@@ -191,6 +191,14 @@ MARKERS: list[tuple[str, str]] = [
     ),
     # Passing by something, or missing it, needs both in the scene: co-presence, as "while".
     ("while", PASSING),
+    # close in time, either side: "around the time the cat shows up", "close to when the
+    # truck appears" (a reach in seconds, "within 10 seconds of", is read into these words)
+    (
+        "near",
+        r"(?:(?:at\s+)?(?:(?:around|close\s+to|near|roughly)\s+the(?:\s+same)?|about\s+the\s+same)"
+        r"\s+time(?:\s+(?:of|when|that|as))?|(?:around|close\s+to|near|roughly)\s+when"
+        r"|(?:close|near)\s+in\s+time\s+to)",
+    ),
     ("after", r"after|following|later\s+than|subsequent\s+to|once(?=\s+(?:the|a|an|we|you)\b)"),
     ("before", r"before|prior\s+to|preceding|ahead\s+of|earlier\s+than"),
     (

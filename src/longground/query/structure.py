@@ -9,7 +9,7 @@ The grammar, in short (word lists in grammar.py, the whole of it in docs/find.md
               | [both] target "and" condition together-marker
               | ... "cuts from" condition "to" target
               | condition ("," | "and") "then" target
-    relation := right after | after | right before | before | while | without
+    relation := right after | after | right before | before | while | without | near
               | caused by | causes               (each with several phrasings)
     target   := [the ORDINAL] noun-phrase [motion] | noun-phrase "that appeared" ORDINAL
 
@@ -35,6 +35,7 @@ class Relation(StrEnum):
     BEFORE = "before"
     WHILE = "while"
     WITHOUT = "without"
+    NEAR = "near"
     BETWEEN = "between times"
     CAUSED_BY = "caused by"
     CAUSES = "causes"

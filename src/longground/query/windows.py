@@ -237,23 +237,30 @@ _LEFTOVER = re.compile(
 
 
 # "a dog within 10 seconds after the cat", "less than a minute before the goal": how far in
-# time the condition may lie from the target.
+# time the condition may lie from the target; "of" and "from" say either side ("a dog within
+# 10 seconds of a cat": close in time, read as "around the time of").
 _REACH = re.compile(
     r"\b(?:within|in\s+under|under|in\s+less\s+than|less\s+than|(?:no|not)\s+more\s+than|"
-    rf"at\s+most|up\s+to)\s+(?:the\s+)?({_TIME})\s+(after|before|following)\b",
+    rf"at\s+most|up\s+to)\s+(?:the\s+)?({_TIME})\s+(after|before|following|"
+    r"(?:(?:on\s+)?either\s+side\s+)?of|(?:away\s+)?from)\b",
     re.I,
 )
+#: What a reach either side reads as: the "near" relation's own words.
+_NEAR_WORDS = "around the time of"
 
 
 def reach_words(query: str) -> tuple[float | None, str]:
-    """`(seconds, the query with "after" or "before" in place of the reach)` for a query that
-    says how far apart in time its events may be; `(None, query)` otherwise.
+    """`(seconds, the query with "after", "before" or "around the time of" in place of the
+    reach)` for a query that says how far apart in time its events may be; `(None, query)`
+    otherwise.
 
     Raises:
         UserError: the reach names an impossible clock time.
 
     >>> reach_words("a dog within 10 seconds after the cat")
     (10.0, 'a dog after the cat')
+    >>> reach_words("a dog within 10 seconds of a cat")
+    (10.0, 'a dog around the time of a cat')
     >>> reach_words("the goal less than a minute before the whistle")
     (60.0, 'the goal before the whistle')
     """
@@ -264,7 +271,8 @@ def reach_words(query: str) -> tuple[float | None, str]:
         seconds = time_to_s(m[1])
     except ValueError as exc:
         raise UserError(f"query {query!r}: {exc}") from None
-    return seconds, f"{query[: m.start()]}{m[2]}{query[m.end():]}"
+    side = m[2] if m[2].lower() in ("after", "before", "following") else _NEAR_WORDS
+    return seconds, f"{query[: m.start()]}{side}{query[m.end():]}"
 
 
 def extract_window(query: str, duration_s: float) -> tuple[tuple[float, float] | None, str]:

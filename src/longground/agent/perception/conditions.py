@@ -14,6 +14,9 @@ instance spanning shots `first..last`:
 - after / before: in one of the `lookback` shots before `first` / after `last`; with a reach
   in seconds ("within 10 seconds after X", `Plan.reach_s`) in any shot that ends that close
   before the instance starts (starts that close after it ends; `roles.offline`);
+- near: in one of the instance's own shots or the `lookback` shots either side; with its
+  reach in seconds (always set: `QueryAnalysis.reach_s`) in any shot with an event that
+  close to the instance, on either side;
 - while: visible together with the target in the instance itself;
 - without: not visible during the instance.
 
@@ -77,6 +80,8 @@ def condition_check(
         return ConditionCheck(inside(range(first - lookback, first)), "seen")
     if relation is Relation.BEFORE:
         return ConditionCheck(inside(range(last + 1, last + 1 + lookback)), "seen")
+    if relation is Relation.NEAR:
+        return ConditionCheck(inside(range(first - lookback, last + 1 + lookback)), "seen")
     if relation is Relation.WHILE:
         return ConditionCheck((), "together")
     if relation is Relation.WITHOUT:

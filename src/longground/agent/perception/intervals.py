@@ -8,6 +8,8 @@ timing tolerance of sampled channels):
 
 - while: the parts of `t` covered by some `c` (both hold at once), each kept apart;
 - without: `t` when no `c` overlaps it;
+- near: some `c` overlaps `t` widened by `reach_s` on both sides ("a dog within 10 seconds
+  of a cat");
 - after: some `c` ended before `t` began (`c1 <= a + slack_s`);
 - before: some `c` begins after `t` ended (`c0 >= b - slack_s`);
 - right after: some `c` ended within `near_s` before `t` began, or runs into it
@@ -39,7 +41,8 @@ def relate(
         near_s: reach of "right after" / "right before" / causal relations, seconds.
         slack_s: timing tolerance, seconds (sampled channels know a change to a step).
         reach_s: for "after" / "before", how far the condition may end before the target
-            starts (start after it ends), seconds; None: anywhere.
+            starts (start after it ends), seconds; None: anywhere. For "near", how far
+            either side.
 
     >>> t = Moments.from_list([[10, 20], [40, 50]])
     >>> c = Moments.from_list([[15, 30]])
@@ -51,6 +54,8 @@ def relate(
     [[10.0, 20.0]]
     >>> relate(Relation.AFTER, t, Moments.from_list([[5, 9]]), 2, 0, reach_s=10).to_list()
     [[10.0, 20.0]]
+    >>> relate(Relation.NEAR, t, Moments.from_list([[55, 60]]), 2, 0, reach_s=10).to_list()
+    [[40.0, 50.0]]
     """
     if relation is Relation.WHILE:
         return _overlaps(target, condition)
@@ -65,6 +70,8 @@ def _holds(relation: Relation, a: float, b: float, cond: Moments, near_s: float,
     far = np.inf if reach_s is None else reach_s + slack_s
     if relation is Relation.WITHOUT:
         return not bool(((c0 < b) & (c1 > a)).any())
+    if relation is Relation.NEAR:
+        return bool(((c0 <= b + far) & (c1 >= a - far)).any())
     if relation is Relation.AFTER:
         return bool(((c1 <= a + slack_s) & (c1 >= a - far)).any())
     if relation is Relation.BEFORE:

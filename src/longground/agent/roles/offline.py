@@ -347,7 +347,8 @@ class OfflineVerifier(VerifierRole):
             seen = vis.nodes(text, ev.actions, "actions", seen_once=True)
             return 1.0 - float(seen[run].max())
         looked = check.events
-        if ev.plan.reach_s is not None and relation in (Relation.AFTER, Relation.BEFORE):
+        if ev.plan.reach_s is not None and relation in (Relation.AFTER, Relation.BEFORE,
+                                                        Relation.NEAR):  # fmt: skip
             looked = _within_reach(ev, run, relation, ev.plan.reach_s)
         step = {Relation.RIGHT_AFTER: -1, Relation.RIGHT_BEFORE: 1}.get(ev.plan.relation)
         if step is not None:
@@ -368,15 +369,20 @@ class OfflineVerifier(VerifierRole):
 
 
 def _within_reach(ev: Evidence, run: list[int], relation: Relation, reach_s: float) -> tuple:
-    """The shots before the instance (after it, for "before") with an event that ends at
-    most `reach_s` before it starts (starts at most `reach_s` after it ends): "a dog within
-    10 seconds after the cat" looks as far back as 10 s, however many shots that is."""
+    """The shots before the instance (after it, for "before"; either side or its own, for
+    "near") with an event that ends at most `reach_s` before it starts (starts at most
+    `reach_s` after it ends): "a dog within 10 seconds after the cat" looks as far back as
+    10 s, however many shots that is."""
     shots, spans_s = ev.shots, ev.events.spans_s
     first, last = shots[ev.actions.parent[run[0]]], shots[ev.actions.parent[run[-1]]]
+    ends_close = spans_s[:, 1] >= ev.actions.spans_s[run[0], 0] - reach_s
+    starts_close = spans_s[:, 0] <= ev.actions.spans_s[run[-1], 1] + reach_s
     if relation is Relation.AFTER:
-        near = (shots < first) & (spans_s[:, 1] >= ev.actions.spans_s[run[0], 0] - reach_s)
+        near = (shots < first) & ends_close
+    elif relation is Relation.BEFORE:
+        near = (shots > last) & starts_close
     else:
-        near = (shots > last) & (spans_s[:, 0] <= ev.actions.spans_s[run[-1], 1] + reach_s)
+        near = ends_close & starts_close
     return tuple(int(s) for s in np.unique(shots[near]))
 
 
