@@ -289,6 +289,17 @@ def test_a_reach_in_seconds_limits_after():
     assert trace["plan"]["reach_s"] == 5.0
 
 
+def test_a_length_bound_keeps_the_moments_that_last():
+    """The cat's moments are 14, 12 and 24 s long: "longer than 13 seconds" keeps two of them,
+    "the first ... shorter than 13 seconds" the 12 s one."""
+    cats = cat_shots()
+    long, trace = run("shots of the cat longer than 13 seconds")
+    assert matched(long.spans, cats[[0, 2]]), long.spans.tolist()
+    assert list(trace["plan"]["length_s"]) == [13.0, None]
+    short, _ = run("the first shot of the cat shorter than 13 seconds")
+    assert matched(short.spans, cats[[1]]), short.spans.tolist()
+
+
 def test_near_in_time_reaches_both_sides():
     """"Within 5 seconds of a rocket": the cat shots a rocket ends or starts at most 5 s from
     (shot 4 ends as a rocket begins); the cat shot 11 s after the last rocket is out."""

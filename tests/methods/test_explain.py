@@ -80,6 +80,14 @@ def test_one_of_several_things_says_what_each_found():
     assert lines == ["why: any of 2 things, the moments of each joined: 'a car' (1), 'a truck' (0)"]
 
 
+def test_a_length_bound_says_so():
+    lines = explain(_people(analysis={"length_s": [5.0, None]}))
+    assert lines[-1] == "why: only moments that last at least 5 s"
+    lines = explain(_people(analysis={"length_s": [0.0, 3.0], "occurrence": 1}))
+    assert lines[-2:] == ["why: only moments that last at most 3 s",
+                          "why: one moment asked for: the first"]  # fmt: skip
+
+
 def test_one_moment_asked_for_says_which():
     for occurrence, said in [(1, "the first"), (-1, "the last"), (3, "number 3 in time order"),
                              ("longest", "the longest")]:

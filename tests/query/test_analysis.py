@@ -618,3 +618,27 @@ def test_windows_in_loose_words(query, window):
 )  # fmt: skip
 def test_loose_words_without_a_time(query):
     assert analyse(query).window == ""
+
+
+@pytest.mark.parametrize(
+    ("query", "target", "length_s"),
+    [("dog shots longer than 5 seconds", "dog", (5.0, None)),
+     ("the cat for at least 10 seconds", "the cat", (10.0, None)),
+     ("any dog that stays on screen for more than 10 seconds", "dog", (10.0, None)),
+     ("when is the dog visible for over a minute", "the dog", (60.0, None)),
+     ("shots of the cat shorter than 3 seconds", "the cat", (0.0, 3.0)),
+     ("clips of the beach at least 8 seconds long", "the beach", (8.0, None)),
+     ("the cat, 3 seconds or less", "the cat", (0.0, 3.0)),
+     ("someone says hello for more than 5 seconds", "someone says hello", (5.0, None)),
+     ("the first dog shot longer than 5 s", "the dog", (5.0, None)),
+     # not a length: a reach, a window, a place in time
+     ("a dog within 10 seconds after a cat", "a dog", None),
+     ("a dog in the first 5 minutes", "a dog", None),
+     ("a dog jumps over a fence", "a dog jumps over a fence", None)],
+)  # fmt: skip
+def test_how_long_each_moment_lasts(query, target, length_s):
+    """A bound on each moment's length is cut from the event and kept (`length_s`), and makes
+    the query one answered event by event (the bound applies to the moments found)."""
+    a = analyse(query)
+    assert (a.target.text, a.length_s) == (target, length_s)
+    assert a.compound or length_s is None

@@ -92,9 +92,9 @@ def combine(
     answer = answer.sorted()
     if plan.skip_first and len(answer):
         answer = answer[1:]
-    answer = occurrence(answer, plan.occurrence or plan.ordinal)
+    answer = occurrence(answer, plan.occurrence or plan.ordinal, plan.length_s)
     record = {"subevents": records, "relation": plan.relation.value,
               "window_s": list(plan.window_s), "occurrence": plan.occurrence or plan.ordinal,
-              "reach_s": plan.reach_s,
+              "reach_s": plan.reach_s, "length_s": plan.length_s,
               "near_s": near_s, "slack_s": slack_s, "count": len(answer)}  # fmt: skip
     return answer, record

@@ -163,7 +163,7 @@ class CometAgent:
         if any(event.answer is not None for event in events):
             return self._combined(source, plan, profile, events, trace), trace
         moments = self._ground_plan(source, plan, profile, trace)
-        return occurrence(moments, plan.occurrence), trace
+        return occurrence(moments, plan.occurrence, plan.length_s), trace
 
     def _ground_plan(self, source: VideoSource, plan, profile: Profile, trace: Trace) -> Moments:
         """Steps 2 to 4 on the frame graph for a plan."""

@@ -79,7 +79,8 @@ def hidden_grounding(
     shown = ground(video, shown_query)
     duration_s = probe(video).duration_s
     start_s, end_s = analysis.window_s(duration_s) or (0.0, duration_s)
-    gaps = occurrence(shown.moments.gaps(start_s, end_s, HIDDEN_MIN_S), analysis.occurrence)
+    gaps = occurrence(shown.moments.gaps(start_s, end_s, HIDDEN_MIN_S), analysis.occurrence,
+                      analysis.length_s)  # fmt: skip
     if single and len(gaps) > 1:
         gaps = gaps[np.argsort(-gaps.lengths_s, kind="stable")[:1]]
     trace = {**shown.trace, "analysis": analysis.to_record(),
@@ -138,7 +139,7 @@ def adjacent_grounding(
                     np.ones(len(spans)) if scores is None else scores)  # fmt: skip
     found = found[found.lengths_s >= HIDDEN_MIN_S]  # X at the video's edge has no neighbour
     start_s, end_s = analysis.window_s(duration_s) or (0.0, duration_s)
-    found = occurrence(found.clip(start_s, end_s).merge(), analysis.occurrence)
+    found = occurrence(found.clip(start_s, end_s).merge(), analysis.occurrence, analysis.length_s)
     found = best_one(found) if single else found
     trace = {**shown.trace, "analysis": analysis.to_record(),
              "adjacent": {"query": condition, "shown": shown.moments.to_list(),
@@ -165,7 +166,7 @@ def either_grounding(
              Moments(f.moments.spans, np.ones(len(f.moments))) for f in found]  # fmt: skip
     joined = Moments(np.concatenate([p.spans for p in parts]).reshape(-1, 2),
                      np.concatenate([p.scores for p in parts])).merge()  # fmt: skip
-    joined = occurrence(joined, analysis.occurrence)
+    joined = occurrence(joined, analysis.occurrence, analysis.length_s)
     joined = best_one(joined) if single else joined
     routes = [f.trace.get("route") for f in found]
     trace = {"analysis": analysis.to_record(),

@@ -17,9 +17,15 @@ from .footage import COMPOSITED_SHARE
 def explain(grounding: Grounding) -> list[str]:
     """`["why: ...", "rejected: ..."]` lines for the moments of `grounding` and the candidates
     it turned down (empty when the method recorded nothing to explain), and which one moment
-    the query asked for ("the first time", "the longest shot")."""
+    the query asked for ("the first time", "the longest shot") and how long they must last."""
     lines = _explain(grounding)
-    which = grounding.trace.get("analysis", {}).get("occurrence")
+    analysis = grounding.trace.get("analysis", {})
+    length = analysis.get("length_s")
+    if lines and length is not None:
+        least, most = length
+        bound = f"at most {most:g} s" if most is not None else f"at least {least:g} s"
+        lines.append(f"why: only moments that last {bound}")
+    which = analysis.get("occurrence")
     if lines and which is not None:
         lines.append(f"why: one moment asked for: {_which(which)}")
     return lines

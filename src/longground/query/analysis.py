@@ -37,7 +37,7 @@ from .structure import (
     strip_lead_ins,
 )
 from .vocabulary import canonical_noun
-from .windows import AROUND_S, extract_window, reach_words, window_words
+from .windows import AROUND_S, extract_window, length_words, reach_words, window_words
 from .words import SOUND_NOUNS, head_noun, tag
 
 #: Longest query read, in characters (`text.MAX_TEXT_CHARS`, the limit of every text value).
@@ -124,6 +124,8 @@ class QueryAnalysis:
             target ("within 10 seconds after the cat": 10), or None (anywhere before or
             after); for "near", how far on either side ("within 10 seconds of the cat": 10;
             `windows.AROUND_S` unsaid: "around the time the cat shows up").
+        length_s: `(least, most or None)` seconds each moment lasts ("dog shots longer than
+            5 seconds", "the cat for at least 10 seconds", "3 seconds or shorter"), or None.
     """
 
     query: str
@@ -138,6 +140,7 @@ class QueryAnalysis:
     adjacent: bool = False
     alternatives: tuple[str, ...] = ()
     reach_s: float | None = None
+    length_s: tuple[float, float | None] | None = None
 
     @property
     def target(self) -> Event:
@@ -170,6 +173,7 @@ class QueryAnalysis:
             len(self.events) > 1
             or self.relation is not Relation.NONE
             or self.occurrence is not None
+            or self.length_s is not None
             or self.skip_first
         )
 
@@ -180,6 +184,7 @@ class QueryAnalysis:
                 "occurrence": self.occurrence, "skip_first": self.skip_first,
                 "hidden": self.hidden, "adjacent": self.adjacent,
                 "alternatives": list(self.alternatives), "reach_s": self.reach_s,
+                "length_s": None if self.length_s is None else list(self.length_s),
                 "count": self.count}  # fmt: skip
 
 
@@ -236,6 +241,7 @@ def analyse(query: str) -> QueryAnalysis:
 @lru_cache(maxsize=512)
 def _analyse(text: str, query: str) -> QueryAnalysis:
     reach_s, text = reach_words(text)
+    length_s, text = length_words(text)
     window, text = window_words(text)
     count = bool(_COUNT.match(text))
     skip_first = bool(g.AGAIN.search(text) or g.AFTER_FIRST.search(text))
@@ -281,7 +287,7 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
     return QueryAnalysis(
         query, tuple(events), relation, window, nth, skip_first, count, body, hidden, adjacent,
         _alternatives(events[0]) if single else (),
-        _reach(relation, reach_s),
+        _reach(relation, reach_s), length_s,
     )
 
 

@@ -397,7 +397,9 @@ ORDINAL_SUFFIX = re.compile(
 OCCURRENCE = re.compile(
     rf"\b(?:for\s+)?(?:the\s+)?(?:very\s+)?({_ORD})\s+(?:(?:time|appearance|showing|occurrence|"
     r"sighting)(?:\s+(?:that|when|of))?|(?:shot|frame|scene|clip)s?\s+(?:of|with|showing|where|"
-    r"in\s+which|that\s+shows?))\b\s*",
+    r"in\s+which|that\s+shows?)"
+    # "the first dog shot", "the 2nd cat appearance": the thing named inside
+    r"|(?P<thing>\w+)\s+(?:shot|frame|scene|clip|appearance|sighting))\b\s*",
     IGNORE,
 )
 # "the longest shot of the cat", "the cat's shortest appearance", "the longest dog clip": the

@@ -156,6 +156,8 @@ def occurrence(text: str) -> tuple[int | str | None, str]:
 
     >>> occurrence("the cat's last appearance"), occurrence("the cat first seen")
     ((-1, 'the cat'), (1, 'the cat seen'))
+    >>> occurrence("the first dog shot"), occurrence("the first dog")
+    ((1, 'the dog'), (None, 'the first dog'))
     >>> occurrence("the longest shot of the cat"), occurrence("when is a dog on screen the longest")
     (('longest', 'the cat'), ('longest', 'a dog on screen'))
     """
@@ -169,7 +171,8 @@ def occurrence(text: str) -> tuple[int | str | None, str]:
             m = g.ADVERB_ORDINAL.search(text)
             if m is None or not tag(text[: m.start()].split()[-1])[-1].is_noun:
                 return None, text
-        which, kept = g.ordinal_value(m[1]), " "
+        thing = m.groupdict().get("thing")  # "the first dog shot": the dog
+        which, kept = g.ordinal_value(m[1]), f" the {thing} " if thing else " "
     rest = (text[: m.start()] + kept + text[m.end() :]).strip()
     rest = re.sub(r"(?<=\w)['\u2019]s$", "", rest)  # "the cat's (first appearance)"
     return which, strip_lead_ins(re.sub(r"\s+", " ", rest))

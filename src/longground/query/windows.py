@@ -275,6 +275,53 @@ def reach_words(query: str) -> tuple[float | None, str]:
     return seconds, f"{query[: m.start()]}{side}{query[m.end():]}"
 
 
+# How long each moment lasts, said of the thing ("dog shots longer than 5 seconds", "the cat
+# for at least 10 seconds", "a dog that stays on screen for over a minute", "shots of the cat
+# 3 seconds or shorter"), with the words that say it is there before it ("that stays on
+# screen", "visible"). Not a reach ("within 10 seconds after") or a window ("for the first 5
+# minutes"): a bound comes first, or "longer", "shorter", "lasting", "long" says it.
+_SHOWN = (r"(?:,?\s+(?:(?:that|which)\s+)?(?:stays?|remains?|lasts?|lasting|is|are|appears?|"
+          r"appearing)?\s*(?:on[\s-]screen|visible|in\s+(?:the\s+)?(?:frame|shot|view))?)?")
+_MORE = r"more\s+than|over|at\s+least|longer\s+than|upwards\s+of|no\s+less\s+than"
+_LESS = r"less\s+than|under|at\s+most|shorter\s+than|no\s+(?:more|longer)\s+than|up\s+to"
+_LASTING = re.compile(
+    rf"{_SHOWN}\s+(?:(?:for|lasting|that\s+lasts?)\s+)?(?:(?P<more>{_MORE})|(?P<less>{_LESS}))"
+    rf"\s+(?P<t>{_TIME})(?:\s+long)?"
+    rf"|{_SHOWN}\s+(?:for\s+)?(?P<t2>{_TIME})\s+or\s+(?:(?P<more2>more|longer)|(?P<less2>less|"
+    r"shorter))\b",
+    re.I,
+)
+# "for at least" / "lasting" is said of a length; a bare "over 2 minutes" needs "for" or
+# "longer" to be one ("a dog over 2 minutes" is left alone).
+_SAID_OF_LENGTH = re.compile(r"\b(?:for|lasting|lasts?|longer|shorter|long|or\s+(?:more|less))\b",
+                             re.I)
+
+
+def length_words(query: str) -> tuple[tuple[float, float | None] | None, str]:
+    """`((least_s, most_s or None), the query without them)` for a query that bounds how long
+    each moment lasts; `(None, query)` otherwise.
+
+    Raises:
+        UserError: the bound names an impossible clock time.
+
+    >>> length_words("dog shots longer than 5 seconds")
+    ((5.0, None), 'dog shots')
+    >>> length_words("a dog that stays on screen for over a minute")
+    ((60.0, None), 'a dog')
+    >>> length_words("shots of the cat 3 seconds or shorter"), length_words("a dog over 2:00")
+    (((0.0, 3.0), 'shots of the cat'), (None, 'a dog over 2:00'))
+    """
+    m = _LASTING.search(query)
+    if m is None or not _SAID_OF_LENGTH.search(m[0]):
+        return None, query
+    try:
+        seconds = time_to_s(m["t"] or m["t2"])
+    except ValueError as exc:
+        raise UserError(f"query {query!r}: {exc}") from None
+    bound = (seconds, None) if m["more"] or m["more2"] else (0.0, seconds)
+    return bound, f"{query[: m.start()]}{query[m.end():]}".strip()
+
+
 def extract_window(query: str, duration_s: float) -> tuple[tuple[float, float] | None, str]:
     """Find the time window a query asks for and cut it out of the text.
 

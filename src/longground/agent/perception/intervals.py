@@ -105,9 +105,13 @@ def _overlaps(target: Moments, condition: Moments) -> Moments:
 EXTREMES = ("longest", "shortest")
 
 
-def occurrence(moments: Moments, which: int | str | None) -> Moments:
+def occurrence(
+    moments: Moments, which: int | str | None, length_s: tuple[float, float | None] | None = None
+) -> Moments:
     """Only the `which`-th moment in time order (1-based; -1: the last), or the "longest" or
-    "shortest" one (the earliest of equals); all when None.
+    "shortest" one (the earliest of equals); all when None. With `length_s` (least, most or
+    None), only among the moments that last that long ("the first dog shot longer than 5
+    seconds").
 
     >>> occurrence(Moments.from_list([[30, 40], [5, 9]]), 1).to_list()
     [[5.0, 9.0]]
@@ -115,7 +119,13 @@ def occurrence(moments: Moments, which: int | str | None) -> Moments:
     0
     >>> occurrence(Moments.from_list([[5, 9], [30, 40], [50, 60]]), "longest").to_list()
     [[30.0, 40.0]]
+    >>> occurrence(Moments.from_list([[5, 9], [30, 40], [50, 60]]), None, (5, None)).to_list()
+    [[30.0, 40.0], [50.0, 60.0]]
     """
+    if length_s is not None:
+        least, most = length_s
+        lengths = moments.ends_s - moments.starts_s
+        moments = moments[(lengths >= least) & (lengths <= (np.inf if most is None else most))]
     if which is None:
         return moments
     order = np.argsort(moments.starts_s, kind="stable")

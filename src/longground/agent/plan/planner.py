@@ -55,7 +55,9 @@ class Plan:
             analysis; empty for a plan that has none (an LLM planner's).
         reach_s: for "after" / "before", how far in time the condition may lie from the
             target ("within 10 seconds after the cat"), or None (any earlier / later shot
-            the relation reaches).
+            the relation reaches); for "near", how far on either side.
+        length_s: `(least, most or None)` seconds each moment lasts ("dog shots longer than
+            5 seconds"), or None.
     """
 
     query: str
@@ -77,6 +79,7 @@ class Plan:
     episode: str | None = None
     routes: tuple[Route, ...] = ()
     reach_s: float | None = None
+    length_s: tuple[float, float | None] | None = None
 
     @property
     def texts(self) -> tuple[str, ...]:
@@ -171,6 +174,7 @@ def plan_from(analysis: QueryAnalysis, duration_s: float) -> Plan:
         routes=(analysis.target.route, *(e.route for _, e in kept)),
         episode="passing" if passing else "effect" if causal else None,
         reach_s=analysis.reach_s,
+        length_s=analysis.length_s,
     )
 
 
