@@ -298,6 +298,8 @@ def test_a_length_bound_keeps_the_moments_that_last():
     assert list(trace["plan"]["length_s"]) == [13.0, None]
     short, _ = run("the first shot of the cat shorter than 13 seconds")
     assert matched(short.spans, cats[[1]]), short.spans.tolist()
+    first_two, _ = run("the first two shots of the cat")
+    assert matched(first_two.spans, cats[[0, 1]]), first_two.spans.tolist()
 
 
 def test_near_in_time_reaches_both_sides():

@@ -93,6 +93,8 @@ def test_one_moment_asked_for_says_which():
                              ("longest", "the longest")]:
         lines = explain(_people(analysis={"occurrence": occurrence}))
         assert lines[-1] == f"why: one moment asked for: {said}"
+    lines = explain(_people(analysis={"occurrence": "first 2"}))
+    assert lines[-1] == "why: the moments asked for: the first 2"
     assert not explain(_people(analysis={"occurrence": None}))[-1].startswith("why: one moment")
 
 

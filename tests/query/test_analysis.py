@@ -642,3 +642,30 @@ def test_how_long_each_moment_lasts(query, target, length_s):
     a = analyse(query)
     assert (a.target.text, a.length_s) == (target, length_s)
     assert a.compound or length_s is None
+
+
+@pytest.mark.parametrize(
+    ("query", "target", "which"),
+    [("the first two times the cat shows up", "the cat", "first 2"),
+     ("the last 3 shots of the dog", "the dog", "last 3"),
+     ("the dog's first two appearances", "the dog", "first 2"),
+     ("the first three dog shots", "the dog", "first 3"),
+     ("the first couple of times a car passes", "a car passes", "first 2"),
+     ("the last two dogs", "the last two dogs", None)],  # two dogs, not two moments
+)  # fmt: skip
+def test_several_moments_from_one_end(query, target, which):
+    a = analyse(query)
+    assert (a.target.text, a.occurrence) == (target, which)
+
+
+@pytest.mark.parametrize(
+    ("query", "channel", "needle"),
+    [("the HALF TIME graphic", "text", "half time"), ("the GOAL animation", "text", "goal"),
+     ("a BREAKING NEWS overlay", "text", "breaking news"),
+     ("the red overlay", "visual", "the red overlay"),  # no words in capitals
+     ("the guy on the left", "people", "person"),  # "left" is a place, not a verb
+     ("a woman on the right side", "people", "person")],
+)  # fmt: skip
+def test_editors_words_for_what_is_on_screen(query, channel, needle):
+    route = analyse(query).target.route
+    assert (route.channel, route.needle) == (channel, needle)

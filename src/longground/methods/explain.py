@@ -27,12 +27,15 @@ def explain(grounding: Grounding) -> list[str]:
         lines.append(f"why: only moments that last {bound}")
     which = analysis.get("occurrence")
     if lines and which is not None:
-        lines.append(f"why: one moment asked for: {_which(which)}")
+        several = isinstance(which, str) and which.startswith(("first ", "last "))
+        asked = "the moments asked for" if several else "one moment asked for"
+        lines.append(f"why: {asked}: {_which(which)}")
     return lines
 
 
 def _which(occurrence: int | str) -> str:
-    """ "the first", "the last", "number 3 in time order", "the longest" (of the moments)."""
+    """ "the first", "the last", "number 3 in time order", "the longest", "the first 2" (of
+    the moments)."""
     if isinstance(occurrence, str):
         return f"the {occurrence}"
     named = {1: "the first", -1: "the last"}

@@ -228,6 +228,10 @@ _NOBODY = re.compile(
 _CAPITALS = re.compile(r"[^a-z]*[A-Z]{2}[^a-z]*")
 # Cues that name words without saying whether they are heard or read: capitals say read.
 _WRITTEN_IN_CAPITALS = ("speech-the-word", "text-quoted")
+# What an editor calls words laid over the picture, around words in capitals: "the HALF TIME
+# graphic", "the GOAL animation", "a BREAKING NEWS overlay".
+_GRAPHIC = re.compile(r"^(?:the|a|an)\s+|\s+(?:graphics?|overlays?|animations?|supers?|straps?|"
+                      r"stings?|bumpers?)$", re.I)
 _TITLE_LIKE = re.compile(rf"^[{_Q}].*[{_Q}]$|\d|^[A-Z][A-Za-z0-9'&.-]*(?:\s+\S+)*$")
 
 
@@ -304,7 +308,7 @@ def route(phrase: str) -> Route:
             rule = f"{rule}>{channel}-prototypes"
         return Route(channel, needle, rule, change=rule.startswith("text-score-change"),
                      margin=margin)  # fmt: skip
-    shown = re.sub(_SHOWN, "", text, flags=re.I)
+    shown = _GRAPHIC.sub("", re.sub(_SHOWN, "", text, flags=re.I)).strip()
     if _CAPITALS.fullmatch(shown) and not any(map(_names_a_thing, shown.lower().split())):
         # "HALF TIME", "SALE": the words as they are written (not "DOG", "TV": the thing)
         return Route("text", clean_needle(shown), "text-capitals")
@@ -480,14 +484,18 @@ def _acted_on(tokens: tuple, start: int) -> list:
 
 def _actions(tokens: tuple, start: int) -> list:
     """The verbs from `tokens[start]` on that are actions, not presence, posture, a
-    participle used as an adjective, or the viewer's ("the person we see").
+    participle used as an adjective, the viewer's ("the person we see"), or a noun the
+    tagger took for a verb after a determiner ("the man on the left").
 
     >>> [t.text for t in _actions(tag("the second person we see"), 2)]
+    []
+    >>> [t.text for t in _actions(tag("the guy on the left"), 2)]
     []
     """
     return [t for i, t in enumerate(tokens) if i >= start and t.is_verb
             and t.lower not in PRESENCE_VERBS and not _modifier(tokens, i)
-            and not (i and tokens[i - 1].lower in VIEWER_PRONOUNS)]  # fmt: skip
+            and not (i and tokens[i - 1].lower in VIEWER_PRONOUNS)
+            and not (i and tokens[i - 1].tag == "DT")]  # fmt: skip
 
 
 def _modifier(tokens: tuple, i: int) -> bool:

@@ -402,6 +402,19 @@ OCCURRENCE = re.compile(
     r"|(?P<thing>\w+)\s+(?:shot|frame|scene|clip|appearance|sighting))\b\s*",
     IGNORE,
 )
+# "the first two times the cat shows up", "the last 3 shots of the dog", "the dog's first two
+# appearances", "the first three dog shots": several moments from one end (`FEW_WORDS` says
+# how many).
+FEW_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+             "nine": 9, "ten": 10, "couple of": 2}  # fmt: skip
+_FEW = "|".join(FEW_WORDS) + r"|[2-9]|[1-9]\d"
+_STRETCHES = r"(?:shot|frame|scene|clip|appearance|sighting|showing|occurrence)s"
+FIRST_FEW = re.compile(
+    rf"\b(?:the\s+)?(?:very\s+)?(first|last|final)\s+(?:(?:a\s+)?({_FEW}))\s+(?:times(?:\s+(?:that|"
+    rf"when|of))?|{_STRETCHES}(?:\s+(?:of|with|showing|where|in\s+which|that\s+shows?))?|"
+    rf"(?P<thing>\w+)\s+{_STRETCHES})\b\s*",
+    IGNORE,
+)
 # "the longest shot of the cat", "the cat's shortest appearance", "the longest dog clip": the
 # one moment picked by its length (the thing, if named inside, is `thing`); "when is the cat on
 # screen the longest" says it at the end.

@@ -146,7 +146,8 @@ def _adverbial_then(left: str, right: str) -> bool:
 
 def occurrence(text: str) -> tuple[int | str | None, str]:
     """(1, "X") for "the first time X", (-1, "X") for "the last time X", ("longest", "X")
-    for "the longest shot of X" (`agent.perception.intervals.occurrence` picks it).
+    for "the longest shot of X", ("first 2", "X") for "the first two times X"
+    (`agent.perception.intervals.occurrence` picks it).
 
     >>> occurrence("the last time a cat appears")
     (-1, 'a cat appears')
@@ -156,14 +157,20 @@ def occurrence(text: str) -> tuple[int | str | None, str]:
 
     >>> occurrence("the cat's last appearance"), occurrence("the cat first seen")
     ((-1, 'the cat'), (1, 'the cat seen'))
+    >>> occurrence("the first two times the cat shows up"), occurrence("the last 3 dog shots")
+    (('first 2', 'the cat shows up'), ('last 3', 'the dog'))
     >>> occurrence("the first dog shot"), occurrence("the first dog")
     ((1, 'the dog'), (None, 'the first dog'))
     >>> occurrence("the longest shot of the cat"), occurrence("when is a dog on screen the longest")
     (('longest', 'the cat'), ('longest', 'a dog on screen'))
     """
-    m = g.EXTREME.search(text)
-    if m:
-        which: int | str = (m[1] or m[3]).lower()
+    m = g.FIRST_FEW.search(text)
+    if m:  # "the first two times", "the last 3 shots of the dog": "first 2", "last 3"
+        side = "first" if m[1].lower() == "first" else "last"
+        which: int | str = f"{side} {g.FEW_WORDS.get(m[2].lower()) or int(m[2])}"
+        kept = f" the {m['thing']} " if m["thing"] else " "
+    elif m := g.EXTREME.search(text):
+        which = (m[1] or m[3]).lower()
         kept = f" the {m['thing']} " if m["thing"] else " "  # "the longest dog clip": the dog
     else:
         m = g.OCCURRENCE.search(text)
