@@ -125,3 +125,13 @@ def test_events_from_their_own_channels_say_what_each_found():
     lines = explain(Grounding(Moments.from_list([[60.0, 62.0], [80.0, 82.5]]),
                               trace={"combined": alone}))  # fmt: skip
     assert lines[1] == "why: inside 00:00:50.0-00:01:30.0: 2 of the target's moments kept"
+
+
+def test_how_many_things_at_once_is_said_to_be_unchecked():
+    """"two dogs": the encoder finds dogs; the explanation says the number is not checked."""
+    from longground.query import analyse
+
+    grounding = _people(analysis=analyse("two dogs").to_record())
+    assert explain(grounding)[-1].startswith("why: not checked: how many at once (2 at once)")
+    grounding = _people(analysis=analyse("a dog").to_record())
+    assert not any("not checked" in line for line in explain(grounding))

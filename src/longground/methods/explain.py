@@ -20,6 +20,12 @@ def explain(grounding: Grounding) -> list[str]:
     the query asked for ("the first time", "the longest shot") and how long they must last."""
     lines = _explain(grounding)
     analysis = grounding.trace.get("analysis", {})
+    target = (analysis.get("events") or [{}])[0]
+    if lines and target.get("channel") == "visual" and (target.get("least", 1) > 1
+                                                        or target.get("most") is not None):
+        lines.append(f"why: not checked: how many at once ({_at_once(target['least'], target['most'])}"
+                     "); the image encoder sees whether a thing is there, not how many: "
+                     "--tracks --count-objects counts them")  # fmt: skip
     length = analysis.get("length_s")
     if lines and length is not None:
         least, most = length
@@ -103,13 +109,17 @@ def _channel(moments: Moments, channel: str, route: dict, details: dict) -> list
     else:
         counted = details.get("counted", "persons")
         if "at_once" in details:
-            least, most = details["at_once"]
-            counted += (f" ({least} at once)" if least == most else
-                        f" ({least} or more at once)" if most is None else
-                        f" ({least} to {most} at once)")  # fmt: skip
+            counted += f" ({_at_once(*details['at_once'])})"
         lines.append(f"why: {counted} on {details.get('frames_with', 0)}"
                      f" of {details.get('frames', 0)} sampled frames")  # fmt: skip
     return lines + _moment_lines(moments, channel)
+
+
+def _at_once(least: int, most: int | None) -> str:
+    """ "2 at once", "2 or more at once", "1 to 3 at once"."""
+    if least == most:
+        return f"{least} at once"
+    return f"{least} or more at once" if most is None else f"{least} to {most} at once"
 
 
 def _moment_lines(moments: Moments, label: str) -> list[str]:

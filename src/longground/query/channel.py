@@ -251,7 +251,8 @@ class Route:
         person: the subject is a person or a face (a visual sub-event about a person's action
             may fall back to the people channel's presence).
         least, most: how many people at once the people channel asks for ("two people": 2
-            and 2, "more than one person": 2 and None, "a person alone": 1 and 1).
+            and 2, "more than one person": 2 and None, "a person alone": 1 and 1); for a
+            thing, how many the query says ("two dogs"), which no channel checks.
         kind: a kind of text asked for without its words ("a phone number on screen":
             "phone"; `channels.match.TEXT_KINDS`), else "".
 
@@ -391,8 +392,9 @@ def _picture_route(text: str) -> Route:
         return Route("visual", text, "default")
     noun = tokens[head].lower
     person = noun in PERSON_NOUNS or _person_like(noun)
-    if not person:
-        return Route("visual", text, "default")
+    if not person:  # how many at once is said, not checked: "two dogs" (`methods.explain`)
+        least, most = how_many(text)
+        return Route("visual", text, "default", least=least, most=most)
     needle = "face" if noun in FACE_NOUNS else "person"
     if noun in BODY_NOUNS or any(t.lower in BODY_VERBS for t in tokens[head + 1 :]):
         needle = "body"
