@@ -21,11 +21,11 @@ def explain(grounding: Grounding) -> list[str]:
     lines = _explain(grounding)
     analysis = grounding.trace.get("analysis", {})
     target = (analysis.get("events") or [{}])[0]
-    if lines and target.get("channel") == "visual" and (target.get("least", 1) > 1
-                                                        or target.get("most") is not None):
-        lines.append(f"why: not checked: how many at once ({_at_once(target['least'], target['most'])}"
-                     "); the image encoder sees whether a thing is there, not how many: "
-                     "--tracks --count-objects counts them")  # fmt: skip
+    least, most = target.get("least", 1), target.get("most")
+    if lines and target.get("channel") == "visual" and (least > 1 or most is not None):
+        lines.append(f"why: not checked: how many at once ({_at_once(least, most)}); the image "
+                     "encoder sees whether a thing is there, not how many: --tracks "
+                     "--count-objects counts them")  # fmt: skip
     length = analysis.get("length_s")
     if lines and length is not None:
         least, most = length

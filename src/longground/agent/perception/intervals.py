@@ -109,9 +109,9 @@ def occurrence(
     moments: Moments, which: int | str | None, length_s: tuple[float, float | None] | None = None
 ) -> Moments:
     """Only the `which`-th moment in time order (1-based; -1: the last), the "longest" or
-    "shortest" one (the earliest of equals), or the "first N" or "last N"; all when None. With `length_s` (least, most or
-    None), only among the moments that last that long ("the first dog shot longer than 5
-    seconds").
+    "shortest" one (the earliest of equals), or the "first N" or "last N"; all when None.
+    With `length_s` (least, most or None), only among the moments that last that long ("the
+    first dog shot longer than 5 seconds").
 
     >>> occurrence(Moments.from_list([[30, 40], [5, 9]]), 1).to_list()
     [[5.0, 9.0]]
