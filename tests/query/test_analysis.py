@@ -669,3 +669,27 @@ def test_several_moments_from_one_end(query, target, which):
 def test_editors_words_for_what_is_on_screen(query, channel, needle):
     route = analyse(query).target.route
     assert (route.channel, route.needle) == (channel, needle)
+
+
+@pytest.mark.parametrize(
+    ("query", "needle"),
+    [("the budget discussion", "budget"), ("budget talk", "budget"),
+     ("talk of the budget", "the budget"), ("the discussion about pricing", "pricing")],
+)  # fmt: skip
+def test_a_talk_about_a_topic_is_heard(query, needle):
+    route = analyse(query).target.route
+    assert (route.channel, route.needle) == ("speech", needle)
+
+
+def test_a_heated_debate_names_no_topic():
+    assert analyse("a heated debate").target.route.channel == "visual"
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["the word budget, spoken or written", "budget on screen or spoken",
+     "when is budget either said or shown", "budget in speech or on screen"],
+)  # fmt: skip
+def test_words_heard_or_read_are_both(query):
+    """Said or written: each asked of its own channel, the moments joined."""
+    assert analyse(query).alternatives == ('someone says "budget"', '"budget" on screen')

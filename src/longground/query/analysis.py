@@ -300,6 +300,13 @@ def _reach(relation: Relation, said_s: float | None) -> float | None:
     return said_s if relation in (Relation.AFTER, Relation.BEFORE) else None
 
 
+# Words heard or read, either: "budget, spoken or written", "said or shown", "on screen or
+# spoken", "in speech or on screen".
+_HEARD = r"(?:spoken|said|heard|(?:in\s+(?:the\s+)?)?(?:speech|audio))"
+_READ = r"(?:written|shown|read|(?:on[\s-]|in\s+)(?:screen|text)|in\s+(?:the\s+)?captions?)"
+_HEARD_OR_READ = re.compile(rf",?\s+(?:either\s+)?(?:{_HEARD}\s+or\s+{_READ}|{_READ}\s+or\s+{_HEARD})"
+                            r"\s*$", re.I)  # fmt: skip
+
 #: Words of one option of a needle ("hello or goodbye"): more is a phrase, not an option.
 MAX_OPTION_WORDS = 3
 
@@ -325,12 +332,20 @@ def _alternatives(event: Event) -> tuple[str, ...]:
     ('the Hello slide', 'the Goodbye slide')
     >>> _alternatives(_event("target", "a cat, a dog or a horse"))
     ('a cat', 'a dog', 'a horse')
+    >>> _alternatives(_event("target", "the word budget, spoken or written"))
+    ('someone says "budget"', '"budget" on screen')
     >>> _alternatives(_event("target", "the red or blue car"))
     ()
     >>> _alternatives(_event("target", 'someone says "now or never"'))
     ()
     """
     own = event.route
+    either = _HEARD_OR_READ.search(event.phrase)
+    if either:  # "the word budget, spoken or written": said, or on screen
+        words = event.phrase[: either.start()]
+        found = route(words)
+        words = found.needle if found.channel in ("speech", "text") and found.needle else words
+        return f'someone says "{words}"', f'"{words}" on screen'
     if re.search(r"[\"“][^\"”]*\sor\s[^\"”]*[\"”]", event.text):
         return ()  # one quoted line: "to be or not to be"
     whole = [p.strip(" ,") for p in re.split(r"\s+or\s+", event.text)]

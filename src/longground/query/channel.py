@@ -167,6 +167,10 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
     ("speech-said", "speech", re.compile(
         rf"^(?:(?:when\s+)?(?:is|was|are|were)\s+)?(?P<x>.+?)\s+(?:(?:is|are|gets?|was|were)\s+)?"
         rf"(?:ever\s+)?(?:{_SAID})\b", re.I)),
+    ("speech-topic", "speech", re.compile(  # "the budget discussion", "talk of the budget"
+        r"^(?:the\s+|a\s+|any\s+)?(?:(?P<x>\w+(?:\s+\w+)?)\s+(?:discussion|conversation|debate|talk|"
+        r"chat)s?|(?:talk|discussion|conversation|debate|chat)s?\s+(?:of|about|on|regarding)\s+"
+        r"(?P<y>.+))$", re.I)),
     ("speech-part-about", "speech", re.compile(  # "the part about the budget"
         r"^(?:the\s+|a\s+)?(?:parts?|bits?|sections?|segments?|moments?)\s+(?:about|on|regarding|"
         r"discussing)\s+(?P<x>.+)", re.I)),
@@ -348,6 +352,8 @@ def _plausible(rule: str, raw: str, weak: bool) -> bool:
     words = clean_needle(raw).split()
     if rule == "text-the-x-slide":
         return len(words) <= 5 and not any(w in PERSON_NOUNS for w in words)
+    if rule == "speech-topic":  # a topic is a noun: "the budget talk", not "a heated debate"
+        return tag(raw)[-1].is_noun and not any(w in PERSON_NOUNS for w in words)
     if rule == "speech-said":
         return title_like or len(words) <= 3
     if rule == "text-on-screen" and re.fullmatch(r"[A-Z][a-z]+", raw.strip()):
