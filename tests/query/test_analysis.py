@@ -693,3 +693,20 @@ def test_a_heated_debate_names_no_topic():
 def test_words_heard_or_read_are_both(query):
     """Said or written: each asked of its own channel, the moments joined."""
     assert analyse(query).alternatives == ('someone says "budget"', '"budget" on screen')
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["hunting for shots of a zebra", "need the zebra shots asap", "where can I find the zebra",
+     "which part has the zebra in it", "which scenes feature a zebra", "scenes featuring a zebra",
+     "footage containing a zebra", "clips that include a zebra", "the zebra, if it's there",
+     "tell me when you see a zebra", "zebra sightings", "mark in and out points for the zebra"],
+)  # fmt: skip
+def test_more_ways_to_ask_for_a_thing(query):
+    """What asks, and what the footage is, are left out of the thing looked for."""
+    assert analyse(query).target.text in ("a zebra", "the zebra", "zebra")
+
+
+def test_let_me_know_when_is_no_relation():
+    a = analyse("let me know when the zebra is on")
+    assert (a.target.text, a.relation.value) == ("the zebra is on", "none")

@@ -53,7 +53,10 @@ _TRAILING = re.compile(
     # "the shots with a dog in them", "the dog, but only", "where is the cat at", "please",
     # "the second person to (appear)", "the dog that comes (after the cat)"
     r"in\s+(?:them|it)|(?:but\s+)?only|at|to|please|pls|that|which|comes?|came|"
-    r"at\s+(?:any|some)\s+(?:point|time)|"
+    r"at\s+(?:any|some)\s+(?:point|time)|asap|"
+    # "zebra sightings", "the zebra, if it's there"
+    r"appearances|sightings|,?\s*if\s+(?:it'?s|it\s+is|they'?re|they\s+are|any)(?:\s+(?:there|"
+    r"present|shown|in\s+(?:it|there)))?|"
     r"(?:(?:wide|close[\s-]?up|aerial|drone)\s+)?shots|"  # "crowd shots"
     # "X in the shot that comes right after Y": the shot is X's own
     r"(?:in|during)\s+the\s+(?:shot|scene|clip)(?:\s+(?:that|which)\s+(?:comes?|came|is|follows?))?"

@@ -65,6 +65,9 @@ _UNITS = (
     r"intervals?|scenes?|shots?|frames?|"
     r"parts?(?:\s+of\s+the\s+video)?|time\s*spans?|timestamps?|time\s*codes?)"
 )
+# What a stretch of footage holds: "scenes featuring a zebra", "clips that include a zebra".
+_HOLDING = (r"featuring|containing|including|(?:that|which)\s+(?:features?|contains?|includes?|"
+            r"shows?|has|have)")
 # What a verb acts on: "clip every goal", "tag the cars".
 _OBJECT = r"(?=\s+(?:the|a|an|every|all|each|any|this|that|these|those)\b)"
 # A clause's own subject after a lead-in noun: "the times a dog appears", "the instant the dog
@@ -77,12 +80,21 @@ _LEAD_INS = (
     r"(?:find|show|locate|list|return|give|identify|detect|mark|highlight|ground|count|get|"
     r"track|fetch)(?:\s+(?:me|us))?|tell\s+(?:me|us)",
     r"(?:i\s+(?:want|need|would\s+like|wanna)\s+to\s+(?:see|find|know|watch)|i'?m\s+looking\s+for|"
-    r"i\s+am\s+looking\s+for|look(?:ing)?\s+for|search(?:ing)?\s+for|jump\s+to|take\s+me\s+to|"
+    r"i\s+am\s+looking\s+for|look(?:ing)?\s+for|search(?:ing)?\s+for|hunt(?:ing)?\s+for|"
+    r"jump\s+to|take\s+me\s+to|"
     r"skip\s+to|go\s+to|spot|point\s+out|pull\s+up|bring\s+up|cue\s+up|"
     # an editor's verbs, before what they act on ("clip every goal", not "clip of the cat")
     rf"(?:tag|clip|cut\s+out|extract|export|grab|pull|save){_OBJECT}|"
     r"make\s+(?:a\s+)?(?:clips?|reel|montage|supercut)\s+(?:of|with)|"
     r"i\s+(?:want|need|would\s+like|wanna)(?!\s+to\b))",
+    # "let me know when the zebra is on", "tell me when you see a zebra", "ping me if"
+    r"(?:let\s+(?:me|us)\s+know|tell\s+(?:me|us)|show\s+(?:me|us)|alert\s+(?:me|us)|"
+    r"notify\s+(?:me|us)|ping\s+(?:me|us))\s+(?:when(?:ever)?|if)",
+    r"when(?:ever)?\s+(?:you|we|i)\s+(?:can\s+)?see",
+    r"where\s+can\s+(?:i|we|you)\s+(?:find|see|spot)",
+    r"(?:i\s+)?need(?=\s+(?:the|a|an|every|all|some|any)\b)",  # "need the zebra shots asap"
+    # an editor's in and out points: "mark in and out points for the zebra"
+    r"(?:mark\s+|set\s+)?(?:the\s+)?in\s+and\s+out\s+(?:points?|times?)\s+(?:for|of)",
     r"how\s+long\s+(?:is|are|was|were|does|do|did)",  # a length: the moments themselves
     r"how\s+many\s+(?:seconds|minutes)\s+(?:is|are|was|were|does|do|did)",
     r"how\s+many\s+times",
@@ -92,13 +104,15 @@ _LEAD_INS = (
     r"(?:the\s+)?total\s+number\s+of",
     r"at\s+what\s+(?:times?|points?|moments?|timestamps?)",
     r"what\s+(?:times?|minutes?|seconds?|timestamps?)",
-    r"(?:in\s+)?which\s+(?:parts?|moments?|scenes?|shots?|segments?|clips?)(?:\s+of\s+the\s+video)?",
+    r"(?:in\s+)?which\s+(?:parts?|moments?|scenes?|shots?|segments?|clips?)(?:\s+of\s+the\s+video)?"
+    r"(?:\s+(?:has|have|features?|shows?|contains?|includes?))?",
     r"where\s+in\s+the\s+(?:video|clip|footage)",
     r"(?:is|are|was|were)\s+there(?:\s+ever)?",
     r"there\s+(?:is|are)",
     rf"(?:all|every|each)\s+(?:of\s+)?(?:the\s+)?{_UNITS}(?:\s+(?:showing|with|when|where|"
     r"in\s+which|that|of))?",
-    rf"(?:the\s+|a\s+|an\s+)?{_UNITS}\s+(?:showing|with|when|where|in\s+which|of|that|for)",
+    rf"(?:the\s+|a\s+|an\s+)?{_UNITS}\s+(?:{_HOLDING}|showing|with|when|where|in\s+which|of|that|"
+    r"for)",
     # "the bit where X" (not "bits of paper": there "of" names what is shown)
     r"(?:the\s+|a\s+)?(?:bits?|sections?|portions?)\s+(?:where|when|in\s+which|showing|with)",
     r"(?:every|any)\s*time",
@@ -130,7 +144,7 @@ _LEAD_INS = (
     r"(?:the\s+|a\s+|an\s+)?(?:(?:wide|medium|long|aerial|drone|establishing|tracking|"
     r"overhead|slow[\s-]motion)\s+)?(?:footage|videos?|vids?|recordings?|close[\s-]?ups?|shots?|"
     r"b[\s-]?roll)\s+"
-    r"(?:of|showing|with)",
+    rf"(?:{_HOLDING}|of|showing|with)",
 )
 # One lead-in at the start of the event text, with the spaces or comma after it.
 LEAD_IN = re.compile(rf"^(?:{'|'.join(_LEAD_INS)})(?:[\s,]+|$)", IGNORE)
