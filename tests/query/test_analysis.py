@@ -710,3 +710,25 @@ def test_more_ways_to_ask_for_a_thing(query):
 def test_let_me_know_when_is_no_relation():
     a = analyse("let me know when the zebra is on")
     assert (a.target.text, a.relation.value) == ("the zebra is on", "none")
+
+
+@pytest.mark.parametrize(
+    ("query", "target", "condition", "relation"),
+    [("the cat until the dog shows up", "the cat", "the dog", "before"),
+     ("the dog, then later the cat", "the cat", "the dog", "after"),
+     ("the dog and afterwards the cat", "the cat", "the dog", "after"),
+     ("the dog followed later by the cat", "the dog", "the cat", "before"),
+     ("the dog, then the cat", "the cat", "the dog", "right after")],
+)  # fmt: skip
+def test_later_is_some_time_after(query, target, condition, relation):
+    a = analyse(query)
+    assert (a.target.text, a.conditions[0].text, a.relation.value) == (target, condition, relation)
+
+
+@pytest.mark.parametrize(
+    ("query", "options"),
+    [("either a dog or a cat", ("a dog", "a cat")), ("dog/cat", ("dog", "cat")),
+     ("AC/DC", ()), ("on/off", ())],
+)  # fmt: skip
+def test_either_and_slashes(query, options):
+    assert analyse(query).alternatives == options

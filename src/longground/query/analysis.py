@@ -307,8 +307,9 @@ def _reach(relation: Relation, said_s: float | None) -> float | None:
 # spoken", "in speech or on screen".
 _HEARD = r"(?:spoken|said|heard|(?:in\s+(?:the\s+)?)?(?:speech|audio))"
 _READ = r"(?:written|shown|read|(?:on[\s-]|in\s+)(?:screen|text)|in\s+(?:the\s+)?captions?)"
-_HEARD_OR_READ = re.compile(rf",?\s+(?:either\s+)?(?:{_HEARD}\s+or\s+{_READ}|{_READ}\s+or\s+{_HEARD})"
-                            r"\s*$", re.I)  # fmt: skip
+_HEARD_OR_READ = re.compile(
+    rf",?\s+(?:either\s+)?(?:{_HEARD}\s+or\s+{_READ}|{_READ}\s+or\s+{_HEARD})\s*$", re.I
+)
 
 #: Words of one option of a needle ("hello or goodbye"): more is a phrase, not an option.
 MAX_OPTION_WORDS = 3
@@ -333,6 +334,8 @@ def _alternatives(event: Event) -> tuple[str, ...]:
     ('someone says "hello"', 'someone says "goodbye"')
     >>> _alternatives(_event("target", "the Hello slide or the Goodbye slide"))
     ('the Hello slide', 'the Goodbye slide')
+    >>> [_alternatives(_event("target", q)) for q in ("either a dog or a cat", "dog/cat")]
+    [('a dog', 'a cat'), ('dog', 'cat')]
     >>> _alternatives(_event("target", "a cat, a dog or a horse"))
     ('a cat', 'a dog', 'a horse')
     >>> _alternatives(_event("target", "the word budget, spoken or written"))
@@ -361,12 +364,18 @@ def _alternatives(event: Event) -> tuple[str, ...]:
             return ()
         form = 'someone says "{}"' if own.channel == "speech" else '"{}" on screen'
         return tuple(form.format(o) for o in options)
-    if not re.search(r"\sor\s", event.text):
+    text = re.sub(r"^either\s+", "", event.text, flags=re.I)  # "either a dog or a cat"
+    if not re.search(r"\sor\s|\w/\w", text):
         return ()
-    parts = [p.strip(" ,") for p in re.split(r",\s*(?:or\s+)?|\s+or\s+", event.text)]
+    # "dog/cat" is "dog or cat" when each side is a thing ("AC/DC", "on/off" are not)
+    slash = not re.search(r"\sor\s", text)
+    parts = [p.strip(" ,") for p in re.split(r",\s*(?:or\s+)?|\s+or\s+|(?<=\w)/(?=\w)", text)]
     for part in parts:  # each a thing of its own: "a cat or dog", not "the red or blue car"
         tokens = tag(part)
-        if head_noun(tokens) is None or any(t.is_verb for t in tokens):
+        head = head_noun(tokens)
+        if head is None or any(t.is_verb for t in tokens):
+            return ()
+        if slash and not object_noun(canonical_noun(tokens[head].lower) or tokens[head].lower):
             return ()
     return tuple(parts)
 

@@ -214,7 +214,8 @@ MARKERS: list[tuple[str, str]] = [
         r"|(?:close|near)\s+in\s+time\s+to)",
     ),
     ("after", r"after|following|later\s+than|subsequent\s+to|once(?=\s+(?:the|a|an|we|you)\b)"),
-    ("before", r"before|prior\s+to|preceding|ahead\s+of|earlier\s+than"),
+    ("before", r"before|prior\s+to|preceding|ahead\s+of|earlier\s+than|(?:up\s+)?until|till"
+               r"|(?:later|eventually)\s+followed\s+by|followed\s+(?:later|eventually)\s+by"),
     (
         "while",
         r"while|whilst|at\s+the\s+same\s+time\s+as|simultaneously\s+with|together\s+with"
@@ -246,8 +247,9 @@ CUT_FROM = re.compile(
 # "dog -> cat": one thing, then the other.
 ARROW = re.compile(r"\s*(?:-+>|=>|→|⟶)\s*")
 THEN = re.compile(
-    r"^(.+?)(?:,\s*|\s+)(?:(?:and\s+)?then|and\s+(?:leads?|leading)\s+(?:into|to)|"
-    r"(?:leads?|leading)\s+into)\s+(.+)$",
+    r"^(?P<first>.+?)(?:,\s*|\s+)(?:(?:and\s+)?then(?P<later>\s+later(?:\s+on)?)?|and\s+(?:leads?|leading)\s+"
+    r"(?:into|to)|(?:leads?|leading)\s+into|(?:and\s+)?(?P<after>later(?:\s+on)?|afterwards?|"
+    r"after\s+that|eventually))\s+(?P<rest>.+)$",
     IGNORE,
 )
 # "first the cat, then the dog": "first" only orders the two.

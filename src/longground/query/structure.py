@@ -111,11 +111,14 @@ def split_relation(body: str) -> tuple[str, tuple[str, ...], Relation]:
             right = inner
         return left, (right,), Relation(rel)
     then = g.THEN.match(body)
-    if then and not _adverbial_then(then[1], then[2]):
-        last = g.THEN.match(then[2])  # "the cat, then the dog, then a car": the last two,
-        if last and not any(tag(part)[0].is_verb for part in last.groups()):  # with subjects
-            return split_relation(then[2])
-        return then[2], (g.FIRST_OF_TWO.sub("", then[1]),), Relation.RIGHT_AFTER
+    if then and not _adverbial_then(then["first"], then["rest"]):
+        last = g.THEN.match(then["rest"])  # "the cat, then the dog, then a car": the last two,
+        if last and not any(tag(last[part])[0].is_verb for part in ("first", "rest")):
+            return split_relation(then["rest"])  # with subjects
+        # "then later", "and afterwards": some time after, not the next shot
+        later = then["later"] or then["after"]
+        return (then["rest"], (g.FIRST_OF_TWO.sub("", then["first"]),),
+                Relation.AFTER if later else Relation.RIGHT_AFTER)  # fmt: skip
     if g.TOGETHER.search(body):
         rest = g.TOGETHER.sub(" ", body)
         parts = re.split(r"\s+and\s+", rest, maxsplit=1)
