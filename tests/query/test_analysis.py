@@ -732,3 +732,14 @@ def test_later_is_some_time_after(query, target, condition, relation):
 )  # fmt: skip
 def test_either_and_slashes(query, options):
     assert analyse(query).alternatives == options
+
+
+@pytest.mark.parametrize(
+    ("query", "needle"),
+    [("number 10", "10"), ("the jersey number 10", "10"), ("player number 10", "10"),
+     ("the number 23 on his shirt", "23")],
+)  # fmt: skip
+def test_a_number_worn_or_shown_is_read(query, needle):
+    route = analyse(query).target.route
+    assert (route.channel, route.needle) == ("text", needle)
+    assert analyse("the number of dogs").target.route.channel == "visual"

@@ -135,6 +135,10 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
     ("speech-word-said", "speech", re.compile(
         rf"\b(?:word|words|phrase|name)\s+(?P<x>.+?)\s+(?:is|are|gets?|was|were)\s+(?:{_SAID})",
         re.I)),
+    # a number worn or shown: "number 10", "the jersey number 10", "the number 23 on his shirt"
+    ("text-number", "text", re.compile(
+        r"^(?:the\s+)?(?:(?:jersey|shirt|player|kit|squad|race|bib)\s+)?(?:number|no\.?|#)\s*"
+        r"(?P<x>\d{1,4})\b(?!\s*(?:seconds?|minutes?|hours?|times?|people|persons|of)\b)", re.I)),
     ("text-the-x-slide", "text", re.compile(
         rf"(?:^|\b(?:the|a|an)\s+)(?P<x>(?:(?!\b(?:the|a|an|and)\b)[^,])+?)\s+(?:{_SCREEN_STRONG})\b",
         re.I)),
@@ -307,7 +311,7 @@ def route(phrase: str) -> Route:
         if _CAPITALS.fullmatch(raw) and rule in _WRITTEN_IN_CAPITALS:
             return Route("text", needle, f"{rule}>text-capitals")  # '"EXIT"', "the word SALE"
         channel, margin = _semantic_channel(frame)
-        if channel is None or margin < MIN_MARGIN:
+        if channel is None or margin < MIN_MARGIN or rule == "text-number":  # worn, not said
             channel = cue_channel
         elif channel != cue_channel:
             rule = f"{rule}>{channel}-prototypes"
