@@ -70,7 +70,7 @@ def test_any_text_is_every_line_read():
 @pytest.mark.parametrize(
     ("kind", "expected"),
     [("phone", [[0.0, 4.0]]), ("email", [[10.0, 14.0]]), ("url", [[20.0, 24.0]]),
-     ("price", [[30.0, 34.0]])],
+     ("price", [[30.0, 34.0]]), ("date", [[60.0, 64.0]])],
 )  # fmt: skip
 def test_a_kind_of_text_without_its_words(kind, expected):
     """"A phone number on screen": the lines that hold one, not the score or the title."""
@@ -78,6 +78,7 @@ def test_a_kind_of_text_without_its_words(kind, expected):
         (0.0, 4.0, "Call 0800 123 4567", 0.9), (10.0, 14.0, "news@example.org", 0.9),
         (20.0, 24.0, "www.longground.tv", 0.9), (30.0, 34.0, "Only $9.99", 0.9),
         (40.0, 44.0, "HOME 2-1 AWAY", 0.9), (50.0, 54.0, "Budget Review 2026", 0.9),
+        (60.0, 64.0, "Opening 12 March", 0.9),
     ])  # fmt: skip
     moments, details = text_moments(readings, "", kind)
     assert moments.to_list() == expected and details["kind"] == kind

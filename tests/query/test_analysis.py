@@ -198,7 +198,8 @@ def test_after_in_a_verb_is_no_relation(query, target, conditions):
 
 def test_a_kind_of_text_named_without_its_words():
     for query, kind in [("a phone number on screen", "phone"), ("when is the website shown",
-                        "url"), ("an email address", "email"), ("any prices", "price")]:
+                        "url"), ("an email address", "email"), ("any prices", "price"),
+                        ("the date shown on screen", "date")]:
         route = analyse(query).target.route
         assert (route.channel, route.needle, route.kind) == ("text", "", kind), query
     assert analyse("the phone").target.route.channel == "visual"  # the thing itself

@@ -267,12 +267,17 @@ def _holds_a_word(needle: str, line: str) -> bool:
 
 #: Kinds of text asked for without their words ("a phone number on screen",
 #: `query.Route.kind`): the pattern a line read must hold.
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|dec)[a-z]*"
 TEXT_KINDS = {
     "phone": re.compile(r"(?<![\w.])\+?(?:\d[\s().-]{0,2}){7,15}(?![\w.])"),
     "email": re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
     "url": re.compile(r"(?:https?://|www\.)\S+|(?<![@\w.-])[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|"
                       r"io|co|uk|de|fr|tv|gov|edu|info)\b", re.I),  # not an e-mail's domain
     "price": re.compile(r"[$€£¥]\s?\d|\d(?:[.,]\d\d)?\s?(?:[$€£¥]|usd|eur|gbp)\b", re.I),
+    # "12/03/2024", "2024-03-12", "March 12", "12th March 2024" (not a score "2-1")
+    "date": re.compile(rf"\b\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}\b|\b\d{{4}}-\d\d-\d\d\b|"
+                       rf"\b{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b|"
+                       rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b", re.I),
 }
 
 
@@ -281,9 +286,11 @@ def text_moments(readings: Readings, needle: str, kind: str = "") -> tuple[Momen
     lines read on one frame that together hold its words; with no needle, any line read, or
     with a `kind` (`TEXT_KINDS`) any line of that kind.
 
-    >>> phone = TEXT_KINDS["phone"]
+    >>> phone, date = TEXT_KINDS["phone"], TEXT_KINDS["date"]
     >>> bool(phone.search("Call 0800 123 4567")), bool(phone.search("HOME 2-1 AWAY"))
     (True, False)
+    >>> [bool(date.search(t)) for t in ("Opens 12 March", "03/12/2024", "HOME 2-1 AWAY")]
+    [True, True, False]
     """
     details: dict = {"lines": len(readings), "frames_read": readings.n_read}
     if kind:

@@ -222,7 +222,7 @@ _ANY_TEXT = re.compile(
 _TEXT_KIND = re.compile(
     r"^(?:(?:the|a|an|any|some)\s+)?(?:(?P<phone>(?:tele)?phone\s+numbers?)|"
     r"(?P<email>e-?mails?(?:\s+address(?:es)?)?)|(?P<url>web\s*sites?|urls?|web\s+address(?:es)?)|"
-    r"(?P<price>prices?))(?:\s+(?:shown|displayed|visible|written))?" + _SHOWN,
+    r"(?P<price>prices?)|(?P<date>dates?))(?:\s+(?:shown|displayed|visible|written))?" + _SHOWN,
     re.I,
 )
 _NOBODY = re.compile(
