@@ -2,17 +2,20 @@
 
 The offline encoder names what it sees with ImageNet's WordNet words (`encoders.class_words`):
 "motorcycle", "cat", "coffee mug". People say "motorbike", "kitty", "mug", "puppy", "tv".
-A noun the vocabulary lacks is replaced by its nearest vocabulary word in the sentence
-model's space when that word is close enough (`SYNONYM_SIMILARITY`), or, when no dictionary
-knows it, by the one vocabulary word it is a slip of the keys for ("elephnat" -> "elephant",
-`MISSPELT_SIMILARITY`); otherwise it is kept as it is (the encoder then compares the whole
-phrase by meaning).
+A noun the vocabulary lacks is replaced by the word WordNet relates it to ("lorry" ->
+"truck", "pooch" -> "dog", "telly" -> none: `data/wordnet_nouns.tsv`, written by
+`perf/wordnet_nouns.py`); for a noun that table lacks, by its nearest vocabulary word in the
+sentence model's space when that word is close enough (`SYNONYM_SIMILARITY`), or, when no
+dictionary knows it, by the one vocabulary word it is a slip of the keys for ("elephnat" ->
+"elephant", `MISSPELT_SIMILARITY`); otherwise it is kept as it is (the encoder then compares
+the whole phrase by meaning).
 """
 
 from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
+from importlib import resources
 
 import numpy as np
 
@@ -27,12 +30,12 @@ def canonical_noun(noun: str) -> str | None:
     when it has none.
 
     >>> canonical_noun("cars"), canonical_noun("kitty"), canonical_noun("campus")
-    ('car', 'cat', None)
+    ('car', 'domestic cat', None)
     >>> canonical_noun("motor-bike")  # a hyphen may join a closed compound
     'motorbike'
     >>> canonical_noun("animal")  # too general to name classes: no synonym either
     """
-    from ..encoders.class_words import named_classes, too_general, vocabulary
+    from ..encoders.class_words import IGNORED, named_classes, too_general, vocabulary
 
     word = noun.lower().strip()
     if not word:
@@ -49,8 +52,32 @@ def canonical_noun(noun: str) -> str | None:
         return word[:-2]
     if too_general(word) or (word.endswith("s") and too_general(word[:-1])):
         return None  # "animal" is no other name for "canine"
-    found = _nearest(word) or _misspelt(word)
+    if word in IGNORED or word.removesuffix("s") in IGNORED:
+        return None  # "shots" and "frames" are the footage, not what it shows
+    known = wordnet_noun(word)
+    found = known if known is not None else _nearest(word) or spelling_slip(word)
     return found if found and named_classes(found) else None
+
+
+def wordnet_noun(word: str) -> str | None:
+    """The vocabulary word WordNet relates `word` (or its singular) to; "" for a noun WordNet
+    knows without one; None for a word it does not know.
+
+    >>> [wordnet_noun(w) for w in ("lorries", "pooch", "dinghy", "doggo")]
+    ['truck', 'dog', '', None]
+    """
+    table = _wordnet_table()
+    forms = [word]
+    if word.endswith("s"):  # "lorries", "boxes", "dogs"
+        forms += [f"{word[:-3]}y", word[:-2], word[:-1]]
+    return next((table[form] for form in forms if form in table), None)
+
+
+@lru_cache(maxsize=1)
+def _wordnet_table() -> dict[str, str]:
+    text = resources.files("longground.data").joinpath("wordnet_nouns.tsv").read_text("utf-8")
+    rows = (line.split("\t") for line in text.splitlines() if line and not line.startswith("#"))
+    return {noun: word for noun, word in rows}
 
 
 #: How alike a word no dictionary knows must be to a vocabulary word to be read as it
@@ -59,12 +86,13 @@ MISSPELT_SIMILARITY = 0.8
 
 
 @lru_cache(maxsize=2048)
-def _misspelt(word: str) -> str | None:
+def spelling_slip(word: str) -> str | None:
     """The vocabulary word `word` is a slip of the keys for: a word neither TextBlob's
     spelling list nor its tagger's lexicon knows ("elephnat", "umbrela", "dogg") that is
-    alike one vocabulary word only (not "hourse": house or horse).
+    alike one vocabulary word only (not "hourse": house or horse). WordNet's nouns are
+    known words too, but `canonical_noun` asks WordNet first.
 
-    >>> _misspelt("elephnat"), _misspelt("hourse"), _misspelt("giraffe")
+    >>> spelling_slip("elephnat"), spelling_slip("hourse"), spelling_slip("giraffe")
     ('elephant', None, None)
     """
     import difflib
@@ -84,7 +112,7 @@ def _misspelt(word: str) -> str | None:
 
 @lru_cache(maxsize=2048)
 def _nearest(word: str) -> str | None:
-    table = _table()
+    table = vocabulary_vectors()
     if table is None:
         return None
     words, vectors, model = table
@@ -95,7 +123,7 @@ def _nearest(word: str) -> str | None:
 
 
 @lru_cache(maxsize=1)
-def _table():
+def vocabulary_vectors():
     """`(words, (V, 384) unit vectors, model)` of the vocabulary, or None without the model."""
     try:
         from ..encoders.class_words import vocabulary

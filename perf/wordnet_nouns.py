@@ -1,0 +1,152 @@
+"""Write src/longground/data/wordnet_nouns.tsv from WordNet 3.0 (run once, by hand).
+
+People name things with words the image encoder's vocabulary lacks: "lorry", "pooch",
+"hoover", "kettle". WordNet knows them, and where they sit: a lorry is a kind of truck, a
+pooch a kind of dog. For every WordNet noun (one or two words) outside the vocabulary, this
+collects the vocabulary words WordNet relates it to through one of its senses, in sense order:
+
+- the sense itself, when that synset is an ImageNet class or an ancestor of one (the word is
+  another name for it);
+- else the sense's nearest hypernym, one or two steps up, that is (the word names a kind of
+  it: a stallion is a male horse, a horse);
+- a word of the sense, or of its hypernym, that the vocabulary holds with another meaning
+  ("teacup": a cup, which ImageNet holds as the drink).
+
+The first two are followed by synset, so a word shared by two senses does not leak ("gull",
+a dupe, is a "mug" in WordNet, but that mug is no drinking mug); the third by spelling, so it
+must be nearer. The sentence model then picks the sense people mean: the candidate whose
+cosine to the word clears its bar by the most, `SENSE_SIMILARITY` for a synset ("lorry": the
+truck, 0.54, not the horse-drawn wagon, 0.36; "flat" is no box, 0.30) and
+`SPELLING_SIMILARITY` for a spelling ("cop" is no "pig", 0.31).
+
+A single word with nothing kept is written with an empty mapping when the vocabulary's other
+readers would map it (the sentence model's nearest word at `vocabulary.SYNONYM_SIMILARITY`,
+or a slip of the keys) to a word WordNet does not relate to it (no lemma of its senses or of
+their hypernyms): WordNet knows the word, and its verdict stands ("dinghy" is no "dingo",
+"vole" no "volute"; "tv" may still be "television", a lemma of its own sense).
+
+    apt-get install wordnet-base        # Debian's WordNet 3.0 database (WordNet licence)
+    python perf/wordnet_nouns.py /usr/share/wordnet
+
+Not used at run time; the output is package data (`query.vocabulary`).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+from imagenet_hypernyms import read_nouns
+
+from longground.encoders.class_words import vocabulary
+from longground.encoders.imagenet_labels import imagenet_synsets
+from longground.encoders.minilm import MiniLM
+from longground.query.vocabulary import SYNONYM_SIMILARITY, spelling_slip, vocabulary_vectors
+
+OUT = Path(__file__).resolve().parents[1] / "src/longground/data/wordnet_nouns.tsv"
+HEADER = (
+    "# WordNet 3.0 nouns outside the image encoder's vocabulary<TAB>the vocabulary word they\n"
+    "# are read as (empty: a word WordNet knows, so no slip of the keys); perf/wordnet_nouns.py,\n"
+    "# WordNet 3.0, Princeton licence.\n"
+)
+#: Cosine (all-MiniLM-L6-v2) at which a WordNet relation is the sense people mean.
+SENSE_SIMILARITY = 0.4
+#: The same for a word related by spelling alone (another sense of a vocabulary word).
+SPELLING_SIMILARITY = 0.6
+
+
+def read_index(path: Path) -> dict[str, list[str]]:
+    """Lemma -> its synset offsets, most frequent sense first, from WordNet's `index.noun`."""
+    senses = {}
+    for line in path.read_text("latin-1").splitlines():
+        if line.startswith(" "):
+            continue
+        fields = line.split()
+        n_pointers = int(fields[3])
+        senses[fields[0].replace("_", " ").lower()] = fields[6 + n_pointers :]
+    return senses
+
+
+def ancestors(offsets: list[str], synsets: dict) -> set[str]:
+    """`offsets` and every hypernym above them."""
+    seen, queue = set(), list(offsets)
+    while queue:
+        offset = queue.pop()
+        if offset not in seen:
+            seen.add(offset)
+            queue.extend(synsets[offset][1])
+    return seen
+
+
+def related(senses: list[str], synsets: dict) -> set[str]:
+    """Every lemma of a noun's senses and of their direct hypernyms."""
+    lemmas = set()
+    for offset in senses:
+        lemmas.update(synsets[offset][0])
+        for parent in synsets[offset][1]:
+            lemmas.update(synsets[parent][0])
+    return lemmas
+
+
+def candidates(
+    senses: list[str], synsets: dict, named: dict[str, str], words: set[str]
+) -> dict[str, float]:
+    """The vocabulary words a noun's senses relate it to, each with the cosine it needs."""
+    found: dict[str, float] = {}
+    for offset in senses:
+        parents = synsets[offset][1]
+        grandparents = [g for p in parents for g in synsets[p][1]]
+        word = next((named[s] for s in (offset, *parents, *grandparents) if s in named), None)
+        if word:
+            found.setdefault(word, SENSE_SIMILARITY)
+        for lemma in related([offset], synsets) & words:
+            found.setdefault(lemma, SPELLING_SIMILARITY)
+    return found
+
+
+def _other_reading(noun: str, sims: np.ndarray, words: tuple[str, ...]) -> set[str]:
+    """What the vocabulary's other readers make of a one-word `noun`: the sentence model's
+    nearest word (when close enough) and the word it is a slip of the keys for."""
+    nearest = words[int(np.argmax(sims))] if sims.max() >= SYNONYM_SIMILARITY else None
+    return {nearest, spelling_slip(noun)} - {None}
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+
+def main(wordnet: str) -> None:
+    synsets = read_nouns(Path(wordnet) / "data.noun")
+    index = read_index(Path(wordnet) / "index.noun")
+    words = set(vocabulary())
+    # a synset that names classes, read as its first lemma the vocabulary holds
+    named = {}
+    for offset in ancestors([s[1:] for s in imagenet_synsets()], synsets):
+        lemma = next((w for w in synsets[offset][0] if w in words), None)
+        if lemma:
+            named[offset] = lemma
+    model = MiniLM()
+    nouns = [n for n in sorted(index) if n not in words and len(n.split()) <= 2
+             and n.replace(" ", "").isalpha()]  # fmt: skip
+    _, vocabulary_unit, _ = vocabulary_vectors()
+    near = _unit(model.encode(nouns, 256)) @ vocabulary_unit.T
+    vocabulary_words = vocabulary_vectors()[0]
+    rows = []
+    for noun, sims in zip(nouns, near):
+        found = candidates(index[noun], synsets, named, words)
+        choice = ""
+        if found:
+            vectors = _unit(model.encode([noun, *found]))
+            margins = vectors[1:] @ vectors[0] - np.array(list(found.values()))
+            best = int(np.argmax(margins))
+            choice = list(found)[best] if margins[best] >= 0 else ""
+        if choice or (" " not in noun and _other_reading(noun, sims, vocabulary_words)
+                      - related(index[noun], synsets)):  # fmt: skip
+            rows.append(f"{noun}\t{choice}")
+    OUT.write_text(HEADER + "\n".join(rows) + "\n", "utf-8")
+    print(f"wrote {OUT} ({len(rows)} nouns, {sum(not r.endswith(chr(9)) for r in rows)} mapped)")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "/usr/share/wordnet")
