@@ -760,3 +760,10 @@ def test_a_number_worn_or_shown_is_read(query, needle):
     route = analyse(query).target.route
     assert (route.channel, route.needle) == ("text", needle)
     assert analyse("the number of dogs").target.route.channel == "visual"
+
+
+def test_people_keep_their_own_words():
+    """WordNet files a woman and a skier under "person", whose ImageNet classes are a groom, a
+    scuba diver and a ballplayer: no other name for either."""
+    for query in ("a woman holding an umbrella", "a skier", "a swimmer"):
+        assert analyse(query).target.known_as is None, query

@@ -34,6 +34,8 @@ def canonical_noun(noun: str) -> str | None:
     >>> canonical_noun("motor-bike")  # a hyphen may join a closed compound
     'motorbike'
     >>> canonical_noun("animal")  # too general to name classes: no synonym either
+    >>> canonical_noun("woman"), canonical_noun("skier")  # people: the people channel's
+    (None, None)
     """
     from ..encoders.class_words import IGNORED, named_classes, too_general, vocabulary
 
@@ -56,7 +58,9 @@ def canonical_noun(noun: str) -> str | None:
         return None  # "shots" and "frames" are the footage, not what it shows
     known = wordnet_noun(word)
     found = known if known is not None else _nearest(word) or spelling_slip(word)
-    return found if found and named_classes(found) else None
+    if not found or set(named_classes(found)) <= set(named_classes("person")):
+        return None  # a woman, a skier: people, not ImageNet's few (a groom, a ballplayer)
+    return found
 
 
 def wordnet_noun(word: str) -> str | None:
