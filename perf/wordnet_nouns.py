@@ -3,7 +3,10 @@
 People name things with words the image encoder's vocabulary lacks: "lorry", "pooch",
 "hoover", "kettle". WordNet knows them, and where they sit: a lorry is a kind of truck, a
 pooch a kind of dog. For every WordNet noun (one or two words) outside the vocabulary, this
-collects the vocabulary words WordNet relates it to through one of its senses, in sense order:
+collects the vocabulary words WordNet relates it to through one of the senses people use
+(those tagged in WordNet's sense-tagged corpus, or all of a word with none tagged), in sense
+order, and none when the commonest sense relates it to none ("a window" is no computer
+display, "a line" no connection):
 
 - the sense itself, when that synset is an ImageNet class or an ancestor of one (the word is
   another name for it);
@@ -57,14 +60,17 @@ SPELLING_SIMILARITY = 0.6
 
 
 def read_index(path: Path) -> dict[str, list[str]]:
-    """Lemma -> its synset offsets, most frequent sense first, from WordNet's `index.noun`."""
+    """Lemma -> the synset offsets of the senses people use, most frequent first, from
+    WordNet's `index.noun`: those tagged in its sense-tagged corpus, or every sense of a
+    word with none tagged ("lorry")."""
     senses = {}
     for line in path.read_text("latin-1").splitlines():
         if line.startswith(" "):
             continue
         fields = line.split()
-        n_pointers = int(fields[3])
-        senses[fields[0].replace("_", " ").lower()] = fields[6 + n_pointers :]
+        n_pointers, tagged = int(fields[3]), int(fields[5 + int(fields[3])])
+        offsets = fields[6 + n_pointers :]
+        senses[fields[0].replace("_", " ").lower()] = offsets[:tagged] if tagged else offsets
     return senses
 
 
@@ -94,7 +100,7 @@ def candidates(
 ) -> dict[str, float]:
     """The vocabulary words a noun's senses relate it to, each with the cosine it needs."""
     found: dict[str, float] = {}
-    for offset in senses:
+    for k, offset in enumerate(senses):
         parents = synsets[offset][1]
         grandparents = [g for p in parents for g in synsets[p][1]]
         word = next((named[s] for s in (offset, *parents, *grandparents) if s in named), None)
@@ -102,6 +108,8 @@ def candidates(
             found.setdefault(word, SENSE_SIMILARITY)
         for lemma in related([offset], synsets) & words:
             found.setdefault(lemma, SPELLING_SIMILARITY)
+        if k == 0 and not found:
+            return found  # the commonest sense names nothing the encoder knows ("a window")
     return found
 
 

@@ -133,7 +133,7 @@ def occurrence(
     order = np.argsort(moments.starts_s, kind="stable")
     if isinstance(which, str) and which.startswith(("first ", "last ")):
         side, n = which.split()
-        return moments[np.sort(order[: int(n)] if side == "first" else order[-int(n) :])]
+        return moments[order[: int(n)] if side == "first" else order[-int(n) :]]
     if which in EXTREMES:
         if not len(moments):
             return moments
