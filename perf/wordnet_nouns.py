@@ -1,7 +1,7 @@
 """Write src/longground/data/wordnet_nouns.tsv from WordNet 3.0 (run once, by hand).
 
 People name things with words the image encoder's vocabulary lacks: "lorry", "pooch",
-"hoover", "kettle". WordNet knows them, and where they sit: a lorry is a kind of truck, a
+"stallion", "kettle". WordNet knows them, and where they sit: a lorry is a kind of truck, a
 pooch a kind of dog. For every WordNet noun (one or two words) outside the vocabulary, this
 collects the vocabulary words WordNet relates it to through one of the senses people use
 (those tagged in WordNet's sense-tagged corpus, or all of a word with none tagged), in sense
@@ -13,7 +13,7 @@ display, "a line" no connection):
 - else the sense's nearest hypernym, one or two steps up, that is (the word names a kind of
   it: a stallion is a male horse, a horse);
 - a word of the sense, or of its hypernym, that the vocabulary holds with another meaning
-  ("teacup": a cup, which ImageNet holds as the drink).
+  (a cup, which ImageNet holds as the drink).
 
 The first two are followed by synset, so a word shared by two senses does not leak ("gull",
 a dupe, is a "mug" in WordNet, but that mug is no drinking mug); the third by spelling, so it
