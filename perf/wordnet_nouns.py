@@ -5,13 +5,13 @@ People name things with words the image encoder's vocabulary lacks: "lorry", "po
 pooch a kind of dog. For every WordNet noun (one or two words) outside the vocabulary, this
 collects the vocabulary words WordNet relates it to through one of the senses people use
 (those tagged in WordNet's sense-tagged corpus, or all of a word with none tagged), in sense
-order, and none when the commonest sense relates it to none ("a window" is no computer
-display, "a line" no connection):
+order, and none when the commonest sense is none of the first two below ("a window" is no
+computer display, "a line" no connection):
 
 - the sense itself, when that synset is an ImageNet class or an ancestor of one (the word is
   another name for it);
-- else the sense's nearest hypernym, one or two steps up, that is (the word names a kind of
-  it: a stallion is a male horse, a horse);
+- else the sense's hypernym that is (the word names a kind of it), or the one two steps up
+  when the step between names a kind of it ("stallion": a male horse, a horse);
 - a word of the sense, or of its hypernym, that the vocabulary holds with another meaning
   (a cup, which ImageNet holds as the drink).
 
@@ -59,10 +59,10 @@ SENSE_SIMILARITY = 0.4
 SPELLING_SIMILARITY = 0.6
 
 
-def read_index(path: Path) -> dict[str, list[str]]:
-    """Lemma -> the synset offsets of the senses people use, most frequent first, from
-    WordNet's `index.noun`: those tagged in its sense-tagged corpus, or every sense of a
-    word with none tagged ("lorry")."""
+def read_index(path: Path) -> dict[str, tuple[list[str], bool]]:
+    """Lemma -> (the synset offsets of the senses people use, most frequent first, whether
+    they are ranked), from WordNet's `index.noun`: those tagged in its sense-tagged corpus,
+    or every sense, in no known order, of a word with none tagged ("lorry")."""
     senses = {}
     for line in path.read_text("latin-1").splitlines():
         if line.startswith(" "):
@@ -70,7 +70,7 @@ def read_index(path: Path) -> dict[str, list[str]]:
         fields = line.split()
         n_pointers, tagged = int(fields[3]), int(fields[5 + int(fields[3])])
         offsets = fields[6 + n_pointers :]
-        senses[fields[0].replace("_", " ").lower()] = offsets[:tagged] if tagged else offsets
+        senses[fields[0].replace("_", " ").lower()] = (offsets[:tagged] or offsets, tagged > 0)
     return senses
 
 
@@ -96,21 +96,32 @@ def related(senses: list[str], synsets: dict) -> set[str]:
 
 
 def candidates(
-    senses: list[str], synsets: dict, named: dict[str, str], words: set[str]
+    senses: tuple[list[str], bool], synsets: dict, named: dict[str, str], words: set[str]
 ) -> dict[str, float]:
     """The vocabulary words a noun's senses relate it to, each with the cosine it needs."""
+    senses, ranked = senses
     found: dict[str, float] = {}
     for k, offset in enumerate(senses):
-        parents = synsets[offset][1]
-        grandparents = [g for p in parents for g in synsets[p][1]]
-        word = next((named[s] for s in (offset, *parents, *grandparents) if s in named), None)
+        word = next((named[s] for s in (offset, *synsets[offset][1]) if s in named), None)
+        word = word or _kind_of_named(offset, synsets, named)
         if word:
             found.setdefault(word, SENSE_SIMILARITY)
+        elif k == 0 and ranked:
+            return found  # the commonest sense names nothing the encoder knows ("a window")
         for lemma in related([offset], synsets) & words:
             found.setdefault(lemma, SPELLING_SIMILARITY)
-        if k == 0 and not found:
-            return found  # the commonest sense names nothing the encoder knows ("a window")
     return found
+
+
+def _kind_of_named(offset: str, synsets: dict, named: dict[str, str]) -> str | None:
+    """The named word two steps up when the step between is a kind of it by name: a stallion
+    is a "male horse", a horse (a wall is a "partition", a structure: no)."""
+    for parent in synsets[offset][1]:
+        for grandparent in synsets[parent][1]:
+            word = named.get(grandparent)
+            if word and any(lemma.endswith(f" {word}") for lemma in synsets[parent][0]):
+                return word
+    return None
 
 
 def _other_reading(noun: str, sims: np.ndarray, words: tuple[str, ...]) -> set[str]:
@@ -150,7 +161,7 @@ def main(wordnet: str) -> None:
             best = int(np.argmax(margins))
             choice = list(found)[best] if margins[best] >= 0 else ""
         if choice or (" " not in noun and _other_reading(noun, sims, vocabulary_words)
-                      - related(index[noun], synsets)):  # fmt: skip
+                      - related(index[noun][0], synsets)):  # fmt: skip
             rows.append(f"{noun}\t{choice}")
     OUT.write_text(HEADER + "\n".join(rows) + "\n", "utf-8")
     print(f"wrote {OUT} ({len(rows)} nouns, {sum(not r.endswith(chr(9)) for r in rows)} mapped)")
