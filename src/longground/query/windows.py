@@ -285,10 +285,9 @@ _SHOWN = (r"(?:,?\s+(?:(?:that|which)\s+)?(?:stays?|remains?|lasts?|lasting|is|a
 _MORE = r"more\s+than|over|at\s+least|longer\s+than|upwards\s+of|no\s+less\s+than"
 _LESS = r"less\s+than|under|at\s+most|shorter\s+than|no\s+(?:more|longer)\s+than|up\s+to"
 _LASTING = re.compile(
-    rf"{_SHOWN}\s+(?:(?:for|lasting|that\s+lasts?)\s+)?(?:(?P<more>{_MORE})|(?P<less>{_LESS}))"
+    rf"{_SHOWN}\s+(?:(?:for|lasting|that\s+lasts?)\s+)?(?:(?P<more>{_MORE})|{_LESS})"
     rf"\s+(?P<t>{_TIME})(?:\s+long)?"
-    rf"|{_SHOWN}\s+(?:for\s+)?(?P<t2>{_TIME})\s+or\s+(?:(?P<more2>more|longer)|(?P<less2>less|"
-    r"shorter))\b",
+    rf"|{_SHOWN}\s+(?:for\s+)?(?P<t2>{_TIME})\s+or\s+(?:(?P<more2>more|longer)|less|shorter)\b",
     re.I,
 )
 # "for at least" / "lasting" is said of a length; a bare "over 2 minutes" needs "for" or
