@@ -131,10 +131,6 @@ def _other_reading(noun: str, sims: np.ndarray, words: tuple[str, ...]) -> set[s
     return {nearest, spelling_slip(noun)} - {None}
 
 
-def _unit(vectors: np.ndarray) -> np.ndarray:
-    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
-
-
 def main(wordnet: str) -> None:
     synsets = read_nouns(Path(wordnet) / "data.noun")
     index = read_index(Path(wordnet) / "index.noun")
@@ -149,14 +145,14 @@ def main(wordnet: str) -> None:
     nouns = [n for n in sorted(index) if n not in words and len(n.split()) <= 2
              and n.replace(" ", "").isalpha()]  # fmt: skip
     _, vocabulary_unit, _ = vocabulary_vectors()
-    near = _unit(model.encode(nouns, 256)) @ vocabulary_unit.T
+    near = model.encode(nouns, 256) @ vocabulary_unit.T  # rows of unit length: cosines
     vocabulary_words = vocabulary_vectors()[0]
     rows = []
     for noun, sims in zip(nouns, near):
         found = candidates(index[noun], synsets, named, words)
         choice = ""
         if found:
-            vectors = _unit(model.encode([noun, *found]))
+            vectors = model.encode([noun, *found])
             margins = vectors[1:] @ vectors[0] - np.array(list(found.values()))
             best = int(np.argmax(margins))
             choice = list(found)[best] if margins[best] >= 0 else ""

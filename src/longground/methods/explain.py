@@ -28,8 +28,9 @@ def explain(grounding: Grounding) -> list[str]:
                      "--count-objects counts them")  # fmt: skip
     length = analysis.get("length_s")
     if lines and length is not None:
-        least, most = length
-        bound = f"at most {most:g} s" if most is not None else f"at least {least:g} s"
+        shortest_s, longest_s = length
+        bound = (f"at most {longest_s:g} s" if longest_s is not None
+                 else f"at least {shortest_s:g} s")  # fmt: skip
         lines.append(f"why: only moments that last {bound}")
     which = analysis.get("occurrence")
     if lines and which is not None:

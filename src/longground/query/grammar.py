@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from ..timecode.grammar import NUMBER_WORDS
+
 IGNORE = re.IGNORECASE
 
 # "where's the cat", "what's on the board": the question word and "is" (a possessive such as
@@ -419,12 +421,16 @@ OCCURRENCE = re.compile(
     IGNORE,
 )
 # "the first two times the cat shows up", "the last 3 shots of the dog", "the dog's first two
-# appearances", "the first three dog shots": several moments from one end (`FEW_WORDS` says
+# appearances", "the first three dog shots": several moments from one end (`few_value` says
 # how many).
-FEW_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-             "nine": 9, "ten": 10, "couple of": 2}  # fmt: skip
-_FEW = "|".join(FEW_WORDS) + r"|[2-9]|[1-9]\d"
+_FEW = "|".join(w for w, n in NUMBER_WORDS.items() if 2 <= n <= 10) + r"|couple of|[2-9]|[1-9]\d"
 _STRETCHES = r"(?:shot|frame|scene|clip|appearance|sighting|showing|occurrence)s"
+def few_value(word: str) -> int:
+    """How many `FIRST_FEW` names: "two" 2, "couple of" 2, "12" 12."""
+    word = word.lower()
+    return 2 if word == "couple of" else NUMBER_WORDS.get(word) or int(word)
+
+
 FIRST_FEW = re.compile(
     rf"\b(?:the\s+)?(?:very\s+)?(first|last|final)\s+(?:(?:a\s+)?({_FEW}))\s+(?:times(?:\s+(?:that|"
     rf"when|of))?|{_STRETCHES}(?:\s+(?:of|with|showing|where|in\s+which|that\s+shows?))?|"

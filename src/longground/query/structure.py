@@ -170,7 +170,7 @@ def occurrence(text: str) -> tuple[int | str | None, str]:
     m = g.FIRST_FEW.search(text)
     if m:  # "the first two times", "the last 3 shots of the dog": "first 2", "last 3"
         side = "first" if m[1].lower() == "first" else "last"
-        which: int | str = f"{side} {g.FEW_WORDS.get(m[2].lower()) or int(m[2])}"
+        which: int | str = f"{side} {g.few_value(m[2])}"
         kept = f" the {m['thing']} " if m["thing"] else " "
     elif m := g.EXTREME.search(text):
         which = (m[1] or m[3]).lower()

@@ -249,6 +249,14 @@ _REACH = re.compile(
 _NEAR_WORDS = "around the time of"
 
 
+def _seconds_in(words: str, query: str) -> float:
+    """`time_to_s(words)`, or a one-line `UserError` naming `query` for an impossible time."""
+    try:
+        return time_to_s(words)
+    except ValueError as exc:
+        raise UserError(f"query {query!r}: {exc}") from None
+
+
 def reach_words(query: str) -> tuple[float | None, str]:
     """`(seconds, the query with "after", "before" or "around the time of" in place of the
     reach)` for a query that says how far apart in time its events may be; `(None, query)`
@@ -267,10 +275,7 @@ def reach_words(query: str) -> tuple[float | None, str]:
     m = _REACH.search(query)
     if m is None:
         return None, query
-    try:
-        seconds = time_to_s(m[1])
-    except ValueError as exc:
-        raise UserError(f"query {query!r}: {exc}") from None
+    seconds = _seconds_in(m[1], query)
     side = m[2] if m[2].lower() in ("after", "before", "following") else _NEAR_WORDS
     return seconds, f"{query[: m.start()]}{side}{query[m.end():]}"
 
@@ -313,10 +318,7 @@ def length_words(query: str) -> tuple[tuple[float, float | None] | None, str]:
     m = _LASTING.search(query)
     if m is None or not _SAID_OF_LENGTH.search(m[0]):
         return None, query
-    try:
-        seconds = time_to_s(m["t"] or m["t2"])
-    except ValueError as exc:
-        raise UserError(f"query {query!r}: {exc}") from None
+    seconds = _seconds_in(m["t"] or m["t2"], query)
     bound = (seconds, None) if m["more"] or m["more2"] else (0.0, seconds)
     return bound, f"{query[: m.start()]}{query[m.end():]}".strip()
 
