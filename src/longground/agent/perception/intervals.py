@@ -126,7 +126,7 @@ def occurrence(
     """
     if length_s is not None:
         least, most = length_s
-        lengths = moments.ends_s - moments.starts_s
+        lengths = moments.lengths_s
         moments = moments[(lengths >= least) & (lengths <= (np.inf if most is None else most))]
     if which is None:
         return moments
@@ -137,7 +137,7 @@ def occurrence(
     if which in EXTREMES:
         if not len(moments):
             return moments
-        lengths = (moments.ends_s - moments.starts_s)[order]
+        lengths = moments.lengths_s[order]
         pick = np.argmax(lengths) if which == "longest" else np.argmin(lengths)
         return moments[order[pick : pick + 1]]
     index = which - 1 if which > 0 else len(order) + which
