@@ -44,7 +44,6 @@ from imagenet_hypernyms import read_nouns
 
 from longground.encoders.class_words import vocabulary
 from longground.encoders.imagenet_labels import imagenet_synsets
-from longground.encoders.minilm import MiniLM
 from longground.query.vocabulary import SYNONYM_SIMILARITY, spelling_slip, vocabulary_vectors
 
 OUT = Path(__file__).resolve().parents[1] / "src/longground/data/wordnet_nouns.tsv"
@@ -141,12 +140,10 @@ def main(wordnet: str) -> None:
         lemma = next((w for w in synsets[offset][0] if w in words), None)
         if lemma:
             named[offset] = lemma
-    model = MiniLM()
+    vocabulary_words, vocabulary_unit, model = vocabulary_vectors()
     nouns = [n for n in sorted(index) if n not in words and len(n.split()) <= 2
              and n.replace(" ", "").isalpha()]  # fmt: skip
-    _, vocabulary_unit, _ = vocabulary_vectors()
     near = model.encode(nouns, 256) @ vocabulary_unit.T  # rows of unit length: cosines
-    vocabulary_words = vocabulary_vectors()[0]
     rows = []
     for noun, sims in zip(nouns, near):
         found = candidates(index[noun], synsets, named, words)
