@@ -1,8 +1,9 @@
-"""The speech channel: voice-activity segments and a word-timed transcript (pocketsphinx).
+"""The speech channel: speech in cues and a word-timed transcript (pocketsphinx).
 
 The audio is decoded once, a chunk at a time; each speech segment is handed to the
 recogniser as soon as the voice-activity detector closes it, so memory holds at most the
-open segment and one chunk.
+open segment and one chunk. A segment of long talk is then cut into cues at its pauses, as
+subtitles show it (`cues`): a cue is the unit a speech query answers with.
 """
 
 from __future__ import annotations
@@ -20,6 +21,11 @@ from .vad import WINDOW, Segmenter, SileroVad
 
 _FILLER = re.compile(r"^(<.*>|\[.*\]|\+\+.*\+\+)$")
 MAX_SEGMENT_S = 60.0  # longer speech is cut here so one utterance stays small for the decoder
+#: A cue lasts at most this long unless the talk has no pause to cut it at: the longest a
+#: subtitle stays on screen in common subtitling style guides (7 s). A pause is a gap of at
+#: least `CUE_PAUSE_S` between two recognised words (10 of pocketsphinx's frames).
+CUE_MAX_S = 7.0
+CUE_PAUSE_S = 0.1
 #: The transcript's search settings: no second (flat) pass, and at most 3000 HMMs and 5 word
 #: exits per 10 ms frame (pocketsphinx's defaults: a flat pass, 30000 and no limit). On the
 #: held-out espeak-ng sentences of `perf/bench_keyword.py` (155 s of speech) this is 0.28x real
@@ -74,8 +80,33 @@ class Recogniser:
         return out
 
 
+def cues(
+    start_s: float, end_s: float, words: list[tuple[float, float, str]]
+) -> list[tuple[float, float]]:  # fmt: skip
+    """A speech segment `[start_s, end_s)` cut into cues of at most `CUE_MAX_S`: a longer
+    one is cut in the middle of its longest pause between `words` `(start_s, end_s, word)`,
+    and each side again, until every piece is short enough or has no pause left.
+
+    >>> said = [(0.2, 3.0, "one"), (3.4, 6.0, "two"), (6.1, 9.0, "three")]
+    >>> cues(0.0, 9.5, said)
+    [(0.0, 3.2), (3.2, 9.5)]
+    >>> cues(0.0, 6.5, said[:2]), cues(0.0, 9.5, [(0.2, 9.3, "one")])
+    ([(0.0, 6.5)], [(0.0, 9.5)])
+    """
+    if end_s - start_s <= CUE_MAX_S:
+        return [(start_s, end_s)]
+    inside = sorted(w for w in words if start_s <= w[0] < end_s)
+    pause, cut = max(
+        ((b[0] - a[1], (a[1] + b[0]) / 2) for a, b in zip(inside, inside[1:])), default=(0, 0)
+    )
+    if pause < CUE_PAUSE_S:
+        return [(start_s, end_s)]
+    return cues(start_s, cut, inside) + cues(cut, end_s, inside)
+
+
 def extract_speech(video: str | Path, recogniser: Recogniser | None = None) -> Transcript:
-    """Voice-activity segments, the words recognised inside them and their phones.
+    """Speech cues (`cues` of the voice-activity segments), the words recognised in each
+    segment and the phones of each cue.
 
     Raises:
         BadAudio: the audio stream cannot be decoded.
@@ -87,13 +118,17 @@ def extract_speech(video: str | Path, recogniser: Recogniser | None = None) -> T
     words: list[tuple[float, float, str]] = []
     phones: list[str] = []
 
+    def clip(start_s, end_s):
+        first = max(int(start_s * RATE_HZ) - buffer_at, 0)
+        return buffer[first : int(end_s * RATE_HZ) - buffer_at], (buffer_at + first) / RATE_HZ
+
     def close(found):
         for start_s, end_s in found:
-            segments.append((start_s, end_s))
-            first = max(int(start_s * RATE_HZ) - buffer_at, 0)
-            clip = buffer[first : int(end_s * RATE_HZ) - buffer_at]
-            words.extend(recogniser.words(clip, (buffer_at + first) / RATE_HZ))
-            phones.append(recogniser.phones(clip))
+            said = recogniser.words(*clip(start_s, end_s))
+            words.extend(said)
+            for cue in cues(start_s, end_s, said):
+                segments.append(cue)
+                phones.append(recogniser.phones(clip(*cue)[0]))
 
     for chunk in pcm_chunks(video):
         buffer = np.concatenate([buffer, chunk])

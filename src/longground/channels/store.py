@@ -19,7 +19,8 @@ from .extract import extract_audio_channel, extract_visual_channels
 #: Bump when what a channel extracts changes; old entries are then not read.
 VERSION = 4  # 2: text and people look only at frames whose picture changed; 3: `speech.SEARCH`;
 #  4: the phones of each speech segment
-KEYWORD_VERSION = 1  # the same, for the keyword-spotting scores of one needle
+SPEECH_VERSION = 5  # the speech channel's own, after 4: long talk in cues (`speech.cues`)
+KEYWORD_VERSION = 2  # the same, for the keyword-spotting scores of one needle (2: per cue)
 _PACKAGES = {"speech": ("pocketsphinx", "silero-vad"), "text": ("rapidocr-onnxruntime",),
              "people": ("opencv-python",)}  # fmt: skip
 
@@ -48,7 +49,8 @@ class ChannelStore:
         self.root = root
 
     def path_for(self, video: Path, name: str, fps: float) -> Path:
-        key = {"channel": name, "version": VERSION, "fps": f"{fps:g}" if name != "speech" else "-",
+        version = SPEECH_VERSION if name == "speech" else VERSION
+        key = {"channel": name, "version": version, "fps": f"{fps:g}" if name != "speech" else "-",
                "models": ",".join(f"{p}={_version(p)}" for p in _PACKAGES[name])}  # fmt: skip
         return channels_path(video_fingerprint(video), key, self.root)
 
