@@ -116,3 +116,11 @@ def test_text_phrase_split_into_boxes_is_found_on_its_frame():
     readings = Readings.from_rows([(5.0, 9.0, "HALF", 0.9), (5.0, 9.0, "TIME", 0.9),
                                    (9.0, 12.0, "HALF", 0.9)])  # fmt: skip
     assert text_moments(readings, "half time")[0].to_list() == [[5.0, 9.0]]
+
+
+def test_a_numeral_is_listened_for_as_it_is_said():
+    """The recogniser writes "seven", never "7": a needle's numerals are spelled out."""
+    said = Transcript.from_words([(1.0, 1.5, "room"), (1.5, 2.0, "seven")],
+                                 Moments.from_list([[0.8, 2.2]]))  # fmt: skip
+    assert speech_moments(said, "7")[0].to_list() == [[0.8, 2.2]]
+    assert speech_moments(said, "the 7th")[0].to_list() == []

@@ -1,7 +1,7 @@
 """Reading moments off a channel for a routed query: pure functions of the channel's value
 type and the needle, each returning `(Moments, details)` where details go to the trace.
 
-- speech: the voice-activity segments whose words hold the needle, or where the keyword
+- speech: the cues (`speech.cues`) whose words hold the needle, or where the keyword
   spotter hears it and a second listen agrees, judged against null words
   (`speech_moments`).
 - text: each on-screen line scores 1.0 when it holds the needle, else the best
@@ -94,18 +94,18 @@ def speech_moments(
     transcript: Transcript, needle: str, spotted: dict | None = None, absent: bool = False,
     duration_s: float | None = None,
 ) -> tuple[Moments, dict]:  # fmt: skip
-    """The voice-activity segments where the needle is said, and the trace's details.
+    """The cues (`speech.cues`) where the needle is said, and the trace's details.
 
-    With no needle, any speech: every segment, or with `absent` the silences, the gaps of at
-    least `SILENCE_MIN_S` between segments and the video's ends (`duration_s`).
+    With no needle, any speech: every stretch of it, or with `absent` the silences, the gaps
+    of at least `SILENCE_MIN_S` between cues and the video's ends (`duration_s`).
 
-    A segment holds the needle when the transcript has it word for word (a plural too), or
+    A cue holds the needle when the transcript has it word for word (a plural too), or
     when the keyword spotter hears it (`spotted`, mean log-likelihood ratio at least
     `KEYWORD_MATCH`) and a second, independent listen agrees: the needle's phones match the
-    phone recogniser's phones of the segment (`Transcript.phones`), or the transcript's
+    phone recogniser's phones of the cue (`Transcript.phones`), or the transcript's
     words as phones, better than everyday null words match them (`NULL_WORDS`; at least
     `PHONE_Z` / `WORD_Z` of their standard deviations above their mean), or, for a needle of
-    several words, the sentence model reads the segment as saying it (`SEMANTIC_MATCH`).
+    several words, the sentence model reads the cue as saying it (`SEMANTIC_MATCH`).
     The spotter alone fires on words that fit any speech well; the null words are how much
     a word that was not said still matches.
 
@@ -152,15 +152,17 @@ def speech_moments(
 def _any_speech(
     spans: np.ndarray, absent: bool, duration_s: float | None
 ) -> tuple[Moments, dict]:  # fmt: skip
-    """Every speech segment (scored 1), or the silences between them (see `speech_moments`).
+    """Every stretch of speech (scored 1; the cues of one segment joined again), or the
+    silences between them (see `speech_moments`).
 
-    >>> segments = np.array([[1.0, 4.0], [5.0, 9.0]])
-    >>> _any_speech(segments, True, 20.0)[0].to_list()
-    [[9.0, 20.0]]
+    >>> cues = np.array([[1.0, 4.0], [5.0, 7.0], [7.0, 9.0]])
+    >>> _any_speech(cues, False, 20.0)[0].to_list(), _any_speech(cues, True, 20.0)[0].to_list()
+    ([[1.0, 4.0], [5.0, 9.0]], [[9.0, 20.0]])
     """
     details = {"segments": len(spans), "any": "speech"}
     if not absent:
-        return Moments(spans.reshape(-1, 2), np.ones(len(spans))), details
+        talk = Moments(spans.reshape(-1, 2)).merge()
+        return Moments(talk.spans, np.ones(len(talk))), details
     details.update(any="silence", min_s=SILENCE_MIN_S)
     end_s = float(duration_s if duration_s is not None else (spans[-1, 1] if len(spans) else 0))
     gaps = Moments(spans.reshape(-1, 2)).gaps(0.0, end_s, SILENCE_MIN_S)

@@ -12,6 +12,9 @@ from pathlib import Path
 VOWELS = frozenset("AA AE AH AO AW AY EH ER EY IH IY OW OY UH UW".split())
 SIMILAR_COST = 0.5  # one vowel heard as another, which the recogniser does often
 _LETTERS = re.compile(r"[a-z0-9']+")
+_NUMERAL = re.compile(r"(\d+)(st|nd|rd|th)?")
+#: Numerals longer than this are said digit by digit (a phone number, a code).
+MAX_SPELLED_DIGITS = 6
 
 
 @lru_cache(maxsize=1)
@@ -29,12 +32,28 @@ def _dictionary() -> dict[str, tuple[str, ...]]:
 
 
 def words(text: str) -> list[str]:
-    """Lower-case word tokens.
+    """Lower-case word tokens, numerals as they are said (`num2words`), since the
+    recogniser writes what it hears ("seven", never "7").
 
-    >>> words("The Budget, approved!")
-    ['the', 'budget', 'approved']
+    >>> words("The Budget, approved!"), words("Room 7, 21st floor")
+    (['the', 'budget', 'approved'], ['room', 'seven', 'twenty', 'first', 'floor'])
+    >>> words("call 0800123")
+    ['call', 'zero', 'eight', 'zero', 'zero', 'one', 'two', 'three']
     """
-    return _LETTERS.findall(text.lower())
+    out = []
+    for token in _LETTERS.findall(text.lower()):
+        numeral = _NUMERAL.fullmatch(token)
+        out.extend(_LETTERS.findall(_spoken(*numeral.groups())) if numeral else [token])
+    return out
+
+
+def _spoken(digits: str, ordinal: str | None) -> str:
+    """A numeral in words: a cardinal or ordinal, or digit by digit when long."""
+    from num2words import num2words
+
+    if len(digits) > MAX_SPELLED_DIGITS or (digits.startswith("0") and len(digits) > 1):
+        return " ".join(num2words(int(d)) for d in digits)
+    return num2words(int(digits), to="ordinal" if ordinal else "cardinal")
 
 
 def phones(text: str) -> list[str]:

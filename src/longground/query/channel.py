@@ -373,16 +373,22 @@ def _names_a_thing(word: str) -> bool:
     return word in PERSON_NOUNS or object_noun(canonical_noun(word) or word)
 
 
+_NUMBER_LEAD = rf"^(?:the\s+)?(?:number|digit)\s+(?=(?:\d|{WORD_NUMBER}|zero)\b)"
+
+
 def clean_needle(raw: str) -> str:
     """The needle without quotes, end punctuation, filler words at its ends, lower-cased,
     with the spaces around a score's dash removed.
 
     >>> clean_needle('"Quarterly Results" on screen?'), clean_needle("2 - 1")
     ('quarterly results', '2-1')
+    >>> clean_needle("the number seven"), clean_needle("the number plate")
+    ('seven', 'the number plate')
     """
     text = raw.strip().strip(_Q + "?.!,").strip()
     text = re.sub(r"\s*([-:–])\s*(?=\d)", r"\1", text).replace("–", "-")
     text = re.sub(r"^(?:the\s+(?:word|words|phrase|name|title|caption)\s+)", "", text, flags=re.I)
+    text = re.sub(_NUMBER_LEAD, "", text, flags=re.I)  # "the number seven": "seven"
     text = re.sub(
         r"\s+(?:(?:is|are)\s+)?(?:on\s+(?:the\s+)?screen|appears?|is\s+shown|shown|"
         r"(?:is|are|gets?)\s+(?:said|spoken|mentioned|heard)|comes?\s+up|pops?\s+up|"
