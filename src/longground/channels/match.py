@@ -32,14 +32,23 @@ SEMANTIC_MATCH = 0.6
 #: phones (`PHONE_Z`) or on the transcript's words spelled as phones (`WORD_Z`). Chosen on a
 #: `synth --av` rendering (seed 3) and checked on another (seed 11): docs/channels.md.
 PHONE_Z, WORD_Z = 0.5, 1.0
-#: Everyday words no query is likely to ask for, of two to four syllables: how well a word
-#: that was not said still matches a segment.
+#: Everyday words no query is likely to ask for: how well a word that was not said still
+#: matches a cue. A needle is judged against the `NULL_COUNT` of them closest to it in
+#: number of phones (`null_words`), since a short word matches some stretch of almost any
+#: talk and a long one seldom does. The first 28 (two to four syllables) were chosen on a
+#: `synth --av` rendering (seed 3) and checked on another (seed 11), docs/channels.md; the
+#: short and long ones that follow give short and long needles nulls of their own length.
 NULL_WORDS = (
     "window", "garden", "letter", "morning", "number", "person", "station", "problem",
     "picture", "family", "question", "answer", "paper", "market", "travel", "river", "animal",
     "business", "minute", "doctor", "kitchen", "mountain", "summer", "island", "village",
     "energy", "history", "country",
+    "ice", "egg", "oak", "key", "tea", "shoe", "pie", "toe", "owl", "ash", "jaw", "zoo", "inn",
+    "bee", "ink", "fig", "gum", "mug", "web", "moth", "yak", "kite", "dove",
+    "television", "photography", "temperature", "agriculture", "electricity", "refrigerator",
+    "university", "vocabulary", "helicopter", "kindergarten", "thermometer", "encyclopedia",
 )  # fmt: skip
+NULL_COUNT = 28
 #: Keyword spotting: the mean log-likelihood ratio per frame at which a segment holds the
 #: needle (chosen on held-out words and sentences; docs/channels.md), and the speech score
 #: gained per unit of ratio above it.
@@ -124,7 +133,7 @@ def speech_moments(
     texts = [transcript.text_between(float(a), float(b)) for a, b in spans]
     said = re.compile(rf"\b{re.escape(phrase)}(?:s|es|'s)?\b")  # "budget", "budgets"
     exact = np.array([bool(said.search(" ".join(words(t)))) for t in texts])
-    nulls = tuple(w for w in NULL_WORDS if w not in tokens)
+    nulls = null_words(tokens)
     heard = [tuple(p.split()) for p in transcript.phones] or [()] * len(spans)
     heard_z = _standout(phones(phrase), heard, nulls)
     words_z = _standout(phones(phrase), [tuple(phones(t)) for t in texts], nulls)
@@ -174,6 +183,18 @@ def _heard(i, texts, exact, kws, heard_z, words_z) -> dict:
     spotted = round(float(kws[i]), 5) if np.isfinite(kws[i]) else None
     return {"segment": i, "words": texts[i][:120], "exact": bool(exact[i]), "spotted": spotted,
             "phones_z": round(float(heard_z[i]), 2), "words_z": round(float(words_z[i]), 2)}
+
+
+def null_words(tokens: list[str]) -> tuple[str, ...]:
+    """The `NULL_COUNT` null words closest to the needle `tokens` in number of phones (in
+    `NULL_WORDS`' order among equals), the needle's own words left out.
+
+    >>> null_words(["ace"])[:3], sorted(null_words(["budget"])) == sorted(NULL_WORDS[:28])
+    (('ice', 'egg', 'oak'), True)
+    """
+    length = len(phones(" ".join(tokens)))
+    pool = [w for w in NULL_WORDS if w not in tokens]
+    return tuple(sorted(pool, key=lambda w: abs(len(phones(w)) - length))[:NULL_COUNT])
 
 
 def _standout(
