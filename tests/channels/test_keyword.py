@@ -75,10 +75,27 @@ def test_scores_are_cached_per_needle(talk, monkeypatch):
 def test_a_word_outside_the_dictionary_is_named_not_searched(talk):
     path, store, evidence, _ = talk
     spotted = store.with_spotted(path, evidence, "zqxvbw").spotted["zqxvbw"]
-    assert spotted == {"scores": [None] * len(evidence.get("speech").segments),
-                       "unknown": ["zqxvbw"]}  # fmt: skip
+    none = [None] * len(evidence.get("speech").segments)
+    assert spotted == {"scores": none, "null_best": none, "unknown": ["zqxvbw"]}
     _, details = speech_moments(evidence.get("speech"), "zqxvbw", spotted)
     assert "zqxvbw" in details["not_spotted"]
+
+
+def test_a_phrase_scores_the_same_alone_and_beside_null_words(talk):
+    """One pass listens for the needle and its null words; each phrase's score is within 1%
+    of the one a pass for it alone gives (the phrases do not compete; the search's beam
+    prunes their paths together, which moves the scores by about 0.3% here)."""
+    path, _, evidence, _ = talk
+    (samples,) = segment_audio(path, evidence.get("speech").segments)
+    spotter = keyword_module.Spotter()
+    together = ["window", "garden", "river", "tomato"]
+    spotter.listen_for(together)
+    beside = spotter.scores(samples)
+    alone = []
+    for phrase in together:
+        spotter.listen_for([phrase])
+        alone += spotter.scores(samples)
+    assert beside == pytest.approx(alone, rel=0.01) and np.isfinite(beside[0])
 
 
 @pytest.mark.parametrize("seed", range(5))

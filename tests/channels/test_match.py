@@ -7,35 +7,7 @@ import pytest
 
 from longground.channels import People, Readings, Transcript
 from longground.channels.match import people_moments, speech_moments, text_moments
-from longground.channels.phonetic import best_match, phones
 from longground.moments import Moments
-
-
-def naive_best_match(needle, hay):
-    """Every start and end of `hay`, plain edit distance with the same costs."""
-    from longground.channels.phonetic import _cost
-
-    best = float(len(needle))
-    for i in range(len(hay) + 1):
-        for j in range(i, len(hay) + 1):
-            part = hay[i:j]
-            d = [[0.0] * (len(part) + 1) for _ in range(len(needle) + 1)]
-            for a in range(len(needle) + 1):
-                for b in range(len(part) + 1):
-                    if a == 0 or b == 0:
-                        d[a][b] = float(a + b)
-                    else:
-                        d[a][b] = min(d[a - 1][b - 1] + _cost(needle[a - 1], part[b - 1]),
-                                      d[a - 1][b] + 1, d[a][b - 1] + 1)  # fmt: skip
-            best = min(best, d[-1][-1])
-    return max(0.0, 1 - best / len(needle)) if needle else 0.0
-
-
-@pytest.mark.parametrize(("needle", "said"), [("budget", "the body was a true"),
-                         ("weather", "that winter"), ("piano", "pianos"), ("go", "")])  # fmt: skip
-def test_phone_match_against_naive(needle, said):
-    n, h = phones(needle), phones(said)
-    assert best_match(n, h) == pytest.approx(naive_best_match(n, h))
 
 
 def transcript():

@@ -34,14 +34,14 @@ def test_a_speech_answer_that_no_segment_came_near_says_so():
     route = {"channel": "speech", "needle": "computer", "rule": "speech-says", "margin": 0.44}
     empty = Grounding(Moments.empty(), trace={"route": route, "channel": {"segments": 10}})
     assert explain(empty)[-1] == (
-        "rejected: none of the 10 speech segments holds 'computer': no transcript has it word "
+        "rejected: none of the 10 speech cues holds 'computer': no transcript has it word "
         "for word, and the keyword spotter heard it in none"
     )
     unknown = {"segments": 10, "not_spotted": "not in the dictionary: zyx"}
     lines = explain(Grounding(Moments.empty(), trace={"route": route, "channel": unknown}))
     assert lines[-1].endswith("word for word, and not in the dictionary: zyx")
     silent = Grounding(Moments.empty(), trace={"route": route, "channel": {"segments": 0}})
-    assert explain(silent)[-1] == "rejected: the video has no speech segments to listen to"
+    assert explain(silent)[-1] == "rejected: the video has no speech to listen to"
 
 
 def test_a_channel_asked_for_itself_says_so():
@@ -50,7 +50,7 @@ def test_a_channel_asked_for_itself_says_so():
     trace = {"route": route, "channel": details}
     silence = Grounding(Moments.from_list([[2.4, 9.8]], [1.0]), trace=trace)
     assert explain(silence)[1] == (
-        "why: silence: the gaps of at least 2 s around the 3 speech segments"
+        "why: silence: the gaps of at least 2 s around the 3 speech cues"
     )
     text = {"route": {"channel": "text", "needle": "", "rule": "text-any"},
             "channel": {"lines": 4, "any": "text"}}  # fmt: skip

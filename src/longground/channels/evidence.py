@@ -19,9 +19,8 @@ from ..moments import Moments
 
 @dataclass(frozen=True)
 class Transcript:
-    """Speech: `segments` (Moments, seconds), words `text[i]` spoken over
-    `[start_s[i], end_s[i])`, and `phones[k]`, the phones recognised in segment k on their own
-    (space-separated; empty when not listened for).
+    """Speech: its cues `segments` (Moments, seconds; `speech.cues`) and words `text[i]`
+    spoken over `[start_s[i], end_s[i])`.
 
     >>> t = Transcript.from_words([(1.0, 1.4, "hello"), (1.5, 2.0, "world")], Moments.empty())
     >>> len(t), t.text_between(0.0, 1.45)
@@ -32,25 +31,19 @@ class Transcript:
     start_s: np.ndarray
     end_s: np.ndarray
     text: tuple[str, ...]
-    phones: tuple[str, ...] = ()
 
     def __post_init__(self):
         if not len(self.start_s) == len(self.end_s) == len(self.text):
             raise ValueError("word times and words differ in length")
-        if self.phones and len(self.phones) != len(self.segments):
-            raise ValueError("one phone string per segment expected")
 
     @classmethod
-    def from_words(
-        cls, words: list[tuple[float, float, str]], segments: Moments, phones: tuple = ()
-    ) -> Transcript:
+    def from_words(cls, words: list[tuple[float, float, str]], segments: Moments) -> Transcript:
         words = sorted(words)
         return cls(
             segments,
             np.array([w[0] for w in words], np.float64),
             np.array([w[1] for w in words], np.float64),
             tuple(w[2] for w in words),
-            tuple(phones),
         )
 
     def __len__(self) -> int:
@@ -76,14 +69,13 @@ class Transcript:
             "words": [
                 [float(a), float(b), t] for a, b, t in zip(self.start_s, self.end_s, self.text)
             ],
-            "phones": list(self.phones),
         }
 
     @classmethod
     def from_dict(cls, data: dict) -> Transcript:
         spans = np.array(data["segments"], np.float64).reshape(-1, 2)
         words = [tuple(w) for w in data["words"]]
-        return cls.from_words(words, Moments(spans), tuple(data.get("phones", ())))
+        return cls.from_words(words, Moments(spans))
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 type and the needle, each returning `(Moments, details)` where details go to the trace.
 
 - speech: the cues (`speech.cues`) whose words hold the needle, or where the keyword
-  spotter hears it and a second listen agrees, judged against null words
+  spotter hears it better than it hears each of the needle's null words
   (`speech_moments`).
 - text: each on-screen line scores 1.0 when it holds the needle, else the best
   `difflib` ratio of the needle against a stretch of the line as long as it, or how well the
@@ -17,27 +17,22 @@ from __future__ import annotations
 
 import re
 from difflib import SequenceMatcher
-from functools import lru_cache
 
 import numpy as np
 
 from ..moments import Moments
 from .evidence import People, Readings, Transcript
-from .phonetic import best_match, phones, words
+from .phonetic import phones, words
 
 SPEECH_MATCH = 0.75
-SEMANTIC_MATCH = 0.6
-#: A spotted needle is heard again when its phones match a segment's better than the null
-#: words match it by this many of their standard deviations: on the phone recogniser's own
-#: phones (`PHONE_Z`) or on the transcript's words spelled as phones (`WORD_Z`). Chosen on a
-#: `synth --av` rendering (seed 3) and checked on another (seed 11): docs/channels.md.
-PHONE_Z, WORD_Z = 0.5, 1.0
-#: Everyday words no query is likely to ask for: how well a word that was not said still
-#: matches a cue. A needle is judged against the `NULL_COUNT` of them closest to it in
-#: number of phones (`null_words`), since a short word matches some stretch of almost any
-#: talk and a long one seldom does. The first 28 (two to four syllables) were chosen on a
-#: `synth --av` rendering (seed 3) and checked on another (seed 11), docs/channels.md; the
-#: short and long ones that follow give short and long needles nulls of their own length.
+#: Everyday words no query is likely to ask for: the keyword spotter listens for them beside
+#: the needle, and a spotted needle counts only where it scores above every one of them (a
+#: word that was not said still fits some speech well). A needle is judged against the
+#: `NULL_COUNT` of them closest to it in number of phones (`null_words`), since a short word
+#: fits some stretch of almost any talk and a long one seldom does. The first 28 (two to
+#: four syllables) were chosen on a `synth --av` rendering (seed 3) and checked on another
+#: (seed 11), docs/channels.md; the short and long ones that follow give short and long
+#: needles nulls of their own length.
 NULL_WORDS = (
     "window", "garden", "letter", "morning", "number", "person", "station", "problem",
     "picture", "family", "question", "answer", "paper", "market", "travel", "river", "animal",
@@ -68,13 +63,6 @@ def _core_words(needle: str) -> list[str]:
     while tokens and tokens[0] in _ARTICLES:
         tokens = tokens[1:]
     return tokens
-
-
-@lru_cache(maxsize=1)
-def _sentence_model():
-    from ..encoders.minilm import MiniLM
-
-    return MiniLM()
 
 
 def spoken_needle(needle: str) -> str:
@@ -109,19 +97,15 @@ def speech_moments(
     of at least `SILENCE_MIN_S` between cues and the video's ends (`duration_s`).
 
     A cue holds the needle when the transcript has it word for word (a plural too), or
-    when the keyword spotter hears it (`spotted`, mean log-likelihood ratio at least
-    `KEYWORD_MATCH`) and a second, independent listen agrees: the needle's phones match the
-    phone recogniser's phones of the cue (`Transcript.phones`), or the transcript's
-    words as phones, better than everyday null words match them (`NULL_WORDS`; at least
-    `PHONE_Z` / `WORD_Z` of their standard deviations above their mean), or, for a needle of
-    several words, the sentence model reads the cue as saying it (`SEMANTIC_MATCH`).
-    The spotter alone fires on words that fit any speech well; the null words are how much
-    a word that was not said still matches.
+    when the keyword spotter hears it there (`spotted`: mean log-likelihood ratio at least
+    `KEYWORD_MATCH`) better than it hears any of the needle's null words (`null_words`,
+    listened for in the same pass). The spotter alone fires on words that fit any speech
+    well; the null words say how well a word that was not said fits this cue.
 
     Args:
         transcript: the speech channel.
         needle: the words to listen for (articles are dropped).
-        spotted: the needle's keyword-spotting scores per segment (`keyword.spot`), if any.
+        spotted: the keyword spotter's scores per cue (`keyword.spot`), if any.
     """
     tokens = _core_words(needle)
     spans = transcript.segments.spans
@@ -133,29 +117,34 @@ def speech_moments(
     texts = [transcript.text_between(float(a), float(b)) for a, b in spans]
     said = re.compile(rf"\b{re.escape(phrase)}(?:s|es|'s)?\b")  # "budget", "budgets"
     exact = np.array([bool(said.search(" ".join(words(t)))) for t in texts])
-    nulls = null_words(tokens)
-    heard = [tuple(p.split()) for p in transcript.phones] or [()] * len(spans)
-    heard_z = _standout(phones(phrase), heard, nulls)
-    words_z = _standout(phones(phrase), [tuple(phones(t)) for t in texts], nulls)
-    semantic = _semantic(phrase, texts) if len(tokens) > 1 else np.zeros(len(spans))
-    kws = np.array([-np.inf if v is None else v for v in (spotted or {}).get("scores", [])]
-                   or np.full(len(spans), -np.inf))  # fmt: skip
-    agreed = (heard_z >= PHONE_Z) | (words_z >= WORD_Z) | (semantic >= SEMANTIC_MATCH)
+    spotted = spotted or {}
+    kws = _finite(spotted.get("scores"), len(spans))
+    null_best = spotted.get("null_best") or [None] * len(spans)
+    nulls = _finite([n and n[1] for n in null_best], len(spans))
     spotted_ok = kws >= KEYWORD_MATCH
-    keep = exact | (spotted_ok & agreed)
+    keep = exact | (spotted_ok & (kws > nulls))
     scores = np.where(exact, 1.0, [spotted_score(v) if np.isfinite(v) else 0.0 for v in kws])
+
+    def heard(i: int) -> dict:
+        return {"segment": int(i), "words": texts[i][:120], "exact": bool(exact[i]),
+                "spotted": round(float(kws[i]), 5) if np.isfinite(kws[i]) else None,
+                "null": null_best[i]}  # fmt: skip
+
     details = {
         "segments": len(spans), "needle": phrase,
         "rule": f"said word for word, or spotted (log-likelihood ratio >= {KEYWORD_MATCH}) "
-                f"and heard again: phones z >= {PHONE_Z} or words z >= {WORD_Z} against "
-                f"{len(nulls)} null words",
-        "matched": [_heard(i, texts, exact, kws, heard_z, words_z) for i in np.flatnonzero(keep)],
-        "rejected": [_heard(i, texts, exact, kws, heard_z, words_z)
-                     for i in np.flatnonzero(spotted_ok & ~keep)],
+                f"above each of {NULL_COUNT} null words",
+        "matched": [heard(i) for i in np.flatnonzero(keep)],
+        "rejected": [heard(i) for i in np.flatnonzero(spotted_ok & ~keep)],
     }  # fmt: skip
-    if spotted and spotted.get("unknown"):
+    if spotted.get("unknown"):
         details["not_spotted"] = f"not in the dictionary: {', '.join(spotted['unknown'])}"
     return Moments(spans[keep].reshape(-1, 2), scores[keep]), details
+
+
+def _finite(values: list | None, n: int) -> np.ndarray:
+    """`(n,)` scores with None (or no list at all) as `-inf`."""
+    return np.array([-np.inf if v is None else v for v in values or [None] * n], np.float64)
 
 
 def _any_speech(
@@ -178,13 +167,6 @@ def _any_speech(
     return Moments(gaps.spans, np.ones(len(gaps))), details
 
 
-def _heard(i, texts, exact, kws, heard_z, words_z) -> dict:
-    """One segment's evidence, for the trace."""
-    spotted = round(float(kws[i]), 5) if np.isfinite(kws[i]) else None
-    return {"segment": i, "words": texts[i][:120], "exact": bool(exact[i]), "spotted": spotted,
-            "phones_z": round(float(heard_z[i]), 2), "words_z": round(float(words_z[i]), 2)}
-
-
 def null_words(tokens: list[str]) -> tuple[str, ...]:
     """The `NULL_COUNT` null words closest to the needle `tokens` in number of phones (in
     `NULL_WORDS`' order among equals), the needle's own words left out.
@@ -195,36 +177,6 @@ def null_words(tokens: list[str]) -> tuple[str, ...]:
     length = len(phones(" ".join(tokens)))
     pool = [w for w in NULL_WORDS if w not in tokens]
     return tuple(sorted(pool, key=lambda w: abs(len(phones(w)) - length))[:NULL_COUNT])
-
-
-def _standout(
-    needle: list[str], heard: list[tuple[str, ...]], nulls: tuple[str, ...]
-) -> np.ndarray:
-    """`(K,)` how far the needle's phones match each segment's phones better than the null
-    words do, in the null words' standard deviations (`-inf` for a segment with none)."""
-    out = np.full(len(heard), -np.inf)
-    for i, hay in enumerate(heard):
-        if hay:
-            mean, spread = _null_stats(hay, nulls)
-            out[i] = (best_match(needle, list(hay)) - mean) / spread
-    return out
-
-
-@lru_cache(maxsize=4096)
-def _null_stats(hay: tuple[str, ...], nulls: tuple[str, ...]) -> tuple[float, float]:
-    """Mean and standard deviation (at least 0.05) of the null words' phone matches."""
-    values = np.array([best_match(phones(w), list(hay)) for w in nulls])
-    return float(values.mean()), max(float(values.std()), 0.05)
-
-
-def _semantic(phrase: str, texts: list[str]) -> np.ndarray:
-    """`(K,)` the sentence model's cosine between the needle and each segment's words."""
-    out = np.zeros(len(texts))
-    heard = [i for i, t in enumerate(texts) if t]
-    if heard:
-        vectors = _sentence_model().encode([phrase] + [texts[i] for i in heard])
-        out[heard] = vectors[1:] @ vectors[0]
-    return out
 
 
 def _normalise(text: str) -> str:

@@ -35,34 +35,14 @@ CUE_PAUSE_S = 0.1
 SEARCH = {"fwdflat": False, "maxhmmpf": 3000, "maxwpf": 5}
 
 
-#: The phone recogniser's settings: pocketsphinx's phone language model, language weight 2
-#: and wide beams (its documented allphone set-up); about 0.1x real time.
-PHONE_SEARCH = {"lw": 2.0, "beam": 1e-20, "pbeam": 1e-20}
-_NOT_PHONES = frozenset({"SIL", "+SPN+", "+NSN+", "+BREATH+", "+COUGH+", "+UM+", "+UH+"})
-
-
 class Recogniser:
-    """pocketsphinx's English model (acoustic model, language model, dictionary from its
-    wheel), and a second decoder that recognises phones alone (no words, no dictionary), so
-    a word the language model wrote down as another can still be heard."""
+    """pocketsphinx's English model: acoustic model, language model and dictionary from its
+    wheel."""
 
     def __init__(self):
         pocketsphinx = require("pocketsphinx", "channels")
         self._decoder = pocketsphinx.Decoder(samprate=RATE_HZ, loglevel="ERROR", **SEARCH)
         self._frate = int(self._decoder.config["frate"])
-        model = Path(pocketsphinx.get_model_path()) / "en-us" / "en-us-phone.lm.bin"
-        self._phones = pocketsphinx.Decoder(
-            samprate=RATE_HZ, loglevel="ERROR", allphone=str(model), **PHONE_SEARCH
-        )
-
-    def phones(self, samples: np.ndarray) -> str:
-        """The phones recognised in int16 `samples`, space-separated (`phonetic.phones`'s
-        symbols)."""
-        decoder = self._phones
-        decoder.start_utt()
-        decoder.process_raw(np.ascontiguousarray(samples, np.int16).tobytes(), full_utt=True)
-        decoder.end_utt()
-        return " ".join(s.word for s in decoder.seg() or [] if s.word not in _NOT_PHONES)
 
     def words(self, samples: np.ndarray, offset_s: float) -> list[tuple[float, float, str]]:
         """`(start_s, end_s, word)` of int16 `samples` that start at `offset_s`."""
@@ -105,8 +85,8 @@ def cues(
 
 
 def extract_speech(video: str | Path, recogniser: Recogniser | None = None) -> Transcript:
-    """Speech cues (`cues` of the voice-activity segments), the words recognised in each
-    segment and the phones of each cue.
+    """Speech cues (`cues` of the voice-activity segments) and the words recognised in each
+    segment.
 
     Raises:
         BadAudio: the audio stream cannot be decoded.
@@ -116,19 +96,14 @@ def extract_speech(video: str | Path, recogniser: Recogniser | None = None) -> T
     buffer, buffer_at, fed = np.zeros(0, np.int16), 0, 0  # sample indices from the start
     segments: list[tuple[float, float]] = []
     words: list[tuple[float, float, str]] = []
-    phones: list[str] = []
-
-    def clip(start_s, end_s):
-        first = max(int(start_s * RATE_HZ) - buffer_at, 0)
-        return buffer[first : int(end_s * RATE_HZ) - buffer_at], (buffer_at + first) / RATE_HZ
 
     def close(found):
         for start_s, end_s in found:
-            said = recogniser.words(*clip(start_s, end_s))
+            first = max(int(start_s * RATE_HZ) - buffer_at, 0)
+            clip = buffer[first : int(end_s * RATE_HZ) - buffer_at]
+            said = recogniser.words(clip, (buffer_at + first) / RATE_HZ)
             words.extend(said)
-            for cue in cues(start_s, end_s, said):
-                segments.append(cue)
-                phones.append(recogniser.phones(clip(*cue)[0]))
+            segments.extend(cues(start_s, end_s, said))
 
     for chunk in pcm_chunks(video):
         buffer = np.concatenate([buffer, chunk])
@@ -147,4 +122,4 @@ def extract_speech(video: str | Path, recogniser: Recogniser | None = None) -> T
         buffer, buffer_at = buffer[keep - buffer_at :], keep
     close(segmenter.finish())
     spans = Moments(np.array(segments, np.float64).reshape(-1, 2)) if segments else Moments.empty()
-    return Transcript.from_words(words, spans, tuple(phones))
+    return Transcript.from_words(words, spans)

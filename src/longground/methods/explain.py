@@ -94,13 +94,11 @@ def _channel(moments: Moments, channel: str, route: dict, details: dict) -> list
     elif channel == "speech":
         for seg in details.get("matched", []):
             how = "said word for word" if seg["exact"] else (
-                f"spotted {seg['spotted']} and heard again (phones z {seg['phones_z']}, "
-                f"words z {seg['words_z']})")  # fmt: skip
-            lines.append(f"why: segment {seg['segment']}: {how}: {seg['words']!r}")
+                f"spotted {seg['spotted']}, above every null word ({_null(seg)})")
+            lines.append(f"why: cue {seg['segment']}: {how}: {seg['words']!r}")
         for seg in details.get("rejected", []):
-            lines.append(f"rejected: segment {seg['segment']}: spotted {seg['spotted']} but not "
-                         f"heard again (phones z {seg['phones_z']}, words z {seg['words_z']}): "
-                         f"{seg['words']!r}")  # fmt: skip
+            lines.append(f"rejected: cue {seg['segment']}: spotted {seg['spotted']} but a null "
+                         f"word fits better ({_null(seg)}): {seg['words']!r}")  # fmt: skip
         if not details.get("matched") and not details.get("rejected"):
             lines.append(_not_heard(needle, details))
     elif channel == "text":
@@ -156,18 +154,24 @@ def _any(details: dict) -> str:
         return f"why: any on-screen text: every line read ({details.get('lines', 0)} lines)"
     if details["any"] == "silence":
         return (f"why: silence: the gaps of at least {details['min_s']:g} s around the "
-                f"{details.get('segments', 0)} speech segments")
-    return f"why: any speech: the {details.get('segments', 0)} voice-activity segments"
+                f"{details.get('segments', 0)} speech cues")
+    return f"why: any speech: the {details.get('segments', 0)} speech cues"
+
+
+def _null(seg: dict) -> str:
+    """The best null word the keyword spotter heard in a cue, for a speech line."""
+    word, score = seg.get("null") or (None, None)
+    return "it heard none" if word is None else f"best: {word!r} {score}"
 
 
 def _not_heard(needle: str, details: dict) -> str:
-    """The line of a speech answer that no segment came near: how many segments were
-    listened to, and why the keyword spotter could not help."""
+    """The line of a speech answer that no cue came near: how many cues were listened to,
+    and why the keyword spotter could not help."""
     segments = details.get("segments", 0)
     if not segments:
-        return "rejected: the video has no speech segments to listen to"
+        return "rejected: the video has no speech to listen to"
     spotter = details.get("not_spotted") or "the keyword spotter heard it in none"
-    return (f"rejected: none of the {segments} speech segments holds {needle!r}: no transcript "
+    return (f"rejected: none of the {segments} speech cues holds {needle!r}: no transcript "
             f"has it word for word, and {spotter}")
 
 
