@@ -45,9 +45,9 @@ def main() -> None:
     spotter, said, unsaid = Spotter(), [], []
     start = time.process_time()
     for word in keywords:
-        spotter.listen_for(word)
+        spotter.listen_for([word])
         for (spoken, _template), samples in clips.items():
-            (said if spoken == word else unsaid).append(spotter.score(samples))
+            (said if spoken == word else unsaid).append(spotter.scores(samples)[0])
     spot_s = time.process_time() - start
 
     recogniser = Recogniser()
