@@ -81,6 +81,14 @@ ROUTES = [
     ("the part about the budget", "speech", "the budget"),
     ("when is the budget discussed", "speech", "the budget"),
     ("any mention of the budget", "speech", "the budget"),  # "mention of X" is X
+    ("any reference to Chicago", "speech", "chicago"),
+    ("every time Chicago comes up in conversation", "speech", "chicago"),
+    ("when is the budget brought up in the meeting", "speech", "the budget"),
+    ("a dog brought up the stairs", "visual", None),  # carried, not said
+    ("the announcer reads out the seven of hearts", "speech", "the seven of hearts"),
+    ("show me where Texas is said", "speech", "texas"),
+    ("find the spot where Texas is mentioned", "speech", "texas"),
+    ("the number seven is spoken", "speech", "seven"),  # listened for as "seven"
     ("i need the part where the narrator mentions climate change", "speech", "climate change"),
     ("faces", "people", "face"),  # a plural noun the tagger took for a verb
     ("the faces on screen", "people", "face"),

@@ -92,7 +92,9 @@ _SPEAK = (r"says?|said|saying|mentions?|mentioned|mentioning|talks?\s+about|talk
           r"call(?:s|ed|ing)?\s+out|asks?\s+about|asked\s+about|refers?\s+to|brings?\s+up|hears?|"
           r"(?:asks?|asked|asking|tells?|told|telling)\s+(?:us|you|them|viewers|everyone|people)\s+to|"
           r"heard|yell(?:s|ed|ing)?|scream(?:s|ed|ing)?|whisper(?:s|ed|ing)?|exclaim(?:s|ed|ing)?|"
-          r"(?:cries|cried|crying)\s+out|explain(?:s|ed|ing)?")  # fmt: skip
+          r"(?:cries|cried|crying)\s+out|explain(?:s|ed|ing)?|references?\s+to|referenc(?:ed|ing)|"
+          r"(?:reads?|reading)\s+(?:out|aloud)|recit(?:es|ed|ing|e)|"
+          r"spel(?:ls?|led|t|ling)\s+out")  # fmt: skip
 _SAID = r"said|spoken|heard|mentioned|uttered|pronounced|announced|shouted|discussed"
 _SCORE = r"\d+\s*[-:–]\s*\d+"
 _GENERIC_NEEDLE = re.compile(
@@ -170,7 +172,12 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         rf"(?:{_SCREEN_STRONG})$", re.I)),
     ("speech-said", "speech", re.compile(
         rf"^(?:(?:when\s+)?(?:is|was|are|were)\s+)?(?P<x>.+?)\s+(?:(?:is|are|gets?|was|were)\s+)?"
-        rf"(?:ever\s+)?(?:{_SAID})\b", re.I)),
+        rf"(?:ever\s+)?(?:{_SAID})\b|^(?:(?:when\s+)?(?:is|was|are|were)\s+)?(?P<y>.+?)\s+"
+        # "Chicago is brought up", "when is Chicago referred to", "it comes up in conversation"
+        r"(?:(?:(?:is|are|gets?|was|were)\s+)?(?:ever\s+)?(?:brought\s+up|referred\s+to|read\s+(?:out|"
+        r"aloud))(?=\s*$|\s+(?:in|during|by|again|at)\b)|(?:comes?|came|coming)\s+up\s+in\s+"
+        r"(?:the\s+|a\s+)?(?:conversation|discussion|talk|dialog(?:ue)?|interview|call|speech))\b",
+        re.I)),
     ("speech-topic", "speech", re.compile(  # "the budget discussion", "talk of the budget"
         r"^(?:the\s+|a\s+|any\s+)?(?:(?P<x>\w+(?:\s+\w+)?)\s+(?:discussion|conversation|debate|talk|"
         r"chat)s?|(?:talk|discussion|conversation|debate|chat)s?\s+(?:of|about|on|regarding)\s+"

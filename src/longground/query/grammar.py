@@ -116,7 +116,8 @@ _LEAD_INS = (
     rf"(?:the\s+|a\s+|an\s+)?{_UNITS}\s+(?:{_HOLDING}|showing|with|when|where|in\s+which|of|that|"
     r"for)",
     # "the bit where X" (not "bits of paper": there "of" names what is shown)
-    r"(?:the\s+|a\s+)?(?:bits?|sections?|portions?)\s+(?:where|when|in\s+which|showing|with)",
+    r"(?:the\s+|a\s+)?(?:bits?|sections?|portions?|spots?|places?|points?)\s+(?:where|when|"
+    r"in\s+which|showing|with)",
     r"(?:every|any)\s*time",
     r"the\s+moments?(?:\s+(?:when|that))?(?!\s+(?:after|before)\b)",
     # "the exact moment the car arrives", "the instant the dog shows up", "the second the cat
@@ -137,7 +138,7 @@ _LEAD_INS = (
     r"(?:when(?:ever)?|where)\s+(?:is|are|was|were)\s+there",
     r"when(?:ever)?(?:\s+(?:exactly|precisely))?\s+(?:does|do|did|is|are|was|were)",
     r"where\s+(?:does|do|is|are)",
-    r"where(?=\s+(?:the|a|an|my|our|those|these)\b)",  # "yo where the dog at"
+    r"where(?=\s+\w)",  # "yo where the dog at", "show me where Texas is said"
     r"(?:does|do|did|is|are|was|were)",
     r"(?:all|every|each|any)",
     r"instances?\s+of",
