@@ -20,7 +20,9 @@ from .extract import extract_audio_channel, extract_visual_channels
 VERSION = 4  # 2: text and people look only at frames whose picture changed; 3: `speech.SEARCH`;
 #  4: the phones of each speech segment
 SPEECH_VERSION = 5  # the speech channel's own, after 4: long talk in cues (`speech.cues`)
-KEYWORD_VERSION = 2  # the same, for the keyword-spotting scores of one needle (2: per cue)
+#: The same, for the keyword-spotting scores of one needle (2: per cue; 3: with the best
+#: null word's score per cue).
+KEYWORD_VERSION = 3
 _PACKAGES = {"speech": ("pocketsphinx", "silero-vad"), "text": ("rapidocr-onnxruntime",),
              "people": ("opencv-python",)}  # fmt: skip
 
