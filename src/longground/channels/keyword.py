@@ -118,7 +118,7 @@ def spot(video, segments: Moments, needle: str, spotter: Spotter | None = None) 
     for samples in segment_audio(video, segments):
         found = spotter.scores(samples) if len(samples) else [-math.inf] * (len(nulls) + 1)
         scores.append(None if found[0] == -math.inf else round(found[0], 6))
-        best = int(np.argmax(found[1:])) if nulls else 0
-        heard = nulls and found[1 + best] > -math.inf
-        null_best.append([nulls[best], round(found[1 + best], 6)] if heard else None)
+        heard = [(score, word) for word, score in zip(nulls, found[1:]) if score > -math.inf]
+        best = max(heard, default=None)
+        null_best.append(None if best is None else [best[1], round(best[0], 6)])
     return {"scores": scores, "null_best": null_best, "unknown": []}

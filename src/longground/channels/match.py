@@ -44,7 +44,7 @@ NULL_WORDS = (
     "university", "vocabulary", "helicopter", "kindergarten", "thermometer", "encyclopedia",
 )  # fmt: skip
 NULL_COUNT = 28
-#: Keyword spotting: the mean log-likelihood ratio per frame at which a segment holds the
+#: Keyword spotting: the mean log-likelihood ratio per frame from which a cue may hold the
 #: needle (chosen on held-out words and sentences; docs/channels.md), and the speech score
 #: gained per unit of ratio above it.
 KEYWORD_MATCH = -0.0068

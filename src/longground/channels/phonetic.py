@@ -8,6 +8,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from ..errors import require
+
 _LETTERS = re.compile(r"[a-z0-9']+")
 _NUMERAL = re.compile(r"(\d+)(st|nd|rd|th)?")
 #: Numerals longer than this are said digit by digit (a phone number, a code).
@@ -46,7 +48,7 @@ def words(text: str) -> list[str]:
 
 def _spoken(digits: str, ordinal: str | None) -> str:
     """A numeral in words: a cardinal or ordinal, or digit by digit when long."""
-    from num2words import num2words
+    num2words = require("num2words", "channels").num2words
 
     if len(digits) > MAX_SPELLED_DIGITS or (digits.startswith("0") and len(digits) > 1):
         return " ".join(num2words(int(d)) for d in digits)

@@ -380,7 +380,7 @@ def _names_a_thing(word: str) -> bool:
     return word in PERSON_NOUNS or object_noun(canonical_noun(word) or word)
 
 
-_NUMBER_LEAD = rf"^(?:the\s+)?(?:number|digit)\s+(?=(?:\d|{WORD_NUMBER}|zero)\b)"
+_NUMBER_LEAD = rf"^(?:the\s+)?(?:number|digit)\s+(?=(?:\d+|{WORD_NUMBER}|zero)\b)"
 
 
 def clean_needle(raw: str) -> str:
@@ -389,8 +389,8 @@ def clean_needle(raw: str) -> str:
 
     >>> clean_needle('"Quarterly Results" on screen?'), clean_needle("2 - 1")
     ('quarterly results', '2-1')
-    >>> clean_needle("the number seven"), clean_needle("the number plate")
-    ('seven', 'the number plate')
+    >>> [clean_needle(t) for t in ("the number seven", "the number 10", "the number plate")]
+    ['seven', '10', 'the number plate']
     """
     text = raw.strip().strip(_Q + "?.!,").strip()
     text = re.sub(r"\s*([-:–])\s*(?=\d)", r"\1", text).replace("–", "-")
