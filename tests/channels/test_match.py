@@ -96,3 +96,14 @@ def test_a_numeral_is_listened_for_as_it_is_said():
                                  Moments.from_list([[0.8, 2.2]]))  # fmt: skip
     assert speech_moments(said, "7")[0].to_list() == [[0.8, 2.2]]
     assert speech_moments(said, "the 7th")[0].to_list() == []
+
+
+def test_a_spotted_word_counts_only_above_its_null_words():
+    """Spotted in all three cues (above `KEYWORD_MATCH`); kept where it fits better than the
+    best null word, or where no null word was heard at all."""
+    spotted = {"scores": [-0.004, -0.004, -0.005],
+               "null_best": [["garden", -0.006], ["river", -0.003], None]}  # fmt: skip
+    found, details = speech_moments(transcript(), "volcano", spotted)
+    assert found.to_list() == [[0.8, 2.4], [19.8, 21.0]]
+    assert [d["segment"] for d in details["rejected"]] == [1]
+    assert details["rejected"][0]["null"] == ["river", -0.003]
