@@ -109,21 +109,45 @@ def named_classes(text: str) -> tuple[int, ...]:
     ()
     >>> named_classes("the horse's silhouette") == named_classes("the horse silhouette")
     True
+    >>> named_classes("a woman covering her face with her hand")
+    ()
     """
     table = _word_classes()
     # a possessive names the thing too: "the horse's silhouette", "the dogs' bowls"
     tokens = re.findall(r"[a-z][a-z'-]*", text.lower().replace("’", "'"))
     words = [_singular(w.removesuffix("'s").rstrip("'"), table) for w in tokens]
     found: set[int] = set()
+    verbs = set(_verbs(words))  # "covering her face" names no covering
     covered: set[int] = set()
     for at, pair in enumerate(zip(words, words[1:])):
-        if " ".join(pair) in table:
+        if " ".join(pair) in table and not verbs & {at, at + 1}:
             found.update(table[" ".join(pair)])
             covered.update((at, at + 1))
     for at, word in enumerate(words):
-        if at not in covered:
+        if at not in covered | verbs:
             found.update(table.get(word, ()))
     return tuple(sorted(found))
+
+
+#: Words after which a word in -ing is a verb: an object ("covering her face", "building a
+#: wall") or a form of "be" before it ("is fixing").
+_OBJECT_WORDS = frozenset("a an the his her their its my your our this that these those some "
+                          "every each him them it".split())  # fmt: skip
+_BE = frozenset("is are was were be been being".split())
+
+
+def _verbs(words: list[str]) -> list[int]:
+    """Positions of words in -ing used as verbs, which name no thing even where WordNet has
+    a noun of that spelling ("covering", "building", "dressing").
+
+    >>> _verbs("a woman covering her face".split()), _verbs("a floor covering".split())
+    ([2], [])
+    >>> _verbs("the man is building".split()), _verbs("a tall building in the city".split())
+    ([3], [])
+    """
+    return [at for at, word in enumerate(words) if word.endswith("ing") and (
+        (at + 1 < len(words) and words[at + 1] in _OBJECT_WORDS)
+        or (at > 0 and words[at - 1] in _BE))]  # fmt: skip
 
 
 def _singular(word: str, table: dict) -> str:
