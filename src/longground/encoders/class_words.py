@@ -21,8 +21,14 @@ from .imagenet_labels import imagenet_hypernyms, imagenet_lemmas
 # A word naming more classes than this is too general to pick anything out ("animal" names 398,
 # "dog" 118, "bird" 59).
 MAX_CLASSES = 150
-# Words of queries that are WordNet hypernyms of some class but never name what is shown.
-IGNORED = frozenset({"time", "thing", "object", "whole", "unit", "screen", "frame", "shot"})
+# Words of queries that are WordNet hypernyms of some class but never name what is shown:
+# "person" and its synonyms name ImageNet's only people, a groom, a scuba diver and a
+# ballplayer (a query about a person means anyone: the people channel), and "match", "peer",
+# "equal", "associate", "cause" reach the ballplayer through senses of "person" no query
+# means ("a match" is struck).
+IGNORED = frozenset({"time", "thing", "object", "whole", "unit", "screen", "frame", "shot",
+                     "person", "individual", "someone", "somebody", "mortal", "soul", "match",
+                     "peer", "equal", "compeer", "associate", "cause"})  # fmt: skip
 # Probability per named class that reads as the bridge's "present" threshold (a word naming n
 # classes needs n times that mass: "dog" names 118 breeds, whose summed probability is 0.1 on
 # frames without any dog), and bridge units per decade of probability (docs/encoders.md).
@@ -49,6 +55,15 @@ def _word_classes() -> dict[str, tuple[int, ...]]:
         for lemma, classes in _all_word_classes().items()
         if len(classes) <= MAX_CLASSES and lemma not in IGNORED
     }
+
+
+def person_classes() -> frozenset[int]:
+    """ImageNet's classes that are people (a groom, a scuba diver, a ballplayer).
+
+    >>> len(person_classes())
+    3
+    """
+    return _all_word_classes()["person"]
 
 
 def too_general(word: str) -> bool:
@@ -109,8 +124,8 @@ def named_classes(text: str) -> tuple[int, ...]:
     ()
     >>> named_classes("the horse's silhouette") == named_classes("the horse silhouette")
     True
-    >>> named_classes("a woman covering her face with her hand")
-    ()
+    >>> named_classes("a woman covering her face with her hand"), named_classes("someone")
+    ((), ())
     """
     table = _word_classes()
     # a possessive names the thing too: "the horse's silhouette", "the dogs' bowls"

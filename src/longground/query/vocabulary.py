@@ -37,7 +37,13 @@ def canonical_noun(noun: str) -> str | None:
     >>> canonical_noun("woman"), canonical_noun("skier")  # people: the people channel's
     (None, None)
     """
-    from ..encoders.class_words import IGNORED, named_classes, too_general, vocabulary
+    from ..encoders.class_words import (
+        IGNORED,
+        named_classes,
+        person_classes,
+        too_general,
+        vocabulary,
+    )
 
     word = noun.lower().strip()
     if not word:
@@ -58,7 +64,7 @@ def canonical_noun(noun: str) -> str | None:
         return None  # "shots" and "frames" are the footage, not what it shows
     known = wordnet_noun(word)
     found = known if known is not None else _nearest(word) or spelling_slip(word)
-    if not found or set(named_classes(found)) <= set(named_classes("person")):
+    if not found or set(named_classes(found)) <= person_classes():
         return None  # a woman, a skier: people, not ImageNet's few (a groom, a ballplayer)
     return found
 
