@@ -171,13 +171,12 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"^(?P<x>.+?)\s+(?:is|are)\s+(?:written\s+)?(?:on|in)\s+(?:the\s+|a\s+)?"
         rf"(?:{_SCREEN_STRONG})$", re.I)),
     ("speech-said", "speech", re.compile(
-        rf"^(?:(?:when\s+)?(?:is|was|are|were)\s+)?(?P<x>.+?)\s+(?:(?:is|are|gets?|was|were)\s+)?"
-        rf"(?:ever\s+)?(?:{_SAID})\b|^(?:(?:when\s+)?(?:is|was|are|were)\s+)?(?P<y>.+?)\s+"
+        r"^(?:(?:when\s+)?(?:is|was|are|were)\s+)?(?P<x>.+?)\s+"
+        rf"(?:(?:(?:is|are|gets?|was|were)\s+)?(?:ever\s+)?(?:(?:{_SAID})\b|"
         # "Chicago is brought up", "when is Chicago referred to", "it comes up in conversation"
-        r"(?:(?:(?:is|are|gets?|was|were)\s+)?(?:ever\s+)?(?:brought\s+up|referred\s+to|read\s+(?:out|"
-        r"aloud))(?=\s*$|\s+(?:in|during|by|again|at)\b)|(?:comes?|came|coming)\s+up\s+in\s+"
-        r"(?:the\s+|a\s+)?(?:conversation|discussion|talk|dialog(?:ue)?|interview|call|speech))\b",
-        re.I)),
+        r"(?:brought\s+up|referred\s+to|read\s+(?:out|aloud))(?=\s*$|\s+(?:in|during|by|again|"
+        r"at)\b))|(?:comes?|came|coming)\s+up\s+in\s+(?:the\s+|a\s+)?(?:conversation|discussion|"
+        r"talk|dialog(?:ue)?|interview|call|speech)\b)", re.I)),
     ("speech-topic", "speech", re.compile(  # "the budget discussion", "talk of the budget"
         r"^(?:the\s+|a\s+|any\s+)?(?:(?P<x>\w+(?:\s+\w+)?)\s+(?:discussion|conversation|debate|talk|"
         r"chat)s?|(?:talk|discussion|conversation|debate|chat)s?\s+(?:of|about|on|regarding)\s+"

@@ -426,6 +426,8 @@ OCCURRENCE = re.compile(
 # how many).
 _FEW = "|".join(w for w, n in NUMBER_WORDS.items() if 2 <= n <= 10) + r"|couple of|[2-9]|[1-9]\d"
 _STRETCHES = r"(?:shot|frame|scene|clip|appearance|sighting|showing|occurrence)s"
+
+
 def few_value(word: str) -> int:
     """How many `FIRST_FEW` names: "two" 2, "couple of" 2, "12" 12."""
     word = word.lower()
