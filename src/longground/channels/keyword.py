@@ -27,6 +27,7 @@ import numpy as np
 from ..errors import require
 from ..moments import Moments
 from .audio import RATE_HZ, pcm_chunks
+from .match import null_words
 from .phonetic import words
 
 #: Detections are gathered at this very permissive threshold and scored afterwards.
@@ -104,8 +105,6 @@ def spot(video, segments: Moments, needle: str, spotter: Spotter | None = None) 
         word's `[word, score]` or None, "unknown": words the dictionary lacks}`; with
         unknown words nothing is searched and every score is None.
     """
-    from .match import null_words
-
     spotter = spotter or Spotter()
     unknown = spotter.unknown_words(needle)
     tokens = words(needle)
