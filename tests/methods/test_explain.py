@@ -95,6 +95,8 @@ def test_one_moment_asked_for_says_which():
         assert lines[-1] == f"why: one moment asked for: {said}"
     lines = explain(_people(analysis={"occurrence": "first 2"}))
     assert lines[-1] == "why: the moments asked for: the first 2"
+    lines = explain(_people(analysis={"occurrence": "every 2"}))
+    assert lines[-1] == "why: the moments asked for: every 2nd in time order, from the first"
     assert not explain(_people(analysis={"occurrence": None}))[-1].startswith("why: one moment")
 
 

@@ -115,6 +115,18 @@ ROUTES = [
     ("the bit where he explains the rules", "speech", "the rules"),
     ("is there a human", "people", "person"),
     ("a human being", "people", "person"),
+    ("when do they name the seven of hearts", "speech", "the seven of hearts"),  # a person names
+    ("when does the host name the winner", "speech", "the winner"),
+    ("a dog named Rex", "visual", None),  # what it is called, not words said
+    ("the player names on screen", "visual", None),
+    ("when is the score 3 to 1", "text", "3-1"),  # shown "3-1"
+    ("the game is tied 1-1", "text", "1-1"),  # a score by what it means
+    ("they lost 10 to 3", "text", "10-3"),
+    ("someone says 2 to 0", "speech", "2 to 0"),  # said, not a score on screen
+    ("when someone says something about money", "speech", "money"),  # the topic
+    ("someone says something", "speech", ""),  # any speech
+    ("the opening titles", "text", ""),  # any on-screen text
+    ("empty shots", "people", ""),  # nobody there
 ]
 
 
@@ -559,6 +571,15 @@ def test_silence_is_speech_absent(query):
 
 
 @pytest.mark.parametrize(
+    "query", ["a car in silence", "a car and no one is talking", "a car when nobody speaks"]
+)
+def test_a_thing_seen_in_silence(query):
+    a = analyse(query)
+    assert (a.target.text, a.relation.value) == ("a car", "while")
+    assert (a.conditions[0].route.channel, a.conditions[0].route.absent) == ("speech", True)
+
+
+@pytest.mark.parametrize(
     "query", ["how often does he say um", "the number of times \"yes\" is spoken",
               "the total number of goals", "how frequently does the cat show up"]
 )  # fmt: skip
@@ -678,7 +699,11 @@ def test_how_long_each_moment_lasts(query, target, length_s):
      ("the dog's first two appearances", "the dog", "first 2"),
      ("the first three dog shots", "the dog", "first 3"),
      ("the first couple of times a car passes", "a car passes", "first 2"),
-     ("the last two dogs", "the last two dogs", None)],  # two dogs, not two moments
+     ("the last two dogs", "the last two dogs", None),  # two dogs, not two moments
+     ("every other time the cat appears", "the cat", "every 2"),
+     ("every third appearance of the dog", "the dog", "every 3"),
+     ("the cat, every other time", "the cat", "every 2"),
+     ("every time the cat appears", "the cat", None)],
 )  # fmt: skip
 def test_several_moments_from_one_end(query, target, which):
     a = analyse(query)

@@ -34,15 +34,19 @@ def explain(grounding: Grounding) -> list[str]:
         lines.append(f"why: only moments that last {bound}")
     which = analysis.get("occurrence")
     if lines and which is not None:
-        several = isinstance(which, str) and which.startswith(("first ", "last "))
+        several = isinstance(which, str) and which.startswith(("first ", "last ", "every "))
         asked = "the moments asked for" if several else "one moment asked for"
         lines.append(f"why: {asked}: {_which(which)}")
     return lines
 
 
 def _which(occurrence: int | str) -> str:
-    """ "the first", "the last", "number 3 in time order", "the longest", "the first 2" (of
-    the moments)."""
+    """ "the first", "the last", "number 3 in time order", "the longest", "the first 2",
+    "every 2nd in time order, from the first" (of the moments)."""
+    if isinstance(occurrence, str) and occurrence.startswith("every "):
+        n = int(occurrence.split()[1])  # EVERY_NTH steps 2 to 9
+        nth = f"{n}{'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
+        return f"every {nth} in time order, from the first"
     if isinstance(occurrence, str):
         return f"the {occurrence}"
     named = {1: "the first", -1: "the last"}

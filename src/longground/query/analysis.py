@@ -30,6 +30,7 @@ from . import grammar as g
 from .channel import Route, object_noun, route
 from .structure import (
     Relation,
+    every_nth,
     main_sentence,
     not_shown,
     occurrence,
@@ -247,6 +248,7 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
     length_s, text = length_words(text)
     window, text = window_words(text)
     count = bool(_COUNT.match(text))
+    every, text = every_nth(text)
     skip_first = bool(g.AGAIN.search(text) or g.AFTER_FIRST.search(text))
     body = main_sentence(g.FIRST_INCLUDED.sub("", g.AFTER_FIRST.sub("", text)))
     body = strip_lead_ins(g.AGAIN.sub(" ", body))
@@ -254,6 +256,7 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
     hidden = hidden and not split_relation(shown)[1]  # one event turned inside out, not a pair
     body = shown if hidden else body
     nth, body = occurrence(body)
+    nth = every or nth
     target, conditions, relation = _negated_beside(*split_relation(body))
     if relation is Relation.CAUSED_BY and conditions and g.GENERIC.match(event_text(target)):
         # "something gets knocked over by the ball": what the ball does is asked for

@@ -97,6 +97,10 @@ _SPEAK = (r"says?|said|saying|mentions?|mentioned|mentioning|talks?\s+about|talk
           r"spel(?:ls?|led|t|ling)\s+out")  # fmt: skip
 _SAID = r"said|spoken|heard|mentioned|uttered|pronounced|announced|shouted|discussed"
 _SCORE = r"\d+\s*[-:–]\s*\d+"
+# A score beside a word that says it is one: "the score is 3 to 1", "tied 1-1", "a 3-0 lead".
+_SCORED = r"\d+\s*(?:[-:–]|\s+to\s+)\s*\d+"
+_SCORE_WORD = (r"score(?:board|line)?|tied|level|leads?|leading|trails?|trailing|won|wins?|"
+               r"losing|lost")
 _GENERIC_NEEDLE = re.compile(
     r"^(?:(?:the|a|an|this|that)\s+)?(?:first|second|third|next|last|final|opening|closing|"
     r"title|same|other|new|previous|following|current|main|whole|entire|big|large|small|"
@@ -114,8 +118,8 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"\b(?P<x>score(?:board)?)\s+(?:changes?|changed|changing|updates?|updated|goes\s+up|"
         r"went\s+up)\b(?!\s+to\b)", re.I)),
     ("text-score", "text", re.compile(
-        rf"\bscore(?:board|line)?\b(?:\s+\w+){{0,3}}?\s*[:,]?\s*(?P<x>{_SCORE})|(?P<y>{_SCORE})\s+"
-        r"(?:\w+\s+){0,3}?score(?:board|line)?\b", re.I)),
+        rf"\b(?:{_SCORE_WORD})\b(?:\s+\w+){{0,3}}?\s*[:,]?\s*(?P<x>{_SCORED})\b|(?P<y>{_SCORED})\s+"
+        rf"(?:\w+\s+){{0,3}}?(?:{_SCORE_WORD})\b", re.I)),
     ("text-score-alone", "text", re.compile(  # "when is it 2-1", "2 - 1"
         rf"^(?:(?:it|that)(?:'s|\s+is|\s+was)?\s+)?(?P<x>{_SCORE})$", re.I)),
     ("text-named", "text", re.compile(
@@ -188,11 +192,18 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"\b(?:talks?|talking|talked|speaks?|speaking|spoke|reports?|reporting|reported|tells?|"
         r"telling|told|chats?|chatting|chatted|explains?|explaining|explained|complains?|"
         r"complaining)\b(?:\s+\S+){0,8}?\s+about\s+(?P<x>.+)", re.I)),
+    # "they name the seven of hearts", "when does the host name the winner" (the namer is a
+    # person, checked in `_plausible`; not "a dog named Rex", not "the player names on screen")
+    ("speech-names", "speech", re.compile(
+        r"\b(?P<s>\w+)\s+(?:names?|naming)\s+(?P<x>(?:(?:the|a|an|his|her|their|its|my|our|"
+        rf"your|every|each|all|{WORD_NUMBER})\b|\d|(?-i:[A-Z])|[{_Q}]).*)", re.I)),
     ("speech-says", "speech", re.compile(
         rf"\b(?:{_SPEAK}|describ(?:es|ed|ing|e))\b\s*[:,]?\s*"
         # "any mention of the budget", "when do we hear about the budget"
         r"(?:(?<=mention\s)of\s+|(?<=mentions\s)of\s+|(?<=hear\s)about\s+|(?<=hears\s)about\s+|"
         r"(?<=heard\s)about\s+)?"
+        # "says something about money": the topic
+        r"(?:(?:something|anything|a\s+lot|things?)\s+(?:about|regarding)\s+)?"
         r"(?:the\s+(?:word|words|phrase|name)\s+)?(?P<x>.+)", re.I)),
     ("speech-the-word", "speech", re.compile(
         r"\b(?:the\s+)?(?:word|phrase)\s+(?P<x>\S.*)", re.I)),
@@ -204,7 +215,8 @@ _SHOWN = (r"(?:\s+(?:appears?|is\s+shown|shows\s+up|is\s+heard|can\s+be\s+heard|
           r"(?:\s+the)?\s+screen|on(?:\s+the)?\s+screen|in\s+the\s+(?:picture|frame))){0,2}$")
 _ANY_SPEECH = re.compile(
     r"^(?:(?:the|a|an|any|some)\s+)?(?:(?:someone|anyone|somebody|anybody)\s+(?:is\s+)?"
-    r"(?:speak(?:s|ing)?|talk(?:s|ing)?)|speech|dialog(?:ue)?|talking|speaking|narration|"
+    r"(?:speak(?:s|ing)?|talk(?:s|ing)?|(?:says?|saying)\s+(?:something|anything))|speech|dialog(?:ue)?|"
+    r"talking|speaking|narration|"
     r"voice[\s-]?over|conversations?|interviews?|commentary|monologue)" + _SHOWN,
     re.I,
 )
@@ -220,7 +232,7 @@ _SILENCE = re.compile(
 )
 _ANY_TEXT = re.compile(
     r"^(?:(?:the|a|an|any|some)\s+)?(?:text|writing|captions?|subtitles?|on[\s-]screen\s+text|"
-    r"lower\s+thirds?|(?:end\s+|closing\s+|opening\s+)?credits|title\s+cards?|chyrons?|"
+    r"lower\s+thirds?|(?:end\s+|closing\s+|opening\s+)?(?:credits|titles)|title\s+cards?|chyrons?|"
     r"(?:news\s+)?tickers?)" + _SHOWN,
     re.I,
 )
@@ -233,7 +245,8 @@ _TEXT_KIND = re.compile(
 )
 _NOBODY = re.compile(
     r"^(?:when\s+(?:is|are)\s+)?(?:there\s+(?:is|are)\s+)?(?:nobody|no\s+one|no-one|no\s+person|"
-    r"no\s+people|no\s+faces?|no\s+humans?|an?\s+empty\s+(?:frame|screen|shot))\b"
+    r"no\s+people|no\s+faces?|no\s+humans?|(?:an?\s+)?empty\s+(?:frames?|screens?|shots?|"
+    r"scenes?))\b"
     r"(?:\s+(?:is\s+|are\s+)?(?:on\s+(?:the\s+)?screen|visible|present|there|shown|in\s+"
     r"(?:the\s+)?(?:frame|shot|picture|video)|(?:in|at|on|inside)\s+(?:the\s+)?\w+))?$",
     re.I,
@@ -338,11 +351,15 @@ def _needle(text: str) -> tuple[str, str, str, str, str] | None:
             span = "x" if match.group("x") is not None else "y"
             raw = match.group(span)
             needle = clean_needle(raw)
+            if rule == "text-score":  # "3 to 1" is shown "3-1"
+                needle = re.sub(r"(?<=\d)\s+to\s+(?=\d)", "-", needle)
             if rule == "text-score-change":
                 return rule, channel, needle, text, raw
             verb = match.groupdict().get("v") or ""
             weak = re.fullmatch(_NAMING_WEAK, verb, re.I) is not None
             if not needle or _GENERIC_NEEDLE.match(needle) or not _plausible(rule, raw, weak):
+                continue
+            if rule == "speech-names" and match["s"].lower() not in PERSON_NOUNS:
                 continue
             start, end = match.span(span)
             frame = f"{text[:start]} X {text[end:]}".strip()

@@ -228,6 +228,9 @@ MARKERS: list[tuple[str, str]] = [
         r"|over\s+(?:a\s+|the\s+)?(?:shot|picture|view|image)s?\s+of"
         r"|with(?!\s+(?:nothing|no|none)\b)(?=\s+.{1,60}?\s+(?:on[\s-]screen|in\s+(?:the\s+)?"
         r"(?:frame|shot|view))\s*$)"
+        # "a car in silence", "a car and nobody is talking": the car while no one speaks
+        r"|in(?=\s+(?:silence|quiet)$)|and(?=\s+(?:nobody|no\s+one|no-one)\s+(?:is\s+)?"
+        r"(?:speak|talk|say))"
         # "as" joining two clauses ("laughing as he was undressing"), not "dressed as a clown"
         r"|as(?=\s+(?:he|she|they|it|we|you|i|his|her|their|its|the|a|an|someone|somebody)\s+"
         r"(?:\S+\s+){0,5}?(?:is|are|was|were|\w+s|\w+ed|\w+ing)\b)",
@@ -448,6 +451,14 @@ EXTREME = re.compile(
     rf"\b(?:the\s+)?(longest|shortest)\s+(?:(?P<thing>\w+)\s+)?{_STRETCH}\b(?:\s+(?:of|with|"
     r"showing|where|when|in\s+which|that\s+shows?))?\s*|\s+(?:for\s+)?the\s+(longest|shortest)"
     r"(?:\s+(?:time|stretch|while))?\s*$",
+    IGNORE,
+)
+# "every other time the cat appears", "every third appearance of the dog": every Nth moment
+# in time order, from the first.
+EVERY_NTH = re.compile(
+    r"\b(?:every|each)\s+(other|second|third|fourth|fifth|[2-9](?:nd|rd|th))\s+(?:time(?:\s+"
+    r"(?:that|when))?|(?:shot|frame|scene|clip|appearance|sighting|showing|occurrence)(?:\s+"
+    r"(?:of|with|showing|where|in\s+which))?)\b\s*",
     IGNORE,
 )
 # "the cat first seen", "when does the dog last show up": "first" or "last" after a noun and

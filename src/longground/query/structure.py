@@ -188,6 +188,23 @@ def occurrence(text: str) -> tuple[int | str | None, str]:
     return which, strip_lead_ins(re.sub(r"\s+", " ", rest))
 
 
+def every_nth(text: str) -> tuple[str | None, str]:
+    """("every N", text without those words) for "every other time X" (N 2), "every third
+    appearance of X" (N 3); (None, text) otherwise. Read before the lead-ins are cut, since
+    "every" alone is one ("every time X").
+
+    >>> every_nth("every other time the cat appears"), every_nth("every third shot of a dog")
+    (('every 2', 'the cat appears'), ('every 3', 'a dog'))
+    >>> every_nth("every time the cat appears")
+    (None, 'every time the cat appears')
+    """
+    m = g.EVERY_NTH.search(text)
+    if m is None:
+        return None, text
+    step = 2 if m[1].lower() == "other" else g.ordinal_value(m[1])
+    return f"every {step}", " ".join((text[: m.start()] + " " + text[m.end() :]).split())
+
+
 def not_shown(text: str) -> tuple[bool, str]:
     """(True, "X") when `text` asks where X is not shown, else (False, text).
 

@@ -109,7 +109,8 @@ def occurrence(
     moments: Moments, which: int | str | None, length_s: tuple[float, float | None] | None = None
 ) -> Moments:
     """Only the `which`-th moment in time order (1-based; -1: the last), the "longest" or
-    "shortest" one (the earliest of equals), or the "first N" or "last N"; all when None.
+    "shortest" one (the earliest of equals), the "first N" or "last N", or "every N" (the
+    first, then every Nth after it); all when None.
     With `length_s` (least, most or None), only among the moments that last that long ("the
     first dog shot longer than 5 seconds").
 
@@ -121,6 +122,8 @@ def occurrence(
     [[30.0, 40.0]]
     >>> occurrence(Moments.from_list([[50, 60], [5, 9], [30, 40]]), "last 2").to_list()
     [[30.0, 40.0], [50.0, 60.0]]
+    >>> occurrence(Moments.from_list([[50, 60], [5, 9], [30, 40]]), "every 2").to_list()
+    [[5.0, 9.0], [50.0, 60.0]]
     >>> occurrence(Moments.from_list([[5, 9], [30, 40], [50, 60]]), None, (5, None)).to_list()
     [[30.0, 40.0], [50.0, 60.0]]
     """
@@ -131,9 +134,11 @@ def occurrence(
     if which is None:
         return moments
     order = np.argsort(moments.starts_s, kind="stable")
-    if isinstance(which, str) and which.startswith(("first ", "last ")):
+    if isinstance(which, str) and which.startswith(("first ", "last ", "every ")):
         side, n = which.split()
-        return moments[order[: int(n)] if side == "first" else order[-int(n) :]]
+        n = int(n)
+        picked = order[:n] if side == "first" else order[-n:] if side == "last" else order[::n]
+        return moments[picked]
     if which in EXTREMES:
         if not len(moments):
             return moments
