@@ -70,7 +70,8 @@ class TrackRequest:
         """Whether the output should say what its count is of."""
         from ..query import analyse
 
-        return self.count_objects is not None or analyse(query).count
+        analysis = analyse(query)  # cuts, shots and black frames are the moments themselves
+        return self.count_objects is not None or (analysis.count and not analysis.target.route.edit)
 
     def attach(self, video: Path, query: str, moments, channel: str | None,
                progress: bool = True) -> tuple[tuple | None, int | None]:  # fmt: skip

@@ -53,10 +53,13 @@ def derived_grounding(
     ground: Callable[[Path, str], Grounding], video: Path, analysis: QueryAnalysis,
     single: bool = False,
 ) -> Grounding | None:  # fmt: skip
-    """`hidden_grounding`, `adjacent_grounding` or `either_grounding` for the queries they
-    answer, else None."""
+    """`edits.edit_grounding`, `hidden_grounding`, `adjacent_grounding` or
+    `either_grounding` for the queries they answer, else None."""
+    from .edits import edit_grounding
+
     return (
-        hidden_grounding(ground, video, analysis, single)
+        edit_grounding(video, analysis, single)
+        or hidden_grounding(ground, video, analysis, single)
         or adjacent_grounding(ground, video, analysis, single)
         or either_grounding(ground, video, analysis, single)
     )

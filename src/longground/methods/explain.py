@@ -63,6 +63,10 @@ def _explain(grounding: Grounding) -> list[str]:
     if either is not None:
         parts = ", ".join(f"{e['query']!r} ({len(e['moments'])})" for e in either)
         return [f"why: any of {len(either)} things, the moments of each joined: {parts}"]
+    edit = trace.get("edit")
+    if edit is not None:
+        read = f"read from the pixels on {edit['frames_read']} frames at {edit['fps']:g} fps"
+        return [f"why: {edit['rule']}, {read}"]
     adjacent = trace.get("adjacent")
     if adjacent is not None:
         return [f"why: the shot {adjacent['side']} each of the {len(adjacent['shown'])} moments "

@@ -162,8 +162,9 @@ class QueryAnalysis:
     @property
     def derived(self) -> bool:
         """The answer is not the target's own moments but derived from another event's
-        (`hidden`, `adjacent`): it has no objects to follow or count."""
-        return self.hidden or self.adjacent
+        (`hidden`, `adjacent`) or read from the edit (`Route.edit`): it has no objects to
+        follow or count."""
+        return self.hidden or self.adjacent or bool(self.target.route.edit)
 
     @property
     def channels(self) -> tuple[str, ...]:
@@ -252,6 +253,9 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
     skip_first = bool(g.AGAIN.search(text) or g.AFTER_FIRST.search(text))
     body = main_sentence(g.FIRST_INCLUDED.sub("", g.AFTER_FIRST.sub("", text)))
     body = strip_lead_ins(g.AGAIN.sub(" ", body))
+    edit = g.EDIT.match(body) or g.EDIT.match(text.strip(" ,.?!"))
+    if edit:  # "every cut", "how many shots are there", "the longest shot"
+        return _edit_analysis(query, edit, window, every, count, length_s)
     hidden, shown = not_shown(body)
     hidden = hidden and not split_relation(shown)[1]  # one event turned inside out, not a pair
     body = shown if hidden else body
@@ -295,6 +299,28 @@ def _analyse(text: str, query: str) -> QueryAnalysis:
         _alternatives(events[0]) if single else (),
         _reach(relation, reach_s), length_s,
     )
+
+
+def _edit_analysis(
+    query: str, edit: re.Match, window: str, every: str | None, count: bool,
+    length_s: tuple[float, float | None] | None,
+) -> QueryAnalysis:  # fmt: skip
+    """The analysis of a query about the edit itself (`g.EDIT`): one event read from the
+    pixels (`Route.edit`), with the window, occurrence, count and lengths asked for.
+
+    >>> a = analyse("the longest shot after 1:00")
+    >>> a.target.route.edit, a.occurrence, a.window_s(600)
+    ('shot', 'longest', (60.0, 600.0))
+    """
+    kind = next(k for k in ("cut", "shot", "black") if edit[k])
+    which = edit["which"]
+    nth = every or (None if which is None else which.lower() if which.lower() in
+                    ("longest", "shortest") else g.ordinal_value(which))  # fmt: skip
+    phrase = edit[0]
+    event = Event("target", phrase, phrase, Route("visual", "", f"edit-{kind}", edit=kind))
+    relation = Relation.BETWEEN if window else Relation.NONE
+    return QueryAnalysis(query, (event,), relation, window, nth, False, count, phrase,
+                         length_s=length_s)  # fmt: skip
 
 
 def _reach(relation: Relation, said_s: float | None) -> float | None:

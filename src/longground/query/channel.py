@@ -282,6 +282,8 @@ class Route:
             thing, how many the query says ("two dogs"), which no channel checks.
         kind: a kind of text asked for without its words ("a phone number on screen":
             "phone"; `channels.match.TEXT_KINDS`), else "".
+        edit: the edit itself, read from the pixels (`methods.edits`): "cut", "shot" or
+            "black" ("every cut", "how many shots", "fade to black"), else "".
 
     >>> route("when does the caption say GOAL").needle, route("a red car").channel
     ('goal', 'visual')
@@ -297,6 +299,7 @@ class Route:
     least: int = 1
     most: int | None = None
     kind: str = ""
+    edit: str = ""
 
     def to_dict(self) -> dict:
         return asdict(self)

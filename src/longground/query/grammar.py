@@ -461,6 +461,28 @@ EVERY_NTH = re.compile(
     r"(?:of|with|showing|where|in\s+which))?)\b\s*",
     IGNORE,
 )
+# The edit itself, not what it shows (`methods.edits`): "every cut", "scene changes", "how many
+# shots are there", "the longest shot", "black frames", "when does it fade to black". A group
+# per `Route.edit` kind; `which` is an occurrence ("the first cut").
+_TO_BLACK = (r"(?:fades?|fading|faded|cuts?|cutting|go|goes|going|went|turns?|turning|turned|"
+             r"dips?|dipping|dipped)\s+(?:out\s+)?to\s+black")
+EDIT = re.compile(
+    r"^(?:(?:please\s+)?(?:show|list|find|mark|give|get|tag|count)(?:\s+(?:me|us))?\s+)?"
+    r"(?:(?:all|every|each|any)(?:\s+(?:one\s+)?of)?(?:\s+the)?\s+|the\s+|an?\s+)?"
+    rf"(?:(?P<which>first|last|final|longest|shortest|{_ORD})\s+)?(?:"
+    r"(?P<cut>(?:(?:scene|shot|camera|hard|jump)\s+)?cuts?|(?:scene|shot|camera[\s-]angle)\s+"
+    r"(?:changes?|transitions?|boundar(?:y|ies)|breaks?)|transitions?|edit\s+points?|edits|"
+    r"(?:the\s+)?(?:video|film|footage|clip|it)\s+cuts?(?:\s+away)?|(?:the\s+)?(?:shot|scene|"
+    r"camera\s+angle)\s+changes?)"
+    r"|(?P<shot>shots?|scenes?|shot\s+list)"
+    rf"|(?P<black>black(?:ness|\s+(?:frames?|screens?|sections?|segments?|parts?|gaps?))|"
+    rf"(?:a\s+)?{_TO_BLACK}|(?:the\s+)?(?:screen|picture|image|video|frame|it)\s+(?:is\s+)?"
+    rf"(?:{_TO_BLACK}|(?:(?:goes|go|going|went|turns?|turning|turned|is|gets?|getting)\s+)?"
+    r"(?:black|dark))|fade[\s-]?outs?|fades?\s+out))"
+    r"(?:\s+(?:are|is)\s+there|\s+(?:happens?|occurs?)|\s+in\s+(?:the|this)\s+(?:video|film|"
+    r"clip|footage))?$",
+    IGNORE,
+)
 # "the cat first seen", "when does the dog last show up": "first" or "last" after a noun and
 # before what it does (the word before is checked by the tagger).
 ADVERB_ORDINAL = re.compile(r"(?<=\w\s)(first|last)\s+(?=\w)", IGNORE)

@@ -1,0 +1,155 @@
+"""Answers about the edit itself rather than what it shows: its cuts, its shots and its black
+frames ("every cut", "how many shots are there", "the longest shot", "when does it fade to
+black"; `query.Route.edit`).
+
+One pass over the video's frames on the cut detector's grid (`agent.frames.SAMPLER_FPS`),
+shrunk as the cut detector reads them (`agent.perception.cuts.shrink`) and read by it a chunk
+at a time, so memory holds one chunk whatever the video's length. A cut is answered as the
+span between the two grid frames around it, a shot as the span between two cuts (or an end
+of the video), black as each run of black grid frames.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from ..agent.frames import SAMPLER_FPS
+from ..agent.perception.cuts import cuts, shrink
+from ..moments import Moments
+from ..progress import progress_bar
+from ..query import QueryAnalysis
+from ..video import probe, sample_frames
+from .base import Grounding
+
+#: A frame is black when at least `BLACK_SHARE` of its pixels are at most `BLACK_LEVEL`
+#: bright (0-255): FFmpeg's `blackdetect` defaults (pixel threshold 0.10, picture 0.98).
+BLACK_LEVEL = 0.10 * 255
+BLACK_SHARE = 0.98
+#: Frames the cut detector reads at once, and the frames of context it keeps on each side of
+#: a pair it decides (it compares a pair with the two pairs on each side).
+CHUNK = 512
+CONTEXT = 4
+#: What each kind of answer holds, as `--explain` says it.
+RULES = {
+    "cut": "cuts: a pair of frames that changes the whole picture at once",
+    "shot": "shots: from cut to cut (a pair of frames that changes the whole picture at once)",
+    "black": f"black frames: at least {BLACK_SHARE:.0%} of the pixels at most "
+             f"{BLACK_LEVEL / 255:.0%} bright",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class EditReading:
+    """What one pass read: the grid times, which consecutive pairs hold a cut, which frames
+    are black.
+
+    >>> reading = EditReading(np.arange(6) / 2, np.array([0, 0, 1, 0, 0], bool),
+    ...                       np.array([0, 0, 0, 1, 1, 0], bool), 3.0)
+    >>> reading.cuts().to_list(), reading.shots().to_list(), reading.black().to_list()
+    ([[1.0, 1.5]], [[0.0, 1.25], [1.25, 3.0]], [[1.5, 2.5]])
+    """
+
+    times_s: np.ndarray
+    cut_pairs: np.ndarray
+    black_frames: np.ndarray
+    duration_s: float
+
+    def cuts(self) -> Moments:
+        """Each cut: from the last grid frame before it to the first after it (cuts in
+        consecutive pairs are one: a change spread over two grid steps)."""
+        at = np.flatnonzero(self.cut_pairs)
+        return _scored(np.stack([self.times_s[at], self.times_s[at + 1]], axis=1)).merge()
+
+    def shots(self) -> Moments:
+        """From the video's start to the first cut (its middle), from cut to cut, and on to
+        the end."""
+        cuts = self.cuts().spans
+        bounds = np.r_[0.0, cuts.mean(axis=1), self.duration_s]
+        return _scored(np.stack([bounds[:-1], bounds[1:]], axis=1))
+
+    def black(self) -> Moments:
+        """Each run of black grid frames, from its first frame to the next frame read (the
+        video's end after the last)."""
+        edges = np.diff(np.r_[0, self.black_frames.astype(np.int8), 0])
+        first, after = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+        ends = np.r_[self.times_s, self.duration_s][after]
+        return _scored(np.stack([self.times_s[first], ends], axis=1))
+
+
+def _scored(spans: np.ndarray) -> Moments:
+    """Moments read from the pixels, each scored 1 (a cut is there or not)."""
+    spans = spans.reshape(-1, 2)
+    spans = spans[spans[:, 1] > spans[:, 0]]
+    return Moments(spans, np.ones(len(spans)))
+
+
+def black(small: np.ndarray) -> np.ndarray:
+    """`(N,)` bool: which shrunk frames `(N, h, w, 3)` are black (`BLACK_LEVEL`,
+    `BLACK_SHARE`; the brightness is the mean of the three channels).
+
+    >>> f = np.zeros((2, 10, 10, 3), np.int16); f[1, 0, :3] = 200  # 3 % of it bright
+    >>> black(f).tolist()
+    [True, False]
+    """
+    dark = np.asarray(small, np.float32).mean(axis=-1) <= BLACK_LEVEL
+    return dark.reshape(len(dark), -1).mean(axis=1) >= BLACK_SHARE
+
+
+def read_edit(video: str | Path, progress: bool = True) -> EditReading:
+    """Cuts and black frames of `video`, read in one pass (`EditReading`).
+
+    Raises:
+        BadVideo: the file cannot be read as a video.
+    """
+    duration_s = probe(video).duration_s
+    times, pairs, dark = [], [], []
+    window = np.zeros((0, 1, 1, 3), np.int16)  # the frames from number `since` on
+    since = decided = 0  # pairs before number `decided` are decided
+    with progress_bar(total=duration_s, desc="reading cuts", unit="s", enabled=progress) as bar:
+        for batch in sample_frames(video, SAMPLER_FPS):
+            small = shrink(batch.frames)
+            times += batch.times_s.tolist()
+            dark.append(black(small))
+            window = np.concatenate([window, small]) if len(window) else small
+            if len(window) >= CHUNK:  # decide the pairs with `CONTEXT` frames on both sides
+                stop = since + len(window) - 1 - CONTEXT
+                pairs.append(cuts(window)[decided - since : stop - since])
+                decided = stop
+                window, since = window[decided - CONTEXT - since :], decided - CONTEXT
+            bar.update(len(small) / SAMPLER_FPS)
+    pairs.append(cuts(window)[decided - since :])
+    return EditReading(np.asarray(times, np.float64), np.concatenate(pairs),
+                       np.concatenate(dark) if dark else np.zeros(0, bool), duration_s)  # fmt: skip
+
+
+@lru_cache(maxsize=8)
+def _reading(video: Path, stamp: tuple[int, int]) -> EditReading:
+    """`read_edit`, kept for the videos asked about last (`stamp`: the file's size and
+    modification time, so an edited file is read again)."""
+    return read_edit(video)
+
+
+def edit_grounding(video: Path, analysis: QueryAnalysis, single: bool = False) -> Grounding | None:
+    """The answer to a query about the edit (`Route.edit`: "cut", "shot" or "black"), or None
+    for any other query: the moments of that kind inside the query's window, the occurrence
+    and lengths asked for (the longest one alone with `single`), each scored 1."""
+    kind = analysis.target.route.edit
+    if not kind:
+        return None
+    from ..agent.perception.intervals import occurrence
+
+    stat = Path(video).stat()
+    reading = _reading(Path(video), (stat.st_size, stat.st_mtime_ns))
+    found = {"cut": reading.cuts, "shot": reading.shots, "black": reading.black}[kind]()
+    start_s, end_s = analysis.window_s(reading.duration_s) or (0.0, reading.duration_s)
+    found = occurrence(found.clip(start_s, end_s), analysis.occurrence, analysis.length_s)
+    if single and len(found) > 1:
+        found = found[np.argsort(-found.lengths_s, kind="stable")[:1]]
+    trace = {"analysis": analysis.to_record(),
+             "edit": {"kind": kind, "rule": RULES[kind], "frames_read": len(reading.times_s),
+                      "fps": SAMPLER_FPS}}  # fmt: skip
+    return Grounding(moments=found, trace=trace)
