@@ -587,6 +587,18 @@ def test_how_often_is_a_count(query):
     assert analyse(query).count
 
 
+@pytest.mark.parametrize(
+    ("query", "said_or_written"),
+    [("Quarterly Results", True), ("Chicago", True), ("The Lord of the Rings", True),
+     ("Big Buck Bunny", False), ("Dog", False), ("A Red Car", False), ("quarterly results", False),
+     ("A person opens a door", False)],
+)  # fmt: skip
+def test_a_name_alone_is_said_or_written(query, said_or_written):
+    expected = (f'someone says "{query}"', f'"{query}" on screen') if said_or_written else ()
+    assert analyse(query).alternatives == expected
+
+
+
 def test_how_long_asks_for_the_moments():
     for query in ("how long is the dog on screen", "how many seconds is the cat visible"):
         a = analyse(query)

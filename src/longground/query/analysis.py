@@ -27,7 +27,7 @@ from functools import lru_cache
 from ..errors import UserError
 from ..text import MAX_TEXT_CHARS
 from . import grammar as g
-from .channel import Route, object_noun, route
+from .channel import Route, names_a_thing, object_noun, route
 from .structure import (
     Relation,
     every_nth,
@@ -340,6 +340,10 @@ _HEARD_OR_READ = re.compile(
     rf",?\s+(?:either\s+)?(?:{_HEARD}\s+or\s+{_READ}|{_READ}\s+or\s+{_HEARD})\s*$", re.I
 )
 
+# A name or title alone: capitalised words (small joining words between them), at most six.
+_TITLE = re.compile(
+    r"[A-Z0-9][\w'&.-]*(?:\s+(?:of|and|the|in|on|for|to|a|an|[A-Z0-9][\w'&.-]*)){0,5}"
+)
 #: Words of one option of a needle ("hello or goodbye"): more is a phrase, not an option.
 MAX_OPTION_WORDS = 3
 
@@ -373,6 +377,12 @@ def _alternatives(event: Event) -> tuple[str, ...]:
     ()
     >>> _alternatives(_event("target", 'someone says "now or never"'))
     ()
+
+    A name or title alone that names no person or thing the encoder knows is said or
+    written ("Quarterly Results", "New Jersey"; not "Big Buck Bunny": a rabbit):
+
+    >>> _alternatives(_event("target", "Quarterly Results"))
+    ('someone says "Quarterly Results"', '"Quarterly Results" on screen')
     """
     own = event.route
     either = _HEARD_OR_READ.search(event.phrase)
@@ -381,6 +391,10 @@ def _alternatives(event: Event) -> tuple[str, ...]:
         found = route(words)
         words = found.needle if found.channel in ("speech", "text") and found.needle else words
         return f'someone says "{words}"', f'"{words}" on screen'
+    if own.rule == "default" and _TITLE.fullmatch(event.phrase) and not any(
+        names_a_thing(w) for w in event.phrase.lower().split()
+    ):
+        return f'someone says "{event.phrase}"', f'"{event.phrase}" on screen'
     if re.search(r"[\"“][^\"”]*\sor\s[^\"”]*[\"”]", event.text):
         return ()  # one quoted line: "to be or not to be"
     whole = [p.strip(" ,") for p in re.split(r"\s+or\s+", event.text)]

@@ -340,7 +340,7 @@ def route(phrase: str) -> Route:
         return Route(channel, needle, rule, change=rule.startswith("text-score-change"),
                      margin=margin)  # fmt: skip
     shown = _GRAPHIC.sub("", re.sub(_SHOWN, "", text, flags=re.I)).strip()
-    if _CAPITALS.fullmatch(shown) and not any(map(_names_a_thing, shown.lower().split())):
+    if _CAPITALS.fullmatch(shown) and not any(map(names_a_thing, shown.lower().split())):
         # "HALF TIME", "SALE": the words as they are written (not "DOG", "TV": the thing)
         return Route("text", clean_needle(shown), "text-capitals")
     return _picture_route(text)
@@ -387,13 +387,13 @@ def _plausible(rule: str, raw: str, weak: bool) -> bool:
     if rule == "speech-said":
         return title_like or len(words) <= 3
     if rule == "text-on-screen" and re.fullmatch(r"[A-Z][a-z]+", raw.strip()):
-        return not _names_a_thing(raw.strip().lower())  # "Agenda on screen", not "Dog on ..."
+        return not names_a_thing(raw.strip().lower())  # "Agenda on screen", not "Dog on ..."
     if rule == "text-typed":  # "ls /usr", "rm -rf", "#goal", not "the command line"
         return title_like or re.search(r"[^\w\s]", raw) is not None
     return True
 
 
-def _names_a_thing(word: str) -> bool:
+def names_a_thing(word: str) -> bool:
     """A person or something the image encoder knows, by this or another name ("tv")."""
     word = word.strip(_Q + "?.!,:;")
     return word in PERSON_NOUNS or object_noun(canonical_noun(word) or word)
