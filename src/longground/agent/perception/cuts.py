@@ -119,9 +119,8 @@ def cuts(small: np.ndarray) -> np.ndarray:
     out = np.zeros(max(len(small) - 1, 0), bool)
     if len(small) < 2:
         return out
-    # pairs whose frames differ at all: a frame read twice is equal to itself, while a slow
-    # fade or pan changes every frame by less than `PIXEL_STEP` and must stay
-    moved = np.flatnonzero((np.diff(small, axis=0) != 0).any(axis=(1, 2, 3)))
+    _, colour = pair_changes(small)
+    moved = np.flatnonzero(colour.any(axis=(1, 2)))  # pairs whose frames differ
     if not len(moved):
         return out
     kept = np.r_[0, moved + 1]  # each frame that differs from the one before it

@@ -55,7 +55,7 @@ def cuts(small: np.ndarray) -> list[bool]:
     out = [False] * max(len(small) - 1, 0)
     kept, pair_of = [0], []  # frames kept; for each pair of kept frames, its last raw pair
     for k in range(1, len(small)):
-        if not np.array_equal(small[k], small[k - 1]):
+        if np.abs(small[k] - small[k - 1]).max() > PIXEL_STEP:
             kept.append(k)
             pair_of.append(k - 1)
     if len(kept) < 2:
