@@ -107,9 +107,10 @@ def cut_pairs(changes: np.ndarray) -> np.ndarray:
 
 
 def cuts(small: np.ndarray) -> np.ndarray:
-    """`(N - 1,)` bool: which consecutive pairs of shrunk frames `(N, h, w, 3)` hold a cut,
-    a repeated frame set aside (a pair of two equal frames is never a cut, and the pairs
-    around it are read as if it were not there).
+    """`(N - 1,)` bool: which consecutive pairs of shrunk frames `(N, h, w, 3)` hold a cut.
+    A pair in which no pixel changes by more than `PIXEL_STEP` (a frame read twice, a still
+    stretch, a step of a slow fade) is never a cut, and is left out of the neighbours the
+    others are compared with.
 
     >>> f = np.zeros((6, 8, 8, 3), np.int16); f[3:] = 200
     >>> cuts(f).tolist(), cuts(np.repeat(f, 2, axis=0))[5:7].tolist()
@@ -123,9 +124,10 @@ def cuts(small: np.ndarray) -> np.ndarray:
     moved = np.flatnonzero(colour.any(axis=(1, 2)))  # pairs whose frames differ
     if not len(moved):
         return out
-    kept = np.r_[0, moved + 1]  # each frame that differs from the one before it
-    _, changes = pair_changes(small[kept])
-    out[moved[cut_pairs(changes)]] = True
+    # each pair that moves is read as it is, beside the nearest pairs that move: a still
+    # stretch does not make a small change stand out, nor does a slow fade (each of its
+    # steps below `PIXEL_STEP`) add up to a cut across it
+    out[moved[cut_pairs(colour[moved])]] = True
     return out
 
 

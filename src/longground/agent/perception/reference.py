@@ -50,18 +50,15 @@ def cut_pairs(changes: np.ndarray) -> list[bool]:
 
 
 def cuts(small: np.ndarray) -> list[bool]:
-    """`cuts.cuts`: walk the frames, skipping each that equals the one kept before it."""
+    """`cuts.cuts`: walk the pairs, reading only those in which some pixel moves."""
     small = np.asarray(small, np.int16)
     out = [False] * max(len(small) - 1, 0)
-    kept, pair_of = [0], []  # frames kept; for each pair of kept frames, its last raw pair
-    for k in range(1, len(small)):
-        if np.abs(small[k] - small[k - 1]).max() > PIXEL_STEP:
-            kept.append(k)
-            pair_of.append(k - 1)
-    if len(kept) < 2:
+    moved = [k for k in range(len(small) - 1)
+             if np.abs(small[k + 1] - small[k]).max() > PIXEL_STEP]  # fmt: skip
+    if not moved:
         return out
-    _, changes = pair_changes(small[kept])
-    for pair, cut in zip(pair_of, cut_pairs(np.array(changes, bool)), strict=True):
+    changes = [pair_changes(small[k : k + 2])[1][0] for k in moved]
+    for pair, cut in zip(moved, cut_pairs(np.array(changes, bool)), strict=True):
         out[pair] = cut
     return out
 
