@@ -379,7 +379,7 @@ def _alternatives(event: Event) -> tuple[str, ...]:
     ()
 
     A name or title alone that names no person or thing the encoder knows is said or
-    written ("Quarterly Results", "New Jersey"; not "Big Buck Bunny": a rabbit):
+    written ("Quarterly Results", "Chicago"; not "Big Buck Bunny": a rabbit):
 
     >>> _alternatives(_event("target", "Quarterly Results"))
     ('someone says "Quarterly Results"', '"Quarterly Results" on screen')

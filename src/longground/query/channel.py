@@ -193,7 +193,7 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"telling|told|chats?|chatting|chatted|explains?|explaining|explained|complains?|"
         r"complaining)\b(?:\s+\S+){0,8}?\s+about\s+(?P<x>.+)", re.I)),
     # "they name the seven of hearts", "when does the host name the winner" (the namer is a
-    # person, checked in `_plausible`; not "a dog named Rex", not "the player names on screen")
+    # person, checked in `_needle`; not "a dog named Rex", not "the player names on screen")
     ("speech-names", "speech", re.compile(
         r"\b(?P<s>\w+)\s+(?:names?|naming)\s+(?P<x>(?:(?:the|a|an|his|her|their|its|my|our|"
         rf"your|every|each|all|{WORD_NUMBER})\b|\d|(?-i:[A-Z])|[{_Q}]).*)", re.I)),
