@@ -11,7 +11,8 @@ Three kinds of query are answered from the method's own answers for other querie
 (`derived_grounding`): where the event is *not* shown ("when is the cat not on screen",
 `hidden_grounding`: that answer turned inside out), the shot next to it ("what comes after the
 cat", `adjacent_grounding`: from its end to the next cut), and one of several things ("a car
-or a truck", `either_grounding`: the answers joined).
+or a truck", `either_grounding`: the answers joined). Questions about the edit itself ("every
+cut", "black frames") are read from the pixels (`edits.edit_grounding`).
 """
 
 from __future__ import annotations

@@ -6,8 +6,10 @@ read on (`perception.crossing`), whether two pieces of an instance lie in one sh
 come from the frame sampler's grid, shrunk by striding to about `SHORT_SIDE` pixels on the
 short side (`shrink`), and are compared pair by pair (`pair_changes`): a pixel changes when
 one of its colour channels moves by more than `PIXEL_STEP` (colour, not gray: two tinted
-backdrops of one texture differ in hue more than in brightness). A repeated frame (read faster
-than the video's own rate) is set aside first. A pair is a cut (`cut_pairs`) when
+backdrops of one texture differ in hue more than in brightness). A pair in which nothing
+changes that much (a frame read twice, a still stretch, a step of a slow fade) is set aside
+first; each other pair is read as it is, beside the nearest others. A pair is a cut
+(`cut_pairs`) when
 
 - it changes every cell of a `CUT_GRID` x `CUT_GRID` grid, each in at least `CUT_CELL` of its
   pixels: a cut replaces the whole picture, while a falling or crossing object, however large,
