@@ -661,6 +661,14 @@ def test_real_queries_agree_with_their_hand_labels():
         ("the first minute and a half, a dog", (0.0, 90.0)),
         ("any dogs between the 3rd and 5th minute", (120.0, 300.0)),  # as "in the 3rd minute"
         ("any dogs between minutes 3 and 5", (120.0, 300.0)),
+        ("a dog after the halfway point", (300.0, 600.0)),  # the second half, not the middle
+        ("a dog before the midway mark", (0.0, 300.0)),
+        ("a dog in the first quarter", (0.0, 150.0)),  # a share of the video
+        ("the last third of the video, a dog", (400.0, 600.0)),
+        ("a dog at 1:30 and later", (90.0, 600.0)),  # from a time on
+        ("a dog, 2:00 onwards", (120.0, 600.0)),
+        ("a dog 1:30 or earlier", (0.0, 90.0)),
+        ("a dog 3 minutes into the video", (150.0, 210.0)),  # a time point from the start
     ],
 )
 def test_windows_in_loose_words(query, window):
@@ -674,7 +682,8 @@ def test_windows_in_loose_words(query, window):
 @pytest.mark.parametrize(
     "query",
     ["two and a half men", "the dog runs for two and a half minutes", "approximately 3 dogs",
-     "the cat sits at the approx center", "the dog appears no sooner than the cat"],
+     "the cat sits at the approx center", "the dog appears no sooner than the cat",
+     "the first quarter slide", "revenue in the third quarter slide"],  # a quarter of a year
 )  # fmt: skip
 def test_loose_words_without_a_time(query):
     assert analyse(query).window == ""

@@ -117,6 +117,22 @@ def _halves(which: str, duration_s: float) -> tuple[float, float]:
     return (0.0, half) if which == "first" else (half, duration_s)
 
 
+_PARTS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5}
+_PART_ORDER = {"first": 1, "opening": 1, "second": 2, "third": 3, "fourth": 4}
+
+
+def _part(which: str, part: str, duration_s: float) -> tuple[float, float]:
+    """"The first quarter", "the last third", "the second half": that share of the video.
+
+    >>> _part("last", "third", 600), _part("second", "quarter", 600)
+    ((400.0, 600.0), (150.0, 300.0))
+    """
+    n = _PARTS[part.lower()]
+    k = _PART_ORDER.get(which.lower(), n)  # "last", "final", "closing": the n-th of n
+    k = min(k, n)
+    return (k - 1) / n * duration_s, k / n * duration_s
+
+
 # (pattern, window builder(match, duration_s)); tried in this order, each may match once.
 _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]] = [
     (
@@ -174,6 +190,11 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
                    r"final|closing)\s+(\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s+cent\b)", re.I),
         lambda m, d: _edge(m[1], min(float(m[2]), 100.0) / 100 * d, d),
     ),
+    (  # "after the halfway point", "before the midway mark": the second or first half
+        re.compile(rf"(?:({_FROM_WORDS})|{_UNTIL_WORDS})\s+(?:the\s+)?(?:halfway|midway)"
+                   r"(?:\s+(?:point|mark))?\b", re.I),
+        lambda m, d: _halves("second" if m[1] else "first", d),
+    ),
     (  # "halfway through", "in the middle of the video": the middle `EDGE_SHARE` of it ("the
         # cat in the middle" is a place in the frame)
         re.compile(r"\b(?:(?:at|around|near)\s+)?(?:the\s+)?(?:halfway|midway)(?:\s+(?:through"
@@ -182,9 +203,15 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
                    re.I),
         lambda m, d: ((1 - EDGE_SHARE) / 2 * d, (1 + EDGE_SHARE) / 2 * d),
     ),
-    (
-        re.compile(r"\b(?:in|during)\s+the\s+(first|second|last|final)\s+half", re.I),
-        lambda m, d: _halves(m[1].lower(), d),
+    (  # "in the first quarter", "the last third of the video", "during the second half": that
+        # share, said as a time ("in", "during") or of the video, and with nothing after it
+        # ("the third quarter results" are no time)
+        re.compile(r"(?:\b(?:in|during|within|over)\s+the\s+(first|second|third|fourth|last|final|"
+                   r"opening|closing)\s+(half|third|quarter|fifth)(?=\s*(?:,|$|of\s))|\bthe\s+"
+                   r"(first|second|third|fourth|last|final|opening|closing)\s+(half|third|quarter|"
+                   r"fifth)(?=\s+of\s+(?:the|this)\s+(?:video|clip|footage|recording|film|movie|"
+                   r"match|game)\b))", re.I),
+        lambda m, d: _part(m[1] or m[3], m[2] or m[4], d),
     ),
     (  # "half time" is the middle of the video: the break of a match in two halves
         re.compile(rf"(?:({_FROM_WORDS})|{_UNTIL_WORDS})\s+(?:the\s+)?half[\s-]?time\b", re.I),
@@ -204,8 +231,15 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
         ),
         lambda m, d: (0.0, time_to_s(m[1])),
     ),
-    (  # "2 minutes in", "around 1 minute in": a time point counted from the start
-        re.compile(rf"(?<!\w){_HEDGE}*({_TIME}){_ROUGHLY}\s+in\b(?=\s*(?:,|$))", re.I),
+    (  # "at 1:30 and later", "2:00 onwards", "1:30 or earlier": from or until that time
+        re.compile(rf"(?<!\w){_HEDGE}*{_THE}({_TIME}){_MARK}{_ROUGHLY}\s+(?:(?:and|or)\s+"
+                   r"(?:(later|after(?:wards?)?|beyond|on)|earlier|before)|(onwards?))\b", re.I),
+        lambda m, d: (time_to_s(m[1]), d) if m[2] or m[3] else (0.0, time_to_s(m[1])),
+    ),
+    (  # "2 minutes in", "around 1 minute in", "3 minutes into the video": a time point
+        # counted from the start
+        re.compile(rf"(?<!\w){_HEDGE}*({_TIME}){_ROUGHLY}\s+(?:in|into\s+(?:the|this)\s+"
+                   r"(?:video|clip|footage|recording|film|movie))\b(?=\s*(?:,|$))", re.I),
         lambda m, d: (time_to_s(m[1]) - AROUND_S, time_to_s(m[1]) + AROUND_S),
     ),
     (  # "till the end", "from the start": the whole video, said
