@@ -127,6 +127,8 @@ ROUTES = [
     ("someone says something", "speech", ""),  # any speech
     ("the opening titles", "text", ""),  # any on-screen text
     ("empty shots", "people", ""),  # nobody there
+    ("when is the room empty", "people", ""),
+    ("an empty cup", "visual", None),  # a thing, not a place without people
 ]
 
 
@@ -503,6 +505,7 @@ def test_one_occurrence_is_asked_for(query, nth, target):
         ("the cat is out of frame", "the cat"),
         ("when isnt there a dog", "a dog"),  # typed without the apostrophe
         ("when is nothing written on screen", "text"),
+        ("when nothing is written", "text"),
         ("when isn't anyone talking", "anyone talking"),
     ],
 )

@@ -246,7 +246,8 @@ _TEXT_KIND = re.compile(
 _NOBODY = re.compile(
     r"^(?:when\s+(?:is|are)\s+)?(?:there\s+(?:is|are)\s+)?(?:nobody|no\s+one|no-one|no\s+person|"
     r"no\s+people|no\s+faces?|no\s+humans?|(?:an?\s+)?empty\s+(?:frames?|screens?|shots?|"
-    r"scenes?))\b"
+    r"scenes?|rooms?)|(?:the\s+)?(?:room|screen|frame|shot|scene|stage|street)\s+(?:is\s+)?"
+    r"empty)\b"
     r"(?:\s+(?:is\s+|are\s+)?(?:on\s+(?:the\s+)?screen|visible|present|there|shown|in\s+"
     r"(?:the\s+)?(?:frame|shot|picture|video)|(?:in|at|on|inside)\s+(?:the\s+)?\w+))?$",
     re.I,

@@ -137,6 +137,7 @@ _LEAD_INS = (
     r"(?:more\s+)?shots?\s+(?:are\s+|is\s+)?shown\s+of",
     r"(?:when(?:ever)?|where)\s+(?:is|are|was|were)\s+there",
     r"when(?:ever)?(?:\s+(?:exactly|precisely))?\s+(?:does|do|did|is|are|was|were)",
+    r"when(?:ever)?(?=\s+(?:nothing|nobody|no\s+one|no-one)\b)",  # "when nothing is written"
     r"where\s+(?:does|do|is|are)",
     r"where(?=\s+\w)",  # "yo where the dog at", "show me where Texas is said"
     r"(?:does|do|did|is|are|was|were)",
