@@ -540,7 +540,8 @@ def test_other_negations_are_not_hidden(query):
      ("what happens after the speaker says hello", True), ("something after the dog", True),
      ("the next shot after the cat", True), ("the moment after the goal", True),
      ("the cat the moment after the dog", False), ("the cat after the dog", False),
-     ("what happens when the cat appears", False)],
+     ("what happens when the cat appears", False),
+     ("the slide after the Agenda slide", True), ("the page before the Contents page", True)],
 )  # fmt: skip
 def test_the_shot_next_to_a_thing(query, adjacent):
     a = analyse(query)

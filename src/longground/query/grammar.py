@@ -325,8 +325,8 @@ NOT_SHOWN = (
 WHATEVER = re.compile(
     r"^(?:what(?:ever)?(?:\s+(?:comes?|came|happens?|happened|follows?|is\s+shown|is\s+on"
     r"(?:\s+the)?\s+screen|(?:do|can|did)\s+(?:we|you|i)\s+see|we\s+see|is\s+going\s+on))?|"
-    r"(?:the\s+)?(?:next|following|previous|preceding)\s+(?:shot|scene|clip|thing|one)|"
-    r"the\s+(?:shot|scene|clip)|something|anything)$",
+    r"(?:the\s+)?(?:next|following|previous|preceding)\s+(?:shot|scene|clip|thing|one|slide|"
+    r"page)|the\s+(?:shot|scene|clip|slide|page)|something|anything)$",
     IGNORE,
 )
 # "nothing written on screen": where no text is read.
