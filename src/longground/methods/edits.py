@@ -29,8 +29,9 @@ from .base import Grounding
 #: bright (0-255): FFmpeg's `blackdetect` defaults (pixel threshold 0.10, picture 0.98).
 BLACK_LEVEL = 0.10 * 255
 BLACK_SHARE = 0.98
-#: Frames the cut detector reads at once, and the frames of context it keeps on each side of
-#: a pair it decides (it compares a pair with the two pairs on each side).
+#: Frames the cut detector reads at once, and the frames of context kept on each side of the
+#: pairs it decides: it compares a pair with the two pairs that move on each side, so where
+#: those lie further off (in a still stretch), it sees the ones inside the chunk only.
 CHUNK = 512
 CONTEXT = 4
 #: What each kind of answer holds, as `--explain` says it.
