@@ -668,6 +668,7 @@ def test_real_queries_agree_with_their_hand_labels():
         ("a dog after the halfway point", (300.0, 600.0)),  # the second half, not the middle
         ("a dog before the midway mark", (0.0, 300.0)),
         ("a dog in the first quarter", (0.0, 150.0)),  # a share of the video
+        ("a dog in the first half when the cat appears", (0.0, 300.0)),
         ("the last third of the video, a dog", (400.0, 600.0)),
         ("a dog at 1:30 and later", (90.0, 600.0)),  # from a time on
         ("a dog, 2:00 onwards", (120.0, 600.0)),

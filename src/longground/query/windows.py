@@ -204,10 +204,11 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
         lambda m, d: ((1 - EDGE_SHARE) / 2 * d, (1 + EDGE_SHARE) / 2 * d),
     ),
     (  # "in the first quarter", "the last third of the video", "during the second half": that
-        # share, said as a time ("in", "during") or of the video, and with nothing after it
-        # ("the third quarter results" are no time)
+        # share, said as a time ("in", "during") or of the video, and a share other than a half
+        # with nothing after it ("the third quarter results" are no time)
         re.compile(r"(?:\b(?:in|during|within|over)\s+the\s+(first|second|third|fourth|last|final|"
-                   r"opening|closing)\s+(half|third|quarter|fifth)(?=\s*(?:,|$|of\s))|\bthe\s+"
+                   r"opening|closing)\s+(half|third|quarter|fifth)(?:(?<=half)|(?=\s*(?:,|$|of\s)))"
+                   r"|\bthe\s+"
                    r"(first|second|third|fourth|last|final|opening|closing)\s+(half|third|quarter|"
                    r"fifth)(?=\s+of\s+(?:the|this)\s+(?:video|clip|footage|recording|film|movie|"
                    r"match|game)\b))", re.I),
