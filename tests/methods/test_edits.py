@@ -73,6 +73,22 @@ def test_reading_a_chunk_at_a_time_is_reading_at_once(edited, monkeypatch):
     assert len(chunked.cut_pairs) == len(chunked.times_s) - 1
 
 
+def test_a_reading_is_kept_and_a_broken_one_read_again(edited, tmp_path, monkeypatch):
+    first = edits.kept_reading(edited, tmp_path)
+    (entry,) = (tmp_path / "channels").glob("*.json")
+
+    def no_second_pass(*_, **__):
+        raise AssertionError("the kept reading was not used")
+
+    monkeypatch.setattr(edits, "read_edit", no_second_pass)
+    again = edits.kept_reading(edited, tmp_path)
+    assert again.cuts() == first.cuts() and again.black() == first.black()
+    entry.write_text("{not json")
+    monkeypatch.undo()
+    assert edits.kept_reading(edited, tmp_path).cuts() == first.cuts()
+    assert '"cut_pairs"' in entry.read_text()  # rewritten
+
+
 @pytest.mark.parametrize(
     ("query", "count"),
     [("every cut", 3), ("how many shots are there", 4), ("black frames", 1),

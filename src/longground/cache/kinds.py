@@ -7,12 +7,14 @@ Everything lives under one root (`cache_root`):
 | index | `timelines/<stem>.<digest>.npz` (+ `.lock`) | one feature timeline |
 | agent | `agent/<fingerprint>-<encoder>-<fps>fps.json`, `.regions.npz` | one file of graph pieces |
 | llm | `llm_cache.sqlite` (+ `-wal`, `-shm`) | one stored answer (a row) |
-| channels | `channels/<fingerprint>-<digest>.json` | one channel (speech, text, people) |
+| channels | `channels/<fingerprint>-<digest>.json` | one channel, keyword scores or edit reading |
 | encoders | `encoders/<name>.npy`, `<name>-<key>.onnx` | one array or network export |
 | library | `library/<digest>.json`, `-main-<n>.faiss`, `-<entry>.npy` | a library's search index |
 | temp | `.<name>.<random>.tmp` beside any of those; `.lock` files without an entry | one leftover |
 
-The folder of each kind takes the root as given to `cache_root` (None: the default root).
+A channels entry is one evidence channel (speech, text, people), one needle's keyword scores,
+or a video's cuts and black frames (`methods.edits`). The folder of each kind takes the root
+as given to `cache_root` (None: the default root).
 """
 
 from __future__ import annotations

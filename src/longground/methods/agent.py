@@ -455,7 +455,8 @@ class AgentMethod(IndexedGrounder):
         from .channels import derived_grounding, routed_grounding, with_route
 
         analysis = analyse(query)
-        derived = derived_grounding(self.ground, video, analysis, self.config.single)
+        derived = derived_grounding(self.ground, video, analysis, self.config.single,
+                                    self.config.cache_dir)  # fmt: skip
         if derived is not None:
             return derived
         ranked = self._ranked(video, analysis)

@@ -52,14 +52,14 @@ def best_one(moments: Moments) -> Moments:
 
 def derived_grounding(
     ground: Callable[[Path, str], Grounding], video: Path, analysis: QueryAnalysis,
-    single: bool = False,
+    single: bool = False, cache_dir: Path | None = None,
 ) -> Grounding | None:  # fmt: skip
-    """`edits.edit_grounding`, `hidden_grounding`, `adjacent_grounding` or
-    `either_grounding` for the queries they answer, else None."""
+    """`edits.edit_grounding` (its reading kept under `cache_dir`), `hidden_grounding`,
+    `adjacent_grounding` or `either_grounding` for the queries they answer, else None."""
     from .edits import edit_grounding
 
     return (
-        edit_grounding(video, analysis, single)
+        edit_grounding(video, analysis, single, cache_dir)
         or hidden_grounding(ground, video, analysis, single)
         or adjacent_grounding(ground, video, analysis, single)
         or either_grounding(ground, video, analysis, single)

@@ -6,19 +6,24 @@ One pass over the video's frames on the cut detector's grid (`agent.frames.SAMPL
 shrunk as the cut detector reads them (`agent.perception.cuts.shrink`) and read by it a chunk
 at a time, so memory holds one chunk whatever the video's length. A cut is answered as the
 span between the two grid frames around it, a shot as the span between two cuts (or an end
-of the video), black as each run of black grid frames.
+of the video), black as each run of black grid frames. The reading is kept with the video's
+evidence channels (`channels/<fingerprint>-<digest>.json` under the cache root), so a video
+is read once.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from ..agent.frames import SAMPLER_FPS
 from ..agent.perception.cuts import cuts, shrink
+from ..atomic import atomic_open
+from ..cache import video_fingerprint
+from ..cache.kinds import channels_path
 from ..moments import Moments
 from ..progress import progress_bar
 from ..query import QueryAnalysis
@@ -34,6 +39,8 @@ BLACK_SHARE = 0.98
 #: those lie further off (in a still stretch), it sees the ones inside the chunk only.
 CHUNK = 512
 CONTEXT = 4
+#: Bump when what `read_edit` reads changes; readings kept from before are then read again.
+EDIT_VERSION = 1
 #: What each kind of answer holds, as `--explain` says it.
 RULES = {
     "cut": "cuts: a pair of frames that changes the whole picture at once",
@@ -58,6 +65,33 @@ class EditReading:
     cut_pairs: np.ndarray
     black_frames: np.ndarray
     duration_s: float
+
+    def to_dict(self) -> dict:
+        """The grid times, the cut pairs by number and the black frames as runs `[first,
+        after)`; `from_dict` reads it back.
+
+        >>> r = EditReading(np.arange(4) / 8, np.array([0, 1, 0], bool),
+        ...                 np.array([1, 1, 0, 0], bool), 0.5)
+        >>> d = r.to_dict(); d["cut_pairs"], d["black_runs"]
+        ([1], [[0, 2]])
+        >>> back = EditReading.from_dict(d); back.cuts() == r.cuts(), back.black() == r.black()
+        (True, True)
+        """
+        edges = np.diff(np.r_[0, self.black_frames.astype(np.int8), 0])
+        runs = zip(np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist())
+        return {"times_s": np.round(self.times_s, 6).tolist(),
+                "cut_pairs": np.flatnonzero(self.cut_pairs).tolist(),
+                "black_runs": [list(r) for r in runs], "duration_s": self.duration_s}  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, data: dict) -> EditReading:
+        times_s = np.asarray(data["times_s"], np.float64)
+        pairs = np.zeros(max(len(times_s) - 1, 0), bool)
+        pairs[np.asarray(data["cut_pairs"], int)] = True
+        black = np.zeros(len(times_s), bool)
+        for first, after in data["black_runs"]:
+            black[first:after] = True
+        return cls(times_s, pairs, black, float(data["duration_s"]))
 
     def cuts(self) -> Moments:
         """Each cut: from the last grid frame before it to the first after it (cuts in
@@ -127,24 +161,36 @@ def read_edit(video: str | Path, progress: bool = True) -> EditReading:
                        np.concatenate(dark) if dark else np.zeros(0, bool), duration_s)  # fmt: skip
 
 
-@lru_cache(maxsize=8)
-def _reading(video: Path, stamp: tuple[int, int]) -> EditReading:
-    """`read_edit`, kept for the videos asked about last (`stamp`: the file's size and
-    modification time, so an edited file is read again)."""
-    return read_edit(video)
+def kept_reading(video: Path, root: str | Path | None = None) -> EditReading:
+    """`read_edit` of `video`, read once and kept under the cache root `root` (None: the
+    default) beside the video's evidence channels; an entry that cannot be read is read
+    again from the video and rewritten."""
+    key = {"channel": "edit", "version": EDIT_VERSION, "fps": f"{SAMPLER_FPS:g}"}
+    path = channels_path(video_fingerprint(video), key, root)
+    try:
+        return EditReading.from_dict(json.loads(path.read_text())["data"])
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        pass
+    reading = read_edit(video)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_open(path) as handle:
+        json.dump({"note": None, "data": reading.to_dict()}, handle)
+    return reading
 
 
-def edit_grounding(video: Path, analysis: QueryAnalysis, single: bool = False) -> Grounding | None:
+def edit_grounding(
+    video: Path, analysis: QueryAnalysis, single: bool = False, cache_dir: Path | None = None
+) -> Grounding | None:
     """The answer to a query about the edit (`Route.edit`: "cut", "shot" or "black"), or None
     for any other query: the moments of that kind inside the query's window, the occurrence
-    and lengths asked for (the longest one alone with `single`), each scored 1."""
+    and lengths asked for (the longest one alone with `single`), each scored 1; the reading
+    kept under `cache_dir` (`kept_reading`)."""
     kind = analysis.target.route.edit
     if not kind:
         return None
     from ..agent.perception.intervals import occurrence
 
-    stat = Path(video).stat()
-    reading = _reading(Path(video), (stat.st_size, stat.st_mtime_ns))
+    reading = kept_reading(Path(video), cache_dir)
     found = {"cut": reading.cuts, "shot": reading.shots, "black": reading.black}[kind]()
     start_s, end_s = analysis.window_s(reading.duration_s) or (0.0, reading.duration_s)
     found = occurrence(found.clip(start_s, end_s), analysis.occurrence, analysis.length_s)

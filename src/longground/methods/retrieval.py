@@ -150,7 +150,8 @@ class RetrievalMethod(IndexedGrounder):
         from .channels import derived_grounding, routed_grounding, with_route
 
         analysis = analyse(query)
-        derived = derived_grounding(self.ground, video, analysis, self.config.single)
+        derived = derived_grounding(self.ground, video, analysis, self.config.single,
+                                    self.config.cache_dir)  # fmt: skip
         if derived is not None:
             return derived
         routed = routed_grounding(video, analysis, self.config)
