@@ -128,6 +128,9 @@ ROUTES = [
     ("the opening titles", "text", ""),  # any on-screen text
     ("empty shots", "people", ""),  # nobody there
     ("when is the room empty", "people", ""),
+    ("whenever the narrator is speaking", "speech", ""),  # a voice, not someone seen
+    ("the narrator", "speech", ""),
+    ("when does the commentator talk", "speech", ""),
     ("an empty cup", "visual", None),  # a thing, not a place without people
 ]
 

@@ -214,9 +214,10 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
 _SHOWN = (r"(?:\s+(?:appears?|is\s+shown|shows\s+up|is\s+heard|can\s+be\s+heard|is\s+on"
           r"(?:\s+the)?\s+screen|on(?:\s+the)?\s+screen|in\s+the\s+(?:picture|frame))){0,2}$")
 _ANY_SPEECH = re.compile(
-    r"^(?:(?:the|a|an|any|some)\s+)?(?:(?:someone|anyone|somebody|anybody)\s+(?:is\s+)?"
+    r"^(?:(?:the|a|an|any|some)\s+)?(?:(?:someone|anyone|somebody|anybody|narrator|announcer|"
+    r"commentator|voice[\s-]?over|caller)\s+(?:is\s+)?"
     r"(?:speak(?:s|ing)?|talk(?:s|ing)?|(?:says?|saying)\s+(?:something|anything))|speech|dialog(?:ue)?|"
-    r"talking|speaking|narration|"
+    r"talking|speaking|narration|narrators?|"
     r"voice[\s-]?over|conversations?|interviews?|commentary|monologue)" + _SHOWN,
     re.I,
 )
