@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ..timecode import ordinal
 from .found import Found, frame_range
 
 #: Colour of a moment found by an evidence channel.
@@ -96,7 +97,7 @@ def markers_of(found: Found, fps: Fraction) -> list[Marker]:
         score = None if scores is None else float(scores[k])
         first, frames = frame_range(float(start_s), float(end_s), fps)
         parts = [] if score is None else [f"score {score:.3f}"]
-        parts.append(f"{_ordinal(ranks[k])} of {count}")
+        parts.append(f"{ordinal(ranks[k])} of {count}")
         parts += [p for p in (found.method, found.channel if found.channel != "visual" else None)
                   if p]  # fmt: skip
         markers.append(Marker(first, frames, found.query, ", ".join(parts),
@@ -114,14 +115,3 @@ def _ranks(scores, count: int) -> list[int]:
     for place, k in enumerate(order, start=1):
         ranks[k] = place
     return ranks
-
-
-def _ordinal(n: int) -> str:
-    """`1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`.
-
-    >>> [_ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 102)]
-    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '102nd']
-    """
-    if 10 <= n % 100 <= 20:
-        return f"{n}th"
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"

@@ -9,7 +9,7 @@ short. `find --explain` prints these lines; `--trace FILE` keeps the whole recor
 from __future__ import annotations
 
 from ..moments import Moments
-from ..timecode import format_time
+from ..timecode import format_time, ordinal
 from .base import Grounding
 from .footage import COMPOSITED_SHARE
 
@@ -44,9 +44,7 @@ def _which(occurrence: int | str) -> str:
     """ "the first", "the last", "number 3 in time order", "the longest", "the first 2",
     "every 2nd in time order, from the first" (of the moments)."""
     if isinstance(occurrence, str) and occurrence.startswith("every "):
-        n = int(occurrence.split()[1])  # EVERY_NTH steps 2 to 9
-        nth = f"{n}{'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
-        return f"every {nth} in time order, from the first"
+        return f"every {ordinal(int(occurrence.split()[1]))} in time order, from the first"
     if isinstance(occurrence, str):
         return f"the {occurrence}"
     named = {1: "the first", -1: "the last"}

@@ -1,4 +1,5 @@
-"""Writing times for people: `HH:MM:SS.s`, rounded half away from zero."""
+"""Writing times for people: `HH:MM:SS.s`, rounded half away from zero; and which one of
+several moments in time order ("2nd")."""
 
 from __future__ import annotations
 
@@ -22,3 +23,14 @@ def format_time(seconds: float, decimals: int = 1) -> str:
     minutes, secs = divmod(rest, 60)
     text = f"{hours:02d}:{minutes:02d}:{secs:02d}"
     return f"{text}.{frac:0{decimals}d}" if decimals else text
+
+
+def ordinal(n: int) -> str:
+    """`1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`: a moment's place in time order.
+
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 102)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '102nd']
+    """
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
