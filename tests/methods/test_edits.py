@@ -70,7 +70,7 @@ def test_reading_a_chunk_at_a_time_is_reading_at_once(edited, monkeypatch):
     chunked = edits.read_edit(edited, progress=False)
     assert np.array_equal(chunked.cut_pairs, at_once.cut_pairs)
     assert np.array_equal(chunked.black_frames, at_once.black_frames)
-    assert len(chunked.cut_pairs) == len(chunked.times_s) - 1
+    assert len(chunked.cut_pairs) == len(chunked.black_frames) - 1
 
 
 def test_a_reading_is_kept_and_a_broken_one_read_again(edited, tmp_path, monkeypatch):

@@ -40,7 +40,7 @@ BLACK_SHARE = 0.98
 CHUNK = 512
 CONTEXT = 4
 #: Bump when what `read_edit` reads changes; readings kept from before are then read again.
-EDIT_VERSION = 1
+EDIT_VERSION = 2  # 2: the grid's rate and length, not its times
 #: What each kind of answer holds, as `--explain` says it.
 RULES = {
     "cut": "cuts: a pair of frames that changes the whole picture at once",
@@ -52,52 +52,60 @@ RULES = {
 
 @dataclass(frozen=True)
 class EditReading:
-    """What one pass read: the grid times, which consecutive pairs hold a cut, which frames
-    are black.
+    """What one pass read on the grid `k / fps` from 0: which consecutive pairs of frames
+    hold a cut, which frames are black.
 
-    >>> reading = EditReading(np.arange(6) / 2, np.array([0, 0, 1, 0, 0], bool),
+    >>> reading = EditReading(2.0, np.array([0, 0, 1, 0, 0], bool),
     ...                       np.array([0, 0, 0, 1, 1, 0], bool), 3.0)
     >>> reading.cuts().to_list(), reading.shots().to_list(), reading.black().to_list()
     ([[1.0, 1.5]], [[0.0, 1.25], [1.25, 3.0]], [[1.5, 2.5]])
     """
 
-    times_s: np.ndarray
+    fps: float
     cut_pairs: np.ndarray
     black_frames: np.ndarray
     duration_s: float
 
-    def to_dict(self) -> dict:
-        """The grid times, the cut pairs by number and the black frames as runs `[first,
-        after)`; `from_dict` reads it back.
+    @property
+    def times_s(self) -> np.ndarray:
+        """`(N,)` the times of the frames read."""
+        return np.arange(len(self.black_frames)) / self.fps
 
-        >>> r = EditReading(np.arange(4) / 8, np.array([0, 1, 0], bool),
-        ...                 np.array([1, 1, 0, 0], bool), 0.5)
+    def to_dict(self) -> dict:
+        """The rate, the number of frames, the cut pairs by number and the black frames as
+        runs `[first, after)`; `from_dict` reads it back.
+
+        >>> r = EditReading(8.0, np.array([0, 1, 0], bool), np.array([1, 1, 0, 0], bool), 0.5)
         >>> d = r.to_dict(); d["cut_pairs"], d["black_runs"]
         ([1], [[0, 2]])
         >>> back = EditReading.from_dict(d); back.cuts() == r.cuts(), back.black() == r.black()
         (True, True)
         """
-        edges = np.diff(np.r_[0, self.black_frames.astype(np.int8), 0])
-        runs = zip(np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist())
-        return {"times_s": np.round(self.times_s, 6).tolist(),
+        runs = zip(*(part.tolist() for part in self._black_runs()))
+        return {"fps": self.fps, "frames": len(self.black_frames),
                 "cut_pairs": np.flatnonzero(self.cut_pairs).tolist(),
                 "black_runs": [list(r) for r in runs], "duration_s": self.duration_s}  # fmt: skip
 
     @classmethod
     def from_dict(cls, data: dict) -> EditReading:
-        times_s = np.asarray(data["times_s"], np.float64)
-        pairs = np.zeros(max(len(times_s) - 1, 0), bool)
+        frames = int(data["frames"])
+        pairs = np.zeros(max(frames - 1, 0), bool)
         pairs[np.asarray(data["cut_pairs"], int)] = True
-        black = np.zeros(len(times_s), bool)
+        black = np.zeros(frames, bool)
         for first, after in data["black_runs"]:
             black[first:after] = True
-        return cls(times_s, pairs, black, float(data["duration_s"]))
+        return cls(float(data["fps"]), pairs, black, float(data["duration_s"]))
+
+    def _black_runs(self) -> tuple[np.ndarray, np.ndarray]:
+        """`(first, after)` frame numbers of each run of black frames."""
+        edges = np.diff(np.r_[0, self.black_frames.astype(np.int8), 0])
+        return np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
 
     def cuts(self) -> Moments:
         """Each cut: from the last grid frame before it to the first after it (cuts in
         consecutive pairs are one: a change spread over two grid steps)."""
-        at = np.flatnonzero(self.cut_pairs)
-        return _scored(np.stack([self.times_s[at], self.times_s[at + 1]], axis=1)).merge()
+        at, times_s = np.flatnonzero(self.cut_pairs), self.times_s
+        return _scored(np.stack([times_s[at], times_s[at + 1]], axis=1)).merge()
 
     def shots(self) -> Moments:
         """From the video's start to the first cut (its middle), from cut to cut, and on to
@@ -109,10 +117,10 @@ class EditReading:
     def black(self) -> Moments:
         """Each run of black grid frames, from its first frame to the next frame read (the
         video's end after the last)."""
-        edges = np.diff(np.r_[0, self.black_frames.astype(np.int8), 0])
-        first, after = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-        ends = np.r_[self.times_s, self.duration_s][after]
-        return _scored(np.stack([self.times_s[first], ends], axis=1))
+        first, after = self._black_runs()
+        times_s = self.times_s
+        ends = np.r_[times_s, self.duration_s][after]
+        return _scored(np.stack([times_s[first], ends], axis=1))
 
 
 def _scored(spans: np.ndarray) -> Moments:
@@ -141,13 +149,12 @@ def read_edit(video: str | Path, progress: bool = True) -> EditReading:
         BadVideo: the file cannot be read as a video.
     """
     duration_s = probe(video).duration_s
-    times, pairs, dark = [], [], []
+    pairs, dark = [], []
     window = np.zeros((0, 1, 1, 3), np.int16)  # the frames from number `since` on
     since = decided = 0  # pairs before number `decided` are decided
     with progress_bar(total=duration_s, desc="reading cuts", unit="s", enabled=progress) as bar:
         for batch in sample_frames(video, SAMPLER_FPS):
             small = shrink(batch.frames)
-            times += batch.times_s.tolist()
             dark.append(black(small))
             window = np.concatenate([window, small]) if len(window) else small
             if len(window) >= CHUNK:  # decide the pairs with `CONTEXT` frames on both sides
@@ -157,7 +164,7 @@ def read_edit(video: str | Path, progress: bool = True) -> EditReading:
                 window, since = window[decided - CONTEXT - since :], decided - CONTEXT
             bar.update(len(small) / SAMPLER_FPS)
     pairs.append(cuts(window)[decided - since :])
-    return EditReading(np.asarray(times, np.float64), np.concatenate(pairs),
+    return EditReading(SAMPLER_FPS, np.concatenate(pairs),
                        np.concatenate(dark) if dark else np.zeros(0, bool), duration_s)  # fmt: skip
 
 
@@ -197,6 +204,6 @@ def edit_grounding(
     if single and len(found) > 1:
         found = found[np.argsort(-found.lengths_s, kind="stable")[:1]]
     trace = {"analysis": analysis.to_record(),
-             "edit": {"kind": kind, "rule": RULES[kind], "frames_read": len(reading.times_s),
+             "edit": {"kind": kind, "rule": RULES[kind], "frames_read": len(reading.black_frames),
                       "fps": SAMPLER_FPS}}  # fmt: skip
     return Grounding(moments=found, trace=trace)
