@@ -93,7 +93,7 @@ def test_a_reading_is_kept_and_a_broken_one_read_again(edited, tmp_path, monkeyp
     ("query", "count"),
     [("every cut", 3), ("how many shots are there", 4), ("black frames", 1),
      ("when does it fade to black", 1), ("the longest shot", 1), ("the first cut", 1),
-     ("shots longer than 1.8 seconds", 3), ("cuts after 0:03", 2)],
+     ("shots longer than 1.8 seconds", 3), ("cuts after 0:03", 2), ("every other shot", 2)],
 )  # fmt: skip
 def test_find_answers_the_edit(edited, monkeypatch, capsys, tmp_path, query, count):
     code, result = find_json(edited, query, monkeypatch, capsys, tmp_path)

@@ -458,8 +458,8 @@ EXTREME = re.compile(
 # in time order, from the first.
 EVERY_NTH = re.compile(
     r"\b(?:every|each)\s+(other|second|third|fourth|fifth|[2-9](?:nd|rd|th))\s+(?:time(?:\s+"
-    r"(?:that|when))?|(?:shot|frame|scene|clip|appearance|sighting|showing|occurrence)(?:\s+"
-    r"(?:of|with|showing|where|in\s+which))?)\b\s*",
+    r"(?:that|when))?|(?P<unit>shot|cut|frame|scene|clip|appearance|sighting|showing|occurrence)"
+    r"(?:\s+(?:of|with|showing|where|in\s+which))?)\b\s*",
     IGNORE,
 )
 # The edit itself, not what it shows (`methods.edits`): "every cut", "scene changes", "how many

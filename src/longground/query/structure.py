@@ -197,12 +197,22 @@ def every_nth(text: str) -> tuple[str | None, str]:
     (('every 2', 'the cat appears'), ('every 3', 'a dog'))
     >>> every_nth("every time the cat appears")
     (None, 'every time the cat appears')
+
+    With nothing else named, the stretches themselves are asked for ("every other shot":
+    the video's shots, `g.EDIT`):
+
+    >>> every_nth("every other shot"), every_nth("every third cut of the film")
+    (('every 2', 'shots'), ('every 3', 'cuts'))
     """
     m = g.EVERY_NTH.search(text)
     if m is None:
         return None, text
     step = 2 if m[1].lower() == "other" else g.ordinal_value(m[1])
-    return f"every {step}", " ".join((text[: m.start()] + " " + text[m.end() :]).split())
+    rest = " ".join((text[: m.start()] + " " + text[m.end() :]).split())
+    whole = r"(?:(?:the|this)\s+(?:video|film|clip|footage|movie))?"  # "... of the film"
+    if m["unit"] and re.fullmatch(whole, rest, re.I):
+        rest = f"{m['unit']}s"
+    return f"every {step}", rest
 
 
 def not_shown(text: str) -> tuple[bool, str]:
