@@ -1,8 +1,7 @@
 """What the channels extract from one video, as small frozen value types that round-trip
 through JSON (the cache entry is one JSON file per video).
 
-- `Transcript`: voice-activity segments `(K, 2)` s, words with `(W,)` start/end times, and
-  the phones heard in each segment (a phone recogniser's second listen, `speech.phones_of`).
+- `Transcript`: speech cues `(K, 2)` s and words with `(W,)` start/end times.
 - `Readings`: on-screen text, one reading per OCR'd frame and line, held on screen from
   `start_s` until the picture next changed.
 - `People`: per sampled frame, face and person counts, with boxes.
