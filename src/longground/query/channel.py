@@ -98,7 +98,7 @@ _SPEAK = (r"says?|said|saying|mentions?|mentioned|mentioning|talks?\s+about|talk
 _SAID = r"said|spoken|heard|mentioned|uttered|pronounced|announced|shouted|discussed"
 _SCORE = r"\d+\s*[-:–]\s*\d+"
 # A score beside a word that says it is one: "the score is 3 to 1", "tied 1-1", "a 3-0 lead".
-_SCORED = r"\d+\s*(?:[-:–]|\s+to\s+)\s*\d+"
+_SCORED = rf"{_SCORE}|\d+\s+to\s+\d+"
 _SCORE_WORD = (r"score(?:board|line)?|tied|level|leads?|leading|trails?|trailing|won|wins?|"
                r"losing|lost")
 _GENERIC_NEEDLE = re.compile(
