@@ -17,6 +17,7 @@ from longground.channels import ChannelStore
 from longground.channels.match import speech_moments, spoken_needle
 from longground.eval.evaluate import evaluate
 from longground.formats import load_samples
+from longground.query import analyse
 from longground.samples import Prediction
 
 #: Words no `synth --av` video says (its keywords are `synth.audiovisual.KEYWORDS`).
@@ -32,12 +33,12 @@ def main() -> int:
     for bench in args.benches:
         samples = [s for s in load_samples(bench) if "speech" in s.attributes]
         preds, asked, answered = [], 0, 0
+        needles = {s.qid: analyse(s.query).target.route.needle for s in samples}
         for s in samples:
-            word = s.query.split()[-1]
-            moments, _ = answer(store, bench.parent / s.video, word)
+            moments, _ = answer(store, bench.parent / s.video, needles[s.qid])
             preds.append(Prediction(s.qid, moments))
         for video in sorted({s.video for s in samples}):
-            said = {s.query.split()[-1] for s in samples if s.video == video}
+            said = {needles[s.qid] for s in samples if s.video == video}
             for word in (w for w in NEVER_SAID if w not in said):
                 asked += 1
                 answered += answer(store, bench.parent / video, word)[0].count > 0

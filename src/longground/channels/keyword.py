@@ -32,6 +32,11 @@ from .phonetic import words
 
 #: Detections are gathered at this very permissive threshold and scored afterwards.
 GATHER_THRESHOLD = 1e-80
+#: The search's beam: paths scoring below the best by more than this factor are dropped.
+#: pocketsphinx's default (1e-48) drops a long keyword spoken unclearly before its last phone,
+#: so it is never detected to be scored, even where it was said; this wider beam lets it
+#: finish and the null words judge it (docs/channels.md, "Keyword spotting").
+SPOT_BEAM = 1e-120
 
 
 class Spotter:
@@ -42,7 +47,7 @@ class Spotter:
     def __init__(self):
         pocketsphinx = require("pocketsphinx", "channels")
         self._decoder = pocketsphinx.Decoder(
-            samprate=RATE_HZ, loglevel="ERROR", kws_threshold=GATHER_THRESHOLD
+            samprate=RATE_HZ, loglevel="ERROR", kws_threshold=GATHER_THRESHOLD, beam=SPOT_BEAM
         )
         self._phrases: tuple[str, ...] = ()
 

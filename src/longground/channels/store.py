@@ -18,11 +18,11 @@ from .extract import extract_audio_channel, extract_visual_channels
 
 #: Bump when what a channel extracts changes; old entries are then not read.
 VERSION = 4  # 2: text and people look only at frames whose picture changed; 3: `speech.SEARCH`;
-#  4: the phones of each speech segment
+#  4: the phones of each speech segment (since removed)
 SPEECH_VERSION = 5  # the speech channel's own, after 4: long talk in cues (`speech.cues`)
 #: The same, for the keyword-spotting scores of one needle (2: per cue; 3: with the best
-#: null word's score per cue).
-KEYWORD_VERSION = 3
+#: null word's score per cue; 4: `keyword.SPOT_BEAM`).
+KEYWORD_VERSION = 4
 _PACKAGES = {"speech": ("pocketsphinx", "silero-vad"), "text": ("rapidocr-onnxruntime",),
              "people": ("opencv-python",)}  # fmt: skip
 
