@@ -6,7 +6,12 @@ import numpy as np
 import pytest
 
 from longground.channels import People, Readings, Transcript
-from longground.channels.match import people_moments, speech_moments, text_moments
+from longground.channels.match import (
+    KEYWORD_STANDOUT,
+    people_moments,
+    speech_moments,
+    text_moments,
+)
 from longground.moments import Moments
 
 
@@ -107,3 +112,23 @@ def test_a_spotted_word_counts_only_above_its_null_words():
     assert found.to_list() == [[0.8, 2.4], [19.8, 21.0]]
     assert [d["segment"] for d in details["rejected"]] == [1]
     assert details["rejected"][0]["null"] == ["river", -0.003]
+
+
+def test_a_spotted_word_must_stand_out_from_the_rest_of_the_talk():
+    """Eight cues; the needle beats its null words in cues 0 and 5, but in cue 5 it fits only
+    as well as it fits most cues (a word not said winning some cue of a long video by chance):
+    only cue 0, where it fits clearly better than its median over the other cues, is kept."""
+    cues = Moments.from_list([[10.0 * i, 10.0 * i + 2] for i in range(8)])
+    talk = Transcript.from_words([(10.0 * i + 0.5, 10.0 * i + 1.0, "so") for i in range(8)], cues)
+    scores = [-0.003, -0.0075, -0.0072, None, -0.0068, -0.0062, -0.007, -0.0074]
+    spotted = {"scores": scores, "null_best": [["garden", -0.0065]] * 8}
+    found, details = speech_moments(talk, "volcano", spotted)
+    assert found.to_list() == [[0.0, 2.0]]
+    (rejected,) = details["rejected"]
+    assert rejected["segment"] == 5 and rejected["standout"] < KEYWORD_STANDOUT
+    # the same scores in a video of too few cues for a median: both kept
+    few, _ = speech_moments(
+        Transcript.from_words([], Moments.from_list([[0, 2], [10, 12]])), "volcano",
+        {"scores": [-0.003, -0.0062], "null_best": [["garden", -0.0065]] * 2},
+    )
+    assert few.count == 2

@@ -50,6 +50,13 @@ NULL_COUNT = 28
 #: unit of ratio above it.
 KEYWORD_MATCH = -0.0063
 KEYWORD_SLOPE = 100.0
+#: A spotted needle must also stand out from the rest of the video's speech: its score in the
+#: cue at least this much above its median score over the other cues (a word not said still
+#: wins some cue against its null words in a long video, fitting there about as well as it
+#: fits every cue; a word said fits its cue better than the talk around it). Applied where
+#: there are at least `STANDOUT_CUES` other cues to take a median of (docs/channels.md).
+KEYWORD_STANDOUT = 0.0025
+STANDOUT_CUES = 5
 TEXT_MATCH = 0.8
 TEXT_GAP_S = 1.0
 MIN_RUN = 2
@@ -100,8 +107,10 @@ def speech_moments(
     A cue holds the needle when the transcript has it word for word (a plural too), or
     when the keyword spotter hears it there (`spotted`: mean log-likelihood ratio at least
     `KEYWORD_MATCH`) better than it hears any of the needle's null words (`null_words`,
-    listened for in the same pass). The spotter alone fires on words that fit any speech
-    well; the null words say how well a word that was not said fits this cue.
+    listened for in the same pass), and by `KEYWORD_STANDOUT` more than it fits the video's
+    other cues (their median; `_standout`). The spotter alone fires on words that fit any
+    speech well; the null words say how well a word that was not said fits this cue, the
+    other cues how well this word fits the talk that does not hold it.
 
     Args:
         transcript: the speech channel.
@@ -123,24 +132,46 @@ def speech_moments(
     null_best = spotted.get("null_best") or [None] * len(spans)
     nulls = _finite([n and n[1] for n in null_best], len(spans))
     spotted_ok = kws >= KEYWORD_MATCH
-    keep = exact | (spotted_ok & (kws > nulls))
+    standout = _standout(kws)
+    keep = exact | (spotted_ok & (kws > nulls) & (standout >= KEYWORD_STANDOUT))
     scores = np.where(exact, 1.0, [spotted_score(v) if np.isfinite(v) else 0.0 for v in kws])
+
+    def rounded(value: float) -> float | None:
+        return round(float(value), 5) if np.isfinite(value) else None
 
     def heard(i: int) -> dict:
         return {"segment": int(i), "words": texts[i][:120], "exact": bool(exact[i]),
-                "spotted": round(float(kws[i]), 5) if np.isfinite(kws[i]) else None,
-                "null": null_best[i]}  # fmt: skip
+                "spotted": rounded(kws[i]), "null": null_best[i],
+                "standout": rounded(standout[i])}  # fmt: skip
 
     details = {
         "segments": len(spans), "needle": phrase,
         "rule": f"said word for word, or spotted (log-likelihood ratio >= {KEYWORD_MATCH}) "
-                f"above each of {NULL_COUNT} null words",
+                f"above each of {NULL_COUNT} null words and >= {KEYWORD_STANDOUT} above its "
+                f"median over the other cues",
         "matched": [heard(i) for i in np.flatnonzero(keep)],
         "rejected": [heard(i) for i in np.flatnonzero(spotted_ok & ~keep)],
     }  # fmt: skip
     if spotted.get("unknown"):
         details["not_spotted"] = f"not in the dictionary: {', '.join(spotted['unknown'])}"
     return Moments(spans[keep].reshape(-1, 2), scores[keep]), details
+
+
+def _standout(kws: np.ndarray) -> np.ndarray:
+    """Per cue, its spotting score less the median of the other cues' (`-inf`, no detection,
+    counts as the lowest); `inf` with fewer than `STANDOUT_CUES` other cues.
+
+    >>> _standout(np.array([-0.003, -0.008, -0.009, -np.inf, -0.007, -0.008])).round(4).tolist()
+    [0.005, 0.0, -0.001, -inf, 0.001, 0.0]
+    >>> _standout(np.array([-0.003, -0.008])).tolist()
+    [inf, inf]
+    """
+    if len(kws) <= STANDOUT_CUES:
+        return np.full(len(kws), np.inf)
+    others = np.array([np.delete(kws, i) for i in range(len(kws))])
+    median = np.quantile(others, 0.5, axis=1, method="lower")  # no interpolation with -inf
+    with np.errstate(invalid="ignore"):
+        return np.where(np.isneginf(median), np.inf, kws - median)
 
 
 def _finite(values: list | None, n: int) -> np.ndarray:

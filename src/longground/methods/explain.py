@@ -8,6 +8,7 @@ short. `find --explain` prints these lines; `--trace FILE` keeps the whole recor
 
 from __future__ import annotations
 
+from ..channels.match import KEYWORD_STANDOUT
 from ..moments import Moments
 from ..timecode import format_time, ordinal
 from .base import Grounding
@@ -100,11 +101,12 @@ def _channel(moments: Moments, channel: str, route: dict, details: dict) -> list
     elif channel == "speech":
         for seg in details.get("matched", []):
             how = "said word for word" if seg["exact"] else (
-                f"spotted {seg['spotted']}, above every null word ({_null(seg)})")
+                f"spotted {seg['spotted']}, above every null word ({_null(seg)})"
+                + _standout(seg))
             lines.append(f"why: cue {seg['segment']}: {how}: {seg['words']!r}")
         for seg in details.get("rejected", []):
-            lines.append(f"rejected: cue {seg['segment']}: spotted {seg['spotted']} but a null "
-                         f"word fits better ({_null(seg)}): {seg['words']!r}")  # fmt: skip
+            lines.append(f"rejected: cue {seg['segment']}: spotted {seg['spotted']} but "
+                         f"{_rejected_why(seg)}: {seg['words']!r}")  # fmt: skip
         if not details.get("matched") and not details.get("rejected"):
             lines.append(_not_heard(needle, details))
     elif channel == "text":
@@ -168,6 +170,22 @@ def _null(seg: dict) -> str:
     """The best null word the keyword spotter heard in a cue, for a speech line."""
     word, score = seg.get("null") or (None, None)
     return "it heard none" if word is None else f"best: {word!r} {score}"
+
+
+def _standout(seg: dict) -> str:
+    """How far a kept spotted cue stands above the needle's median over the other cues."""
+    standout = seg.get("standout")
+    return "" if standout is None else f" and {standout} above its median over the other cues"
+
+
+def _rejected_why(seg: dict) -> str:
+    """Why a spotted cue was not kept: a null word fit it better, or the needle fits the
+    video's other cues about as well (`match.KEYWORD_STANDOUT`)."""
+    word, score = seg.get("null") or (None, None)
+    if word is not None and score >= seg["spotted"]:
+        return f"a null word fits better ({_null(seg)})"
+    return (f"it fits the other cues about as well (only {seg['standout']} above its median "
+            f"there, below {KEYWORD_STANDOUT})")  # fmt: skip
 
 
 def _not_heard(needle: str, details: dict) -> str:
