@@ -20,6 +20,13 @@ ROUTES = [
     ("when does the Hiring Plan slide appear", "text", "hiring plan"),
     ("when does the HALF TIME caption appear", "text", "half time"),
     ("the caption GOAL", "text", "goal"),
+    ("when does the caption half time appear?", "text", "half time"),  # lower case too
+    ("the title agenda is shown", "text", "agenda"),
+    ("when does the subtitle thank you show up", "text", "thank you"),
+    ("when does the caption disappear", "visual", None),  # no words of its own
+    ("the title sequence appears", "visual", None),
+    ("the caption below the photo appears", "visual", None),
+    ("the title card appears", "text", ""),
     ("when does 'Caminandes' appear on screen", "text", "caminandes"),
     ("when is the word PENALTY shown", "text", "penalty"),
     ("when is the score 2 - 1", "text", "2-1"),

@@ -155,6 +155,14 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         rf"(?P<x>[{_Q}].+|[A-Z0-9][^a-z]*\S(?:\s+or\s+[A-Z0-9][^a-z]*\S)*|[A-Z]\w*(?:\s+[A-Z]\w*)*|"
         r"\S*\w[./@]\w\S*)"
         r"\s*(?:$|\s+(?:appears?|is|are|shows?|comes?|pops?))")),
+    # the same in lower case after a noun that only names text, where a verb of appearing
+    # closes it: "when does the caption half time appear", "the title agenda is shown" (not
+    # "the caption disappears"; `_plausible` turns away "the title sequence", prepositions
+    # and words naming a thing)
+    ("text-the-caption-words", "text", re.compile(
+        r"\b(?i:the\s+)?(?i:title|caption|headline|subtitle|heading)\s*[:,]?\s+"
+        r"(?P<x>[a-z][\w'&-]*(?:\s+[a-z][\w'&-]*){0,3}?)\s+"
+        r"(?i:appears?|is\s+(?:shown|displayed|on\s+screen)|(?:shows?|comes?|pops?)\s+up)\b")),
     ("text-typed", "text", re.compile(  # "the command ls /usr", "the URL example.com"
         r"\b(?:the\s+|a\s+)?(?:(?:shell\s+)?commands?|urls?|web\s+address|website|hashtag|"
         r"e-?mail\s+address|file\s*name|password)\s+(?P<x>\S.*?)(?:\s+(?:(?:is|gets?)\s+)?"
@@ -261,6 +269,8 @@ _WRITTEN_IN_CAPITALS = ("speech-the-word", "text-quoted")
 # graphic", "the GOAL animation", "a BREAKING NEWS overlay".
 _GRAPHIC = re.compile(r"^(?:the|a|an)\s+|\s+(?:graphics?|overlays?|animations?|supers?|straps?|"
                       r"stings?|bumpers?)$", re.I)
+# Words that make a compound with "title" or "caption" rather than being its text.
+_TITLE_COMPOUND = {"sequence", "sequences", "page", "pages", "bar", "text", "font", "position"}
 _TITLE_LIKE = re.compile(rf"^[{_Q}].*[{_Q}]$|\d|^[A-Z][A-Za-z0-9'&.-]*(?:\s+\S+)*$")
 
 
@@ -390,6 +400,9 @@ def _plausible(rule: str, raw: str, weak: bool) -> bool:
         return title_like or len(words) <= 3
     if rule == "text-on-screen" and re.fullmatch(r"[A-Z][a-z]+", raw.strip()):
         return not names_a_thing(raw.strip().lower())  # "Agenda on screen", not "Dog on ..."
+    if rule == "text-the-caption-words":  # "half time", not "sequence", "of the video", "dog"
+        return (words[0] not in _TITLE_COMPOUND and not any(names_a_thing(w) for w in words)
+                and not any(t.tag in ("IN", "TO") for t in tag(raw)))  # fmt: skip
     if rule == "text-typed":  # "ls /usr", "rm -rf", "#goal", not "the command line"
         return title_like or re.search(r"[^\w\s]", raw) is not None
     return True
