@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from longground.channels import People, Readings, Transcript
 from longground.channels.match import (
     KEYWORD_STANDOUT,
+    STANDOUT_CUES,
+    _standout,
     people_moments,
     speech_moments,
     text_moments,
@@ -132,3 +136,16 @@ def test_a_spotted_word_must_stand_out_from_the_rest_of_the_talk():
         {"scores": [-0.003, -0.0062], "null_best": [["garden", -0.0065]] * 2},
     )
     assert few.count == 2
+
+
+@given(st.lists(st.one_of(st.floats(-0.02, 0.0), st.just(-np.inf)), max_size=12))
+def test_standout_is_the_score_less_the_lower_median_of_the_others(scores):
+    """`_standout` against a naive reference: per cue, its score less the lower median of
+    the other cues' scores (no detection lowest); `inf` where there are too few others or
+    the median is no detection."""
+    got = _standout(np.array(scores, np.float64))
+    for i, score in enumerate(scores):
+        others = sorted(scores[:i] + scores[i + 1 :])
+        median = others[(len(others) - 1) // 2] if len(others) >= STANDOUT_CUES else -np.inf
+        want = np.inf if median == -np.inf else score - median
+        assert got[i] == pytest.approx(want) or (np.isneginf(want) and np.isneginf(got[i]))
