@@ -45,13 +45,14 @@ def test_a_speech_answer_that_no_segment_came_near_says_so():
 
 
 def test_a_spotted_cue_says_why_it_was_kept_or_rejected():
-    """The trace of `match.speech_moments` on the unit test's eight cues: cue 0 kept, cue 5
-    rejected because the needle fits the other cues about as well, cue 6 by a null word."""
+    """A trace as `match.speech_moments` writes it: cue 0 kept, cue 5 rejected because the
+    needle fits the other cues about as well, cue 6 because a null word fits it better."""
     route = {"channel": "speech", "needle": "volcano", "rule": "speech-says"}
     heard = {"exact": False, "words": "so", "null": ["garden", -0.0065]}
     kept = {**heard, "segment": 0, "spotted": -0.003, "standout": 0.0042}
     common = {**heard, "segment": 5, "spotted": -0.0062, "standout": 0.001}
-    beaten = {**heard, "segment": 6, "spotted": -0.0066, "standout": 0.0006}
+    beaten = {**heard, "segment": 6, "spotted": -0.006, "null": ["river", -0.0055],
+              "standout": 0.0012}  # fmt: skip
     channel = {"segments": 8, "matched": [kept], "rejected": [common, beaten]}
     lines = explain(Grounding(Moments.from_list([[0.0, 2.0]], [0.9]),
                               trace={"route": route, "channel": channel}))  # fmt: skip
@@ -60,7 +61,7 @@ def test_a_spotted_cue_says_why_it_was_kept_or_rejected():
         "above its median over the other cues: 'so'",
         "rejected: cue 5: spotted -0.0062 but it fits the other cues about as well (only 0.001 "
         "above its median there, below 0.0025): 'so'",
-        "rejected: cue 6: spotted -0.0066 but a null word fits better (best: 'garden' -0.0065): "
+        "rejected: cue 6: spotted -0.006 but a null word fits better (best: 'river' -0.0055): "
         "'so'",
     ]
 
