@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import warnings
+from collections.abc import Callable
 from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
@@ -100,13 +101,25 @@ class ChannelStore:
         video = Path(video)
         key = {"channel": "speech-keyword", "version": KEYWORD_VERSION, "needle": needle,
                "models": ",".join(f"{p}={_version(p)}" for p in _PACKAGES["speech"])}  # fmt: skip
+        data = self.kept(
+            video, key, lambda: spot(video, transcript.segments, needle),
+            usable=lambda data: len(data.get("scores", ())) == len(transcript.segments),
+        )  # fmt: skip
+        return replace(evidence, spotted={**evidence.spotted, needle: data})
+
+    def kept(
+        self, video: Path, key: dict, build: Callable[[], dict],
+        usable: Callable[[dict], bool] = lambda _data: True,
+    ) -> dict:  # fmt: skip
+        """The data kept for `video` under `key` (a dict of what it depends on), where there
+        is an entry `usable` takes; else `build()`'s, kept there first."""
         path = channels_path(video_fingerprint(video), key, self.root)
         entry = self._read(path)
-        data = None if entry is None else entry.get("data")
-        if data is None or len(data.get("scores", ())) != len(transcript.segments):
-            data = spot(video, transcript.segments, needle)
+        data = entry.get("data") if isinstance(entry, dict) else None
+        if not isinstance(data, dict) or not usable(data):
+            data = build()
             self._write_data(path, data)
-        return replace(evidence, spotted={**evidence.spotted, needle: data})
+        return data
 
     def _build(self, video: Path, names: tuple[str, ...], fps: float) -> dict:
         """Speech in a thread beside the pass over frames (decoding, ONNX Runtime and OpenCV

@@ -13,7 +13,6 @@ is read once.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,9 +20,7 @@ import numpy as np
 
 from ..agent.frames import SAMPLER_FPS
 from ..agent.perception.cuts import cuts, shrink
-from ..atomic import atomic_open
-from ..cache import video_fingerprint
-from ..cache.kinds import channels_path
+from ..channels import ChannelStore
 from ..moments import Moments
 from ..progress import progress_bar
 from ..query import QueryAnalysis
@@ -170,19 +167,20 @@ def read_edit(video: str | Path, progress: bool = True) -> EditReading:
 
 def kept_reading(video: Path, root: str | Path | None = None) -> EditReading:
     """`read_edit` of `video`, read once and kept under the cache root `root` (None: the
-    default) beside the video's evidence channels; an entry that cannot be read is read
-    again from the video and rewritten."""
+    default) beside the video's evidence channels (`ChannelStore.kept`); an entry that cannot
+    be read is read again from the video and rewritten."""
     key = {"channel": "edit", "version": EDIT_VERSION, "fps": f"{SAMPLER_FPS:g}"}
-    path = channels_path(video_fingerprint(video), key, root)
+    data = ChannelStore(root).kept(video, key, lambda: read_edit(video).to_dict(), _readable)
+    return EditReading.from_dict(data)
+
+
+def _readable(data: dict) -> bool:
+    """Whether a kept entry reads back as an `EditReading`."""
     try:
-        return EditReading.from_dict(json.loads(path.read_text())["data"])
-    except (OSError, ValueError, KeyError, TypeError, IndexError):
-        pass
-    reading = read_edit(video)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_open(path) as handle:
-        json.dump({"note": None, "data": reading.to_dict()}, handle)
-    return reading
+        EditReading.from_dict(data)
+    except (ValueError, KeyError, TypeError, IndexError):
+        return False
+    return True
 
 
 def edit_grounding(
