@@ -13,6 +13,7 @@ from longground.agent.graph.cache import GraphCache
 from longground.agent.perception.relative import RelativeRule, decide
 from longground.agent.pipeline import CometAgent
 from longground.agent.settings import AgentSettings
+from longground.agent.trace import Trace
 from longground.eval.splits import count_errors
 from longground.moments import tiou_matrix
 from tests.agent.test_pipeline import SCRIPT, FakeSource, shot_spans
@@ -89,6 +90,43 @@ def test_null_texts_keep_a_look_alike_out_and_the_object_in():
     # It stands out no further than the null texts of this fake, but its shots reach the
     # absolute threshold: it keeps that threshold and every shot is found.
     assert trace["decision"]["texts"]["a rocket"]["threshold"] == FakeSource.scale.threshold
+
+
+class Scripted(FakeSource):
+    """Scores scripted per text on 100 one-second samples in ten 10-second events: every
+    text is noise, "a car" stands out in event 4 (a motorcycle there, which the encoder
+    half-confuses with a car), and "a moped" (one of a car's confusable neighbours) stands
+    out there further, unless `moped` is False."""
+
+    def __init__(self, moped: bool = True):
+        super().__init__()
+        self.moped = moped
+
+    def timeline(self, fps):
+        return np.arange(100.0), {"embedding": np.zeros((100, 1), np.float32)}
+
+    def score(self, features, text):
+        seed = int.from_bytes(text.encode()[:8].ljust(8, b"_"), "little") % 2**32
+        raw = np.random.default_rng(seed).normal(0.0, 0.05, 100)
+        if text == "a car" or (text == "a moped" and self.moped):
+            raw[40:50] += 0.35 if text == "a car" else 0.45
+        return raw
+
+
+@pytest.mark.parametrize("moped", [True, False])
+def test_a_near_miss_is_held_to_its_confusable_neighbours(moped):
+    agent = CometAgent(AgentSettings(roles="offline", scene="composited"), 1.0, GraphCache(None))
+    events = np.stack([np.arange(0.0, 100, 10), np.arange(10.0, 101, 10)], axis=1)
+    trace = Trace()
+    decision = agent._decide(Scripted(moped), 1.0, ("a car",), trace, events)["a car"]
+    record = trace.record["decision"]["texts"]["a car"]
+    assert "a moped" in record["neighbours"] and "a go-kart" in record["neighbours"]
+    assert record["standout"] > trace.record["decision"]["null"]["null_z"]  # above the nulls
+    if moped:  # the moped stands out further: the car's threshold is not lowered
+        assert record["null_z"] == record["neighbours"]["a moped"] > record["standout"]
+        assert decision.threshold >= FakeSource.scale.threshold  # absolute, or absent
+    else:
+        assert decision.threshold < FakeSource.scale.threshold
 
 
 def test_trace_names_the_threshold_and_the_regions_never_examined():

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, replace
 import numpy as np
 
 from ..cache.kinds import agent_rate_key
+from ..encoders.class_words import neighbour_texts
 from ..moments import Moments
 from .combine import combine, sub_events
 from .confidence import Weights, rescored
@@ -20,7 +21,7 @@ from .graph.levels import action_nodes, event_nodes
 from .perception.fallback import clear_event_spans
 from .perception.filter import UNREADABLE_DROP
 from .perception.intervals import occurrence
-from .perception.null import best_standout, gate, null_standout
+from .perception.null import best_standout, gate, null_standout, text_null
 from .perception.presence import pooled
 from .perception.relative import RelativeRule, calibrations, decide
 from .plan.planner import Relation
@@ -304,12 +305,18 @@ class CometAgent:
                     lambda text: source.score(feats, text),
                     lambda x: decide(x, absolute, rule), all_times_s, spans_s,
                 )  # fmt: skip
-            null_z = max(self._nulls[key].values())
+            nulls = self._nulls[key]
             for t in texts:
+                near = null_standout(
+                    lambda text: source.score(feats, text),
+                    lambda x: decide(x, absolute, rule), all_times_s, spans_s, neighbour_texts(t),
+                )  # fmt: skip
+                null_z = text_null(t, nulls, near)
                 standout = best_standout(all_times_s, scores[t], spans_s, decisions[t])
                 decisions[t] = gate(decisions[t], standout, null_z)
-                record["texts"][t] = {**decisions[t].to_record(), "standout": standout}
-            record["null"] = {"null_z": null_z, "texts": self._nulls[key]}
+                record["texts"][t] = {**decisions[t].to_record(), "standout": standout,
+                                      "null_z": null_z, "neighbours": near}  # fmt: skip
+            record["null"] = {"null_z": max(nulls.values()), "texts": nulls}
         trace.put("decision", record)
         return decisions
 

@@ -18,6 +18,12 @@ where a text's best-event standout is (the largest event median of its scores - 
 m and r its median and robust spread over the video (`relative.Decision`). A text that does
 not stand out further than every null text keeps the absolute threshold: the rule never
 makes a decision stricter than the absolute one, so a frequent object is unaffected.
+
+Each text is held to its own nulls (`text_null`): the vocabulary's texts that name none of
+what it names ("a truck" is no null for "the trucks"), and the texts naming the things it is
+most easily confused with (`class_words.neighbour_texts`: "a moped", "a go-kart" for "a
+car"). A near miss stands out because its neighbour is on screen ("a car" where motorcycles
+are); the neighbour's own text then stands out further, and the threshold is not lowered.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from ...encoders.class_words import named_classes
 from .relative import Decision
 
 #: Everyday things, none of them a synthetic-benchmark object or negative: the null texts.
@@ -83,6 +90,21 @@ def null_standout(
         s = score(text)
         out[text] = best_standout(times_s, s, spans_s, decide(s))
     return out
+
+
+def text_null(text: str, vocabulary: dict[str, float], neighbours: dict[str, float]) -> float:
+    """The standout `text` must reach for its threshold to be lowered: the largest of the
+    null `vocabulary`'s standouts over the texts that name none of its ImageNet classes, and
+    of its confusable `neighbours`' (`null_standout` of `neighbour_texts(text)`).
+
+    >>> text_null("a truck", {"a truck": 9.7, "a chair": 1.5}, {"a moped": 12.0})
+    12.0
+    >>> text_null("the trucks", {"a truck": 9.7, "a chair": 1.5}, {})
+    1.5
+    """
+    own = set(named_classes(text))
+    kept = [z for t, z in vocabulary.items() if t != text and not own & set(named_classes(t))]
+    return max([*kept, *neighbours.values()], default=float("-inf"))
 
 
 def gate(decision: Decision, standout: float, null_z: float) -> Decision:
