@@ -123,7 +123,8 @@ def test_a_near_miss_is_held_to_its_confusable_neighbours(moped):
     assert "a moped" in record["neighbours"] and "a go-kart" in record["neighbours"]
     assert record["standout"] > trace.record["decision"]["null"]["null_z"]  # above the nulls
     if moped:  # the moped stands out further: the car's threshold is not lowered
-        assert record["null_z"] == record["neighbours"]["a moped"] > record["standout"]
+        assert record["null"] == ["a moped", record["neighbours"]["a moped"]]
+        assert record["neighbours"]["a moped"] > record["standout"]
         assert decision.threshold >= FakeSource.scale.threshold  # absolute, or absent
     else:
         assert decision.threshold < FakeSource.scale.threshold

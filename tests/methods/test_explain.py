@@ -159,3 +159,18 @@ def test_how_many_things_at_once_is_said_to_be_unchecked():
     assert explain(grounding)[-1].startswith("why: not checked: how many at once (2 at once)")
     grounding = _people(analysis=analyse("a dog").to_record())
     assert not any("not checked" in line for line in explain(grounding))
+
+
+def test_a_near_miss_says_which_neighbour_stood_out_further():
+    """A decision as `CometAgent._decide` records it for "a car" on a motorcycle video."""
+    decision = {"threshold": None, "standout": 8.84, "null": ["a moped", 20.53]}
+    trace = {"plan": {"target": "a car"}, "decision": {"texts": {"a car": decision}},
+             "verifications": []}  # fmt: skip
+    lines = explain(Grounding(Moments.empty(), trace=trace))
+    assert lines[0] == "why: the image encoder, target 'a car'"
+    assert ("why: its best event stands out 8.8, 'a moped' 20.5: 'a car' is not seen in whole "
+            "frames or their halves") in lines  # fmt: skip
+    decision.update(threshold=1.4, standout=25.0)
+    lowered = ("why: its best event stands out 25.0, 'a moped' 20.5: the threshold may be "
+               "lowered to the video's own level")  # fmt: skip
+    assert lowered in explain(Grounding(Moments.empty(), trace=trace))

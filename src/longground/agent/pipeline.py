@@ -311,11 +311,11 @@ class CometAgent:
                     lambda text: source.score(feats, text),
                     lambda x: decide(x, absolute, rule), all_times_s, spans_s, neighbour_texts(t),
                 )  # fmt: skip
-                null_z = text_null(t, nulls, near)
+                null, null_z = text_null(t, nulls, near)
                 standout = best_standout(all_times_s, scores[t], spans_s, decisions[t])
                 decisions[t] = gate(decisions[t], standout, null_z)
                 record["texts"][t] = {**decisions[t].to_record(), "standout": standout,
-                                      "null_z": null_z, "neighbours": near}  # fmt: skip
+                                      "null": [null, null_z], "neighbours": near}  # fmt: skip
             record["null"] = {"null_z": max(nulls.values()), "texts": nulls}
         trace.put("decision", record)
         return decisions

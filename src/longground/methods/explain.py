@@ -223,12 +223,28 @@ def _classes(text: str) -> list[str]:
         shown = ", ".join(names[i][0] for i in classes[:6])
         return shown + (f" and {len(classes) - 6} more" if len(classes) > 6 else "")
 
-    lines = [f"why: {text!r} names {len(named)} ImageNet classes: {listed(named)}"]
+    classes = "class" if len(named) == 1 else "classes"
+    lines = [f"why: {text!r} names {len(named)} ImageNet {classes}: {listed(named)}"]
     neighbours = neighbour_classes(named)
     if neighbours:
         lines.append(f"why: confusable with {listed(neighbours)}: where those are clearly seen and "
                      "more probable, only the named classes' own probability counts")  # fmt: skip
     return lines
+
+
+def _null_text(target: str, decision: dict) -> list[str]:
+    """How far the target's best event stands out against its strongest null text (the
+    everyday vocabulary or a confusable neighbour), and what that decided."""
+    null, null_z = decision.get("null") or (None, None)
+    standout = decision.get("standout")
+    if null is None or standout is None:
+        return []
+    said = f"its best event stands out {standout:.1f}, {null!r} {null_z:.1f}"
+    if standout >= null_z:
+        return [f"why: {said}: the threshold may be lowered to the video's own level"]
+    kept = ("keeps the absolute threshold" if decision.get("threshold")
+            else "is not seen in whole frames or their halves")  # fmt: skip
+    return [f"why: {said}: {target!r} {kept}"]
 
 
 def _visual(moments: Moments, trace: dict) -> list[str]:
@@ -244,7 +260,7 @@ def _visual(moments: Moments, trace: dict) -> list[str]:
         lines.append(f"why: read as {scene['scene']} footage: {scene['uniform_frames']:.0%} of "
                      f"{scene['frames']} frames have a one-colour edge (composited from "
                      f"{COMPOSITED_SHARE:.0%})")  # fmt: skip
-    lines += _classes(target)
+    lines += _classes(target) + _null_text(target, decision)
     actions = trace.get("graph", {}).get("actions", [])
     for v in trace.get("verifications", []):
         node = v.get("candidate")

@@ -28,6 +28,7 @@ are); the neighbour's own text then stands out further, and the threshold is not
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -92,19 +93,22 @@ def null_standout(
     return out
 
 
-def text_null(text: str, vocabulary: dict[str, float], neighbours: dict[str, float]) -> float:
-    """The standout `text` must reach for its threshold to be lowered: the largest of the
-    null `vocabulary`'s standouts over the texts that name none of its ImageNet classes, and
-    of its confusable `neighbours`' (`null_standout` of `neighbour_texts(text)`).
+def text_null(
+    text: str, vocabulary: dict[str, float], neighbours: dict[str, float]
+) -> tuple[str, float]:
+    """The null text `text` must stand out as far as for its threshold to be lowered, with
+    its standout: the one that stands out furthest among the `vocabulary`'s texts naming none
+    of its ImageNet classes and its confusable `neighbours` (`null_standout` of
+    `class_words.neighbour_texts(text)`).
 
     >>> text_null("a truck", {"a truck": 9.7, "a chair": 1.5}, {"a moped": 12.0})
-    12.0
+    ('a moped', 12.0)
     >>> text_null("the trucks", {"a truck": 9.7, "a chair": 1.5}, {})
-    1.5
+    ('a chair', 1.5)
     """
     own = set(named_classes(text))
-    kept = [z for t, z in vocabulary.items() if t != text and not own & set(named_classes(t))]
-    return max([*kept, *neighbours.values()], default=float("-inf"))
+    kept = {t: z for t, z in vocabulary.items() if t != text and not own & set(named_classes(t))}
+    return max({**kept, **neighbours}.items(), key=lambda item: item[1], default=("", -math.inf))
 
 
 def gate(decision: Decision, standout: float, null_z: float) -> Decision:
