@@ -10,10 +10,12 @@ from hypothesis import strategies as st
 
 from longground.agent.confidence import Weights, confidence
 from longground.agent.graph.cache import GraphCache
+from longground.agent.perception.null import text_null
 from longground.agent.perception.relative import RelativeRule, decide
 from longground.agent.pipeline import CometAgent
 from longground.agent.settings import AgentSettings
 from longground.agent.trace import Trace
+from longground.encoders.class_words import named_classes
 from longground.eval.splits import count_errors
 from longground.moments import tiou_matrix
 from tests.agent.test_pipeline import SCRIPT, FakeSource, shot_spans
@@ -128,6 +130,28 @@ def test_a_near_miss_is_held_to_its_confusable_neighbours(moped):
         assert decision.threshold >= FakeSource.scale.threshold  # absolute, or absent
     else:
         assert decision.threshold < FakeSource.scale.threshold
+
+
+TEXTS = ["a truck", "a lorry", "the trucks", "a chair", "a moped", "a go-kart", "a cat",
+         "a tabby", "the moon"]  # fmt: skip
+
+
+@given(
+    text=st.sampled_from(TEXTS),
+    vocabulary=st.dictionaries(st.sampled_from(TEXTS), st.floats(-50, 50), max_size=6),
+    neighbours=st.dictionaries(st.sampled_from(TEXTS), st.floats(-50, 50), max_size=4),
+)
+def test_a_texts_null_is_its_strongest_admissible_null(text, vocabulary, neighbours):
+    """Against a naive reference: every neighbour counts; a vocabulary text counts unless it
+    is the text or names one of its ImageNet classes."""
+    admissible = {t: z for t, z in vocabulary.items()
+                  if t != text and not set(named_classes(t)) & set(named_classes(text))}
+    admissible.update(neighbours)  # fmt: skip
+    name, z = text_null(text, vocabulary, neighbours)
+    if not admissible:
+        assert (name, z) == ("", float("-inf"))
+    else:
+        assert z == max(admissible.values()) and admissible[name] == z
 
 
 def test_trace_names_the_threshold_and_the_regions_never_examined():
