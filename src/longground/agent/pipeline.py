@@ -21,7 +21,7 @@ from .graph.levels import action_nodes, event_nodes
 from .perception.fallback import clear_event_spans
 from .perception.filter import UNREADABLE_DROP
 from .perception.intervals import occurrence
-from .perception.null import best_standout, gate, null_standout, text_null
+from .perception.null import NULL_TEXTS, best_standout, gate, null_standout, text_null
 from .perception.presence import pooled
 from .perception.relative import RelativeRule, calibrations, decide
 from .plan.planner import Relation
@@ -299,18 +299,19 @@ class CometAgent:
             "texts": {t: d.to_record() for t, d in decisions.items()},
         }
         if rule is not None and s.null_gate and spans_s is not None and len(spans_s):
+
+            def standouts(null_texts: tuple[str, ...]) -> dict[str, float]:
+                return null_standout(
+                    lambda text: source.score(feats, text),
+                    lambda x: decide(x, absolute, rule), all_times_s, spans_s, null_texts,
+                )  # fmt: skip
+
             key = (source.key, fps, tuple(np.round(np.asarray(spans_s).ravel(), 3)))
             if key not in self._nulls:
-                self._nulls[key] = null_standout(
-                    lambda text: source.score(feats, text),
-                    lambda x: decide(x, absolute, rule), all_times_s, spans_s,
-                )  # fmt: skip
+                self._nulls[key] = standouts(NULL_TEXTS)
             nulls = self._nulls[key]
             for t in texts:
-                near = null_standout(
-                    lambda text: source.score(feats, text),
-                    lambda x: decide(x, absolute, rule), all_times_s, spans_s, neighbour_texts(t),
-                )  # fmt: skip
+                near = standouts(neighbour_texts(t))
                 null, null_z = text_null(t, nulls, near)
                 standout = best_standout(all_times_s, scores[t], spans_s, decisions[t])
                 decisions[t] = gate(decisions[t], standout, null_z)

@@ -242,7 +242,7 @@ def _null_text(target: str, decision: dict) -> list[str]:
     said = f"its best event stands out {standout:.1f}, {null!r} {null_z:.1f}"
     if standout >= null_z:
         return [f"why: {said}: the threshold may be lowered to the video's own level"]
-    kept = ("keeps the absolute threshold" if decision.get("threshold")
+    kept = ("keeps the absolute threshold" if decision.get("threshold") is not None
             else "is not seen in whole frames or their halves")  # fmt: skip
     return [f"why: {said}: {target!r} {kept}"]
 
