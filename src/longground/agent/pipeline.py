@@ -10,8 +10,8 @@ from dataclasses import asdict, dataclass, replace
 import numpy as np
 
 from ..cache.kinds import agent_rate_key
-from ..encoders.class_words import neighbour_texts
 from ..moments import Moments
+from ..query.vocabulary import neighbour_texts
 from .combine import combine, sub_events
 from .confidence import Weights, rescored
 from .frames import FrameSampler

@@ -111,20 +111,6 @@ def neighbour_classes(classes: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(sorted(best - wanted)) if best else ()
 
 
-def neighbour_texts(text: str) -> tuple[str, ...]:
-    """Texts naming the classes `text`'s own are most easily confused with
-    (`neighbour_classes`), one per class: what a near miss of `text` would show.
-
-    >>> neighbour_texts("a car")[:3], neighbour_texts("the moon at night")
-    (('an amphibian', 'a barrow', 'a bicycle-built-for-two'), ())
-    """
-    names = imagenet_lemmas()
-    return tuple(
-        f"{'an' if names[i][0][0].lower() in 'aeiou' else 'a'} {names[i][0]}"
-        for i in neighbour_classes(named_classes(text))
-    )
-
-
 @lru_cache(maxsize=256)
 def named_classes(text: str) -> tuple[int, ...]:
     """The ImageNet classes a query names by a word or a two-word phrase (sorted indices).

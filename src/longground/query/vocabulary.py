@@ -69,6 +69,34 @@ def canonical_noun(noun: str) -> str | None:
     return found
 
 
+def neighbour_texts(text: str) -> tuple[str, ...]:
+    """Texts naming the ImageNet classes that those `text` names are most easily confused
+    with (`class_words.neighbour_classes`), one per class: what a near miss of `text` shows.
+
+    >>> neighbour_texts("a car")[:3], neighbour_texts("the moon at night")
+    (('an amphibian', 'a barrow', 'a bicycle-built-for-two'), ())
+    """
+    from ..encoders.class_words import named_classes, neighbour_classes
+    from ..encoders.imagenet_labels import imagenet_lemmas
+
+    names = [lemmas[0] for lemmas in imagenet_lemmas()]
+    return tuple(
+        f"{'an' if names[i][0].lower() in 'aeiou' else 'a'} {names[i]}"
+        for i in neighbour_classes(named_classes(text))
+    )
+
+
+def name_alike(text: str, other: str) -> bool:
+    """Whether the two texts name one ImageNet class in common.
+
+    >>> name_alike("a truck", "the trucks"), name_alike("a truck", "a chair")
+    (True, False)
+    """
+    from ..encoders.class_words import named_classes
+
+    return bool(set(named_classes(text)) & set(named_classes(other)))
+
+
 def wordnet_noun(word: str) -> str | None:
     """The vocabulary word WordNet relates `word` (or its singular) to; "" for a noun WordNet
     knows without one; None for a word it does not know.

@@ -21,7 +21,7 @@ makes a decision stricter than the absolute one, so a frequent object is unaffec
 
 Each text is held to its own nulls (`text_null`): the vocabulary's texts that name none of
 what it names ("a truck" is no null for "the trucks"), and the texts naming the things it is
-most easily confused with (`class_words.neighbour_texts`: "a moped", "a go-kart" for "a
+most easily confused with (`query.vocabulary.neighbour_texts`: "a moped", "a go-kart" for "a
 car"). A near miss stands out because its neighbour is on screen ("a car" where motorcycles
 are); the neighbour's own text then stands out further, and the threshold is not lowered.
 """
@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ...encoders.class_words import named_classes
+from ...query.vocabulary import name_alike
 from .relative import Decision
 
 #: Everyday things, none of them a synthetic-benchmark object or negative: the null texts.
@@ -99,15 +99,14 @@ def text_null(
     """The null text `text` must stand out as far as for its threshold to be lowered, with
     its standout: the one that stands out furthest among the `vocabulary`'s texts naming none
     of its ImageNet classes and its confusable `neighbours` (`null_standout` of
-    `class_words.neighbour_texts(text)`).
+    `query.vocabulary.neighbour_texts(text)`).
 
     >>> text_null("a truck", {"a truck": 9.7, "a chair": 1.5}, {"a moped": 12.0})
     ('a moped', 12.0)
     >>> text_null("the trucks", {"a truck": 9.7, "a chair": 1.5}, {})
     ('a chair', 1.5)
     """
-    own = set(named_classes(text))
-    kept = {t: z for t, z in vocabulary.items() if t != text and not own & set(named_classes(t))}
+    kept = {t: z for t, z in vocabulary.items() if t != text and not name_alike(t, text)}
     return max({**kept, **neighbours}.items(), key=lambda item: item[1], default=("", -math.inf))
 
 
