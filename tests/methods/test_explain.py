@@ -168,9 +168,9 @@ def test_a_near_miss_says_which_neighbour_stood_out_further():
              "verifications": []}  # fmt: skip
     lines = explain(Grounding(Moments.empty(), trace=trace))
     assert lines[0] == "why: the image encoder, target 'a car'"
-    assert ("why: its best event stands out 8.8, 'a moped' 20.5: 'a car' is not seen in whole "
-            "frames or their halves") in lines  # fmt: skip
+    assert ("why: its best event stands 8.8 robust SDs above its median over the video, 'a moped' "
+            "20.5: 'a car' is not seen in whole frames or their halves") in lines  # fmt: skip
     decision.update(threshold=1.4, standout=25.0)
-    lowered = ("why: its best event stands out 25.0, 'a moped' 20.5: the threshold may be "
-               "lowered to the video's own level")  # fmt: skip
+    lowered = ("why: its best event stands 25.0 robust SDs above its median over the video, "
+               "'a moped' 20.5: the threshold may be lowered to the video's own level")  # fmt: skip
     assert lowered in explain(Grounding(Moments.empty(), trace=trace))

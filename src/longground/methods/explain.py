@@ -239,7 +239,8 @@ def _null_text(target: str, decision: dict) -> list[str]:
     standout = decision.get("standout")
     if null is None or standout is None:
         return []
-    said = f"its best event stands out {standout:.1f}, {null!r} {null_z:.1f}"
+    said = (f"its best event stands {standout:.1f} robust SDs above its median over the video, "
+            f"{null!r} {null_z:.1f}")  # fmt: skip
     if standout >= null_z:
         return [f"why: {said}: the threshold may be lowered to the video's own level"]
     kept = ("keeps the absolute threshold" if decision.get("threshold") is not None
