@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from longground.agent.confidence import Weights, confidence
 from longground.agent.graph.cache import GraphCache
-from longground.agent.perception.null import text_null
+from longground.agent.perception.null import NULL_TEXTS, text_null
 from longground.agent.perception.relative import RelativeRule, decide
 from longground.agent.pipeline import CometAgent
 from longground.agent.settings import AgentSettings
@@ -130,6 +130,18 @@ def test_a_near_miss_is_held_to_its_confusable_neighbours(moped):
         assert decision.threshold >= FakeSource.scale.threshold  # absolute, or absent
     else:
         assert decision.threshold < FakeSource.scale.threshold
+
+
+def test_neighbours_are_scored_only_for_a_text_that_clears_the_vocabulary():
+    """A text below the vocabulary's nulls keeps its decision whatever its neighbours do, so
+    they are not scored ("a bus" is noise in `Scripted`)."""
+    agent = CometAgent(AgentSettings(roles="offline", scene="composited"), 1.0, GraphCache(None))
+    events = np.stack([np.arange(0.0, 100, 10), np.arange(10.0, 101, 10)], axis=1)
+    trace = Trace()
+    agent._decide(Scripted(), 1.0, ("a bus",), trace, events)
+    record = trace.record["decision"]["texts"]["a bus"]
+    assert record["standout"] < trace.record["decision"]["null"]["null_z"]
+    assert record["neighbours"] == {} and record["null"][0] in NULL_TEXTS
 
 
 TEXTS = ["a truck", "a lorry", "the trucks", "a chair", "a moped", "a go-kart", "a cat",

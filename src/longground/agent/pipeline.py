@@ -311,9 +311,12 @@ class CometAgent:
                 self._nulls[key] = standouts(NULL_TEXTS)
             nulls = self._nulls[key]
             for t in texts:
-                near = standouts(neighbour_texts(t))
-                null, null_z = text_null(t, nulls, near)
                 standout = best_standout(all_times_s, scores[t], spans_s, decisions[t])
+                # Neighbours can only raise the bar: scored only for a text that clears the
+                # vocabulary's ("a cat" has 145).
+                clears = standout >= text_null(t, nulls, {})[1]
+                near = standouts(neighbour_texts(t)) if clears else {}
+                null, null_z = text_null(t, nulls, near)
                 decisions[t] = gate(decisions[t], standout, null_z)
                 record["texts"][t] = {**decisions[t].to_record(), "standout": standout,
                                       "null": [null, null_z], "neighbours": near}  # fmt: skip
