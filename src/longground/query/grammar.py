@@ -531,9 +531,13 @@ BACKDROP_FIRST = re.compile(
 )
 
 
-def _a(colour: str) -> str:
-    """The colour with its article ("a red", "an orange")."""
-    return f"{'an' if colour[0].lower() in 'aeiou' else 'a'} {colour}"
+def indefinite(word: str) -> str:
+    """The word with its indefinite article.
+
+    >>> indefinite("red"), indefinite("orange"), indefinite("Arctic fox")
+    ('a red', 'an orange', 'an Arctic fox')
+    """
+    return f"{'an' if word[0].lower() in 'aeiou' else 'a'} {word}"
 
 
 def backdrop_said_of(text: str) -> str:
@@ -551,13 +555,13 @@ def backdrop_said_of(text: str) -> str:
         thing = first[3]
         if first[2]:
             return f"{thing} in front of a brick wall"
-        return f"{thing} on {_a(first[1])} background"
+        return f"{thing} on {indefinite(first[1])} background"
     said = POSSESSIVE_BACKDROP.match(text.strip())
     if said is None:
         return text
     if said[2].lower() == "brick":
         return f"{said[1]} in front of a brick wall"
-    return f"{said[1]} on {_a(said[2])} background"
+    return f"{said[1]} on {indefinite(said[2])} background"
 
 
 # "the black-and-white cat", "a grey horse": the object itself has no colour (checked on its

@@ -19,6 +19,8 @@ from importlib import resources
 
 import numpy as np
 
+from .grammar import indefinite
+
 #: Cosine at which a noun counts as another name for a vocabulary word: "kitty" -> "cat" 0.84,
 #: "puppy" -> "dog" 0.80, "tv" -> "television" 0.96; "pony" -> "horse" 0.67 and "lorry" ->
 #: "articulated lorry" 0.69 stay as they are (measured with all-MiniLM-L6-v2).
@@ -79,11 +81,8 @@ def neighbour_texts(text: str) -> tuple[str, ...]:
     from ..encoders.class_words import named_classes, neighbour_classes
     from ..encoders.imagenet_labels import imagenet_lemmas
 
-    names = [lemmas[0] for lemmas in imagenet_lemmas()]
-    return tuple(
-        f"{'an' if names[i][0].lower() in 'aeiou' else 'a'} {names[i]}"
-        for i in neighbour_classes(named_classes(text))
-    )
+    names = imagenet_lemmas()
+    return tuple(indefinite(names[i][0]) for i in neighbour_classes(named_classes(text)))
 
 
 def name_alike(text: str, other: str) -> bool:
