@@ -108,9 +108,8 @@ class ChannelStore:
         return replace(evidence, spotted={**evidence.spotted, needle: data})
 
     def kept(
-        self, video: Path, key: dict, build: Callable[[], dict],
-        usable: Callable[[dict], bool] = lambda _data: True,
-    ) -> dict:  # fmt: skip
+        self, video: Path, key: dict, build: Callable[[], dict], usable: Callable[[dict], bool]
+    ) -> dict:
         """The data kept for `video` under `key` (a dict of what it depends on), where there
         is an entry `usable` takes; else `build()`'s, kept there first."""
         path = channels_path(video_fingerprint(video), key, self.root)
