@@ -4,7 +4,6 @@ it (perf/query_agreement.py)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import sys
@@ -13,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from longground.formats import load_samples
+from tests.support.perf_scripts import perf_script
 
 ROOT = Path(__file__).resolve().parents[2]
 FILE = ROOT / "data/queries/real_queries.jsonl"
@@ -24,14 +24,6 @@ SOURCES = {
 CHANNELS = {"people", "speech", "text", "visual"}
 RELATIONS = {"after", "before", "while", "until"}
 KEYS = ["source", "id", "query", "channel", "target"]
-
-
-def perf_script(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "perf" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
