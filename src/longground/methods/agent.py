@@ -36,6 +36,10 @@ FRAME_SIDE = 224
 KEPT_FACES = 8
 # Region features are computed this many frames at a time (the progress bar's step).
 REGION_BATCH = 32
+#: The general scene's "visible": -0.5 log-odds of the encoder's presence model (p = 0.38),
+#: chosen on the real tuning montage from 0, -0.5, -1, -1.5 and -2 by F1@0.5 + Rej-F1
+#: (docs/agent.md, "Scenes"); `-p presence_threshold=` overrides it.
+VISIBLE_LOG_ODDS = -0.5
 
 # CoMET's own choices where the agent's defaults differ (docs/agent.md, "Presets"). Table 4's
 # profiles (rho_E, tau_e, rho_A, PELT beta, sigma, tau, budgets) are used as published by both
@@ -86,7 +90,7 @@ class FileSource(VideoSource):
         be routed to; without it the source has none. `region_source` says where the
         halves' features come from (`agent.settings.REGION_SOURCES`, see `region_features`).
         `presence`: score texts by the encoder's presence model, in calibrated log-odds
-        (the general scene), instead of its raw score."""
+        (the general scene; "visible" at `VISIBLE_LOG_ODDS`), instead of its raw score."""
         from ..cache import video_fingerprint
         from ..video import probe
 
@@ -112,7 +116,7 @@ class FileSource(VideoSource):
         # halves (where the generator places pairs of objects).
         self.region_layout = "tiles" if presence else "halves"
         threshold = getattr(encoder, "default_threshold", None)
-        self.scale = ScoreScale(0.0, 1.0) if presence else ScoreScale(threshold)
+        self.scale = ScoreScale(VISIBLE_LOG_ODDS, 1.0) if presence else ScoreScale(threshold)
         self.extras = Extras(self.channel_answer, self.region_features, self._regions_in_index,
                              self.object_features, TrackedLooks(self.video, encoder))  # fmt: skip
         self._timelines: dict[float, tuple[np.ndarray, dict[str, np.ndarray]]] = {}
