@@ -73,10 +73,11 @@ class AgentSettings:
         flow_side: longest side of the frames flow runs on, in pixels.
         min_action_s: shortest action node, in seconds.
         min_motion_range: flow range below which an event is not split (motion-homogeneous).
-        presence_threshold: the score meaning "visible" (None: the source's; a file in the
-            general scene: `methods.agent.VISIBLE_LOG_ODDS` log-odds of the presence model,
-            in the composited one the encoder's `default_threshold`); presence_width: logistic width around it (None: a tenth
-            of the threshold's magnitude).
+        presence_threshold: the score meaning "visible" (None: the source's; for a file,
+            `methods.agent.VISIBLE_LOG_ODDS` log-odds of the presence model in the general
+            scene, the encoder's `default_threshold` in the composited one);
+            presence_width: logistic width around it (None: a tenth of the threshold's
+            magnitude).
         filter_p, accept_p, extend_p, moving_min, merge_gap_s, same_identity:
             offline role settings (see `roles.offline.ScorerSettings`).
         neighbour_p: how clearly the neighbouring shot of "a shot of X right after / before
