@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import csv
 import itertools
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +50,7 @@ from pathlib import Path
 import numpy as np
 
 from longground.encoders import load_encoder
+from longground.errors import UserError
 from longground.eval.evaluate import evaluate
 from longground.formats import load_predictions, load_samples
 from longground.methods.agent import tiles
@@ -100,6 +102,8 @@ class Pieces:
 def timeline_cuts(video: Path) -> set[float]:
     """Every clip start and end in the montage's timeline file."""
     path = video.with_suffix(".timeline.tsv")
+    if not path.is_file():
+        raise UserError(f"{path}: no such file; is this a `synth --montage` folder?")
     with path.open(newline="") as f:
         rows = [r for r in csv.DictReader(f, delimiter="\t") if r["what"] == "clip"]
     return {float(parse_time(r[k])) for r in rows for k in ("start", "end")}
@@ -213,8 +217,8 @@ def readings_table(
         path = bench / video
         duration = group[0].duration_s
         times = np.arange(0.5 / fps, duration, 1 / fps)
-        feats = frame_features(encoder, path, times, work / f"{path.stem}.ceiling-{fps:g}fps.npz")
         cuts = timeline_cuts(path) | {float(x) for s in group for x in s.gt.spans.ravel()}
+        feats = frame_features(encoder, path, times, work / f"{path.stem}.ceiling-{fps:g}fps.npz")
         pieces = Pieces.of(cuts, duration, times)
         for s in filter(is_visual, group):
             texts = [analyse(s.query).events[0].text, s.query]
@@ -245,11 +249,29 @@ def main(argv: list[str]) -> int:
                     help="another montage folder to fit the relative rule on")  # fmt: skip
     ap.add_argument("--fps", type=float, default=2.0, help="frames read per second")
     ap.add_argument("--work", type=Path, default=None,
-                    help="where features are cached (default: each BENCH)")  # fmt: skip
+                    help="where features are cached, about 100 MB per 7-minute video "
+                         "(default: each BENCH)")  # fmt: skip
     args = ap.parse_args(argv)
+    if not 0 < args.fps <= 30:
+        print(f"montage_ceiling: --fps must be in (0, 30], got {args.fps}", file=sys.stderr)
+        return 2
+    for work in {args.work or args.bench, args.work or args.fit} - {None}:
+        if not os.access(work, os.W_OK):  # checked before minutes of decoding
+            print(f"montage_ceiling: {work}: not a writable folder (--work)", file=sys.stderr)
+            return 2
+    try:
+        return run(args)
+    except (UserError, OSError, ValueError) as exc:
+        print(f"montage_ceiling: {exc}", file=sys.stderr)
+        return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the settings chosen and the table for `main`'s arguments."""
     encoder = load_encoder("label-bridge")
     samples = load_samples(args.bench / "benchmark.jsonl")
-    default = {p.qid: p.moments for p in load_predictions(args.preds, None, samples)}
+    answered = {p.qid: p.moments for p in load_predictions(args.preds, None, samples)}
+    default = {s.qid: answered.get(s.qid, Moments.empty()) for s in samples}  # unanswered: none
     table = readings_table(args.bench, samples, encoder, args.fps, args.work or args.bench)
     truth = {s.qid: s.gt for s in samples if s.qid not in table}
     both = lambda m: min(m["f1@0.5"] / TARGET[0], m["rej_f1"] / TARGET[1])  # noqa: E731
