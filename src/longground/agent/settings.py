@@ -76,8 +76,8 @@ class AgentSettings:
         presence_threshold: the score meaning "visible" (None: the source's; for a file,
             `methods.agent.VISIBLE_LOG_ODDS` log-odds of the presence model in the general
             scene, the encoder's `default_threshold` in the composited one);
-            presence_width: logistic width around it (None: a tenth of the threshold's
-            magnitude).
+            presence_width: logistic width around it (None: the source's, 1 log-odds for
+            a file in the general scene, else a tenth of the threshold's magnitude).
         filter_p, accept_p, extend_p, moving_min, merge_gap_s, same_identity:
             offline role settings (see `roles.offline.ScorerSettings`).
         neighbour_p: how clearly the neighbouring shot of "a shot of X right after / before
