@@ -185,6 +185,11 @@ RELATIONS = [
     ("the dog when the cat is not on screen", "the dog", ("the cat",), "without"),
     ("the dog when the cat isn't there", "the dog", ("the cat",), "without"),
     ("the cat is not on screen while the dog is", "the dog", ("the cat",), "without"),
+    # the encoder scores what the analysis reads, without asking words and fillers
+    ("can you show me the cat please", "the cat", (), "none"),
+    ("which frames contain a cup", "a cup", (), "none"),
+    ("I think there's a rocket at some point", "a rocket", (), "none"),
+    ("the segment with a dog in it", "a dog", (), "none"),
 ]
 
 

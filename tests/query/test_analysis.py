@@ -47,6 +47,11 @@ ROUTES = [
     ("each time the announcer yells goal", "speech", "goal"),
     ("the commentator shouting goal", "speech", "goal"),
     ("the text default.mp4", "text", "default.mp4"),
+    ("the on-screen text 'default.mp4'", "text", "default.mp4"),  # not "on-screen"
+    ("when is default.mp4 written on screen", "text", "default.mp4"),
+    ("a letter written in ink", "visual", None),  # how it is written, not what
+    ("the title card Caminandes", "text", "caminandes"),
+    ("the words Quarterly Results", "speech", "quarterly results"),  # as "the word X"
     ("when is there speech", "speech", ""),  # the channel itself, no words named
     ("the parts with dialogue", "speech", ""),
     ("when do captions appear on screen", "text", ""),
@@ -63,12 +68,23 @@ ROUTES = [
     ("lots of people", "people", "person"),  # a quantity: what follows "of" is counted
     ("a couple of dogs", "visual", None),
     ("a soldier", "people", "person"),  # role nouns are people
+    ("the newsreader", "people", "person"),  # a kind of person by WordNet
+    ("journalists", "people", "person"),
+    ("the guest", "people", "person"),
+    ("a dragon", "visual", None),  # an imaginary being, not a person
+    ("a bunny", "visual", None),  # the encoder's rabbit
+    ("people's faces", "people", "face"),  # a noun after a possessive
+    ("Sheila's face", "people", "face"),
+    ("the cat's face", "visual", None),  # the cat's, not a person's
     ("the goalkeeper", "people", "person"),
     ("nobody in the room", "people", ""),
     ("the command ls /usr", "text", "ls /usr"),  # typed text
     ("the command rm -rf typed in a terminal", "text", "rm -rf"),
     ("the URL example.com", "text", "example.com"),
     ("a command line on screen", "visual", None),  # no typed text named
+    ("the ls command on screen", "text", "ls"),  # the command before its noun
+    ("when is the git status command typed", "text", "git status"),
+    ("the voice command", "visual", None),
     ("speech: budget", "speech", "budget"),  # a channel named as a label
     ("budget (spoken)", "speech", "budget"),
     ("budget in the transcript", "speech", "budget"),
@@ -94,6 +110,8 @@ ROUTES = [
     ("a dog brought up the stairs", "visual", None),  # carried, not said
     ("the announcer reads out the seven of hearts", "speech", "the seven of hearts"),
     ("show me where Texas is said", "speech", "texas"),
+    ("leisure being said while a face is on screen", "speech", "leisure"),  # "being said"
+    ("the word budget has been mentioned", "speech", "budget"),
     ("find the spot where Texas is mentioned", "speech", "texas"),
     ("the number seven is spoken", "speech", "seven"),  # listened for as "seven"
     ("i need the part where the narrator mentions climate change", "speech", "climate change"),
@@ -371,6 +389,10 @@ def test_windows_are_read_per_video():
         ("the dog in the last 10 percent", (540.0, 600.0)),
         ("the dog in the first 25%", (0.0, 150.0)),
         ("(1:30) the dog", (60.0, 120.0)),
+        ("the dog between the 2 and 5 minute marks", (120.0, 300.0)),
+        ("a dog in minutes 3 to 5", (120.0, 300.0)),  # those minutes, whole
+        ("a dog starting at 2:40", (160.0, 600.0)),  # an open end said by a verb
+        ("the dog ending at 5:20", (0.0, 320.0)),
     ],
 )
 def test_windows_in_spoken_words(query, window):
@@ -567,7 +589,8 @@ def test_the_shot_next_to_a_thing(query, adjacent):
      ("the Hello world slide or the Goodbye world slide",
       ("the Hello world slide", "the Goodbye world slide")),
      ("the red or blue car", ()), ("People are snow boarding or skiing down a slope", ()),
-     ("a cat", ())],
+     ("a cat", ()),
+     ("hello", ('someone says "hello"', '"hello" on screen'))],  # an interjection alone
 )  # fmt: skip
 def test_one_of_several_things(query, alternatives):
     assert analyse(query).alternatives == alternatives

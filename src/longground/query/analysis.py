@@ -53,7 +53,7 @@ _TRAILING = re.compile(
     r"happens?|occurs?|is\s+there|are\s+there|again|at\s+all|ever|anywhere|somewhere|does|do|"
     # "the shots with a dog in them", "the dog, but only", "where is the cat at", "please",
     # "the second person to (appear)", "the dog that comes (after the cat)"
-    r"in\s+(?:them|it)|(?:but\s+)?only|at|to|please|pls|that|which|comes?|came|"
+    r"in\s+(?:them|it)|(?:but\s+)?only|at|to|please|pls|that|which|comes?|came|,?\s*where|"
     r"at\s+(?:any|some)\s+(?:point|time)|asap|"
     # "zebra sightings", "the zebra, if it's there"
     r"appearances|sightings|,?\s*if\s+(?:it'?s|it\s+is|they'?re|they\s+are|any)(?:\s+(?:there|"
@@ -379,10 +379,13 @@ def _alternatives(event: Event) -> tuple[str, ...]:
     ()
 
     A name or title alone that names no person or thing the encoder knows is said or
-    written ("Quarterly Results", "Chicago"; not "Big Buck Bunny": a rabbit):
+    written ("Quarterly Results", "Chicago"; not "Big Buck Bunny": a rabbit), and so is an
+    interjection ("hello", "wow"):
 
     >>> _alternatives(_event("target", "Quarterly Results"))
     ('someone says "Quarterly Results"', '"Quarterly Results" on screen')
+    >>> _alternatives(_event("target", "hello"))
+    ('someone says "hello"', '"hello" on screen')
     """
     own = event.route
     either = _HEARD_OR_READ.search(event.phrase)
@@ -391,9 +394,10 @@ def _alternatives(event: Event) -> tuple[str, ...]:
         found = route(words)
         words = found.needle if found.channel in ("speech", "text") and found.needle else words
         return f'someone says "{words}"', f'"{words}" on screen'
-    if own.rule == "default" and _TITLE.fullmatch(event.phrase) and not any(
+    title = _TITLE.fullmatch(event.phrase) and not any(
         names_a_thing(w) for w in event.phrase.lower().split()
-    ):
+    )
+    if own.rule == "default" and (title or all(t.tag == "UH" for t in tag(event.phrase))):
         return f'someone says "{event.phrase}"', f'"{event.phrase}" on screen'
     if re.search(r"[\"“][^\"”]*\sor\s[^\"”]*[\"”]", event.text):
         return ()  # one quoted line: "to be or not to be"

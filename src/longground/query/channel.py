@@ -41,6 +41,7 @@ from .words import (
     PRESENCE_VERBS,
     VIEWER_PRONOUNS,
     head_noun,
+    person_noun,
     tag,
 )
 
@@ -105,7 +106,7 @@ _GENERIC_NEEDLE = re.compile(
     r"^(?:(?:the|a|an|this|that)\s+)?(?:first|second|third|next|last|final|opening|closing|"
     r"title|same|other|new|previous|following|current|main|whole|entire|big|large|small|"
     r"one|any|some|it|something|anything|word|words|text|them|this|that|these|those|him|her|"
-    r"me|us|you|so|too|here|there|now)$",
+    r"me|us|you|so|too|here|there|now|written|shown|displayed|printed)$",
     re.I,
 )
 _CUES: list[tuple[str, str, re.Pattern]] = [
@@ -146,10 +147,12 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"^(?:the\s+)?(?:(?:jersey|shirt|player|kit|squad|race|bib)\s+)?(?:number|no\.?|#)\s*"
         r"(?P<x>\d{1,4})\b(?!\s*(?:seconds?|minutes?|hours?|times?|people|persons|of)\b)", re.I)),
     ("text-the-x-slide", "text", re.compile(
-        rf"(?:^|\b(?:the|a|an)\s+)(?P<x>(?:(?!\b(?:the|a|an|and)\b)[^,])+?)\s+(?:{_SCREEN_STRONG})\b",
+        rf"(?:^|\b(?:the|a|an)\s+)(?P<x>(?:(?!\b(?:the|a|an|and)\b)[^,])+?)(?<!on-screen)"
+        rf"(?<!on\sscreen)(?<!onscreen)\s+(?:{_SCREEN_STRONG})\b",
         re.I)),
     ("text-the-caption-x", "text", re.compile(
-        r"\b(?:the\s+)?(?:title|caption|headline|banner|subtitle|heading|sign|text|"
+        r"\b(?:the\s+)?(?:title(?:\s+(?:card|slide|screen))?|caption|headline|banner|subtitle|"
+        r"heading|sign|text|"
         rf"on[- ]screen\s+text|(?:licen[cs]e\s+|number\s+)?plate|label|tag|badge)\s*[:,]?\s+"
         # quoted, capitalised, or a token no word is: a file name, an address ("default.mp4")
         rf"(?P<x>[{_Q}].+|[A-Z0-9][^a-z]*\S(?:\s+or\s+[A-Z0-9][^a-z]*\S)*|[A-Z]\w*(?:\s+[A-Z]\w*)*|"
@@ -167,10 +170,17 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"\b(?:the\s+|a\s+)?(?:(?:shell\s+)?commands?|urls?|web\s+address|website|hashtag|"
         r"e-?mail\s+address|file\s*name|password)\s+(?P<x>\S.*?)(?:\s+(?:(?:is|gets?)\s+)?"
         r"(?:typed|entered|written|shown|displayed|run)(?:\s+(?:in|on|into|at)\s+.+)?)?$", re.I)),
+    # the command before its noun: "the ls command", "when is the git status command typed"
+    ("text-the-x-command", "text", re.compile(
+        r"\b(?:the|a)\s+(?P<x>(?!(?:the|a|an|voice|same|next|last|first|final)\b)\S+(?:\s+\S+)?)"
+        r"\s+(?:shell\s+)?commands?\b(?!\s+line)", re.I)),
     ("text-written", "text", re.compile(
         r"(?P<x>.+?)\s+(?:is|are|gets?|get)\s+(?:written|displayed|printed|typed|shown\s+on\s+"
-        r"(?:the\s+)?screen)\b|\b(?:written|displayed|printed)\s+(?:on\s+(?:the\s+)?screen\s+)?"
-        r"(?:words?\s+)?(?P<y>.+)", re.I)),
+        r"(?:the\s+)?screen)\b|^(?:when\s+)?(?:is|are|was|were)\s+(?P<z>.+?)\s+(?:written|"
+        r"displayed|printed|typed)\b|^(?P<w>.+?)\s+(?:written|displayed|printed|typed)\s+on\s+"
+        r"(?:the\s+)?screen\b|\b(?:written|displayed|printed)\s+(?:on\s+(?:the\s+)?screen"
+        r"\s*[:,]?\s+)?(?:words?\s+)?(?!on\s+(?:the\s+)?screen\s*$)(?!(?:in|on|at|by|with|into|onto)\b)"
+        r"(?P<y>.+)", re.I)),
     ("text-on-screen", "text", re.compile(
         rf"(?P<x>{_QUOTED}|\b[A-Z0-9][A-Z0-9'&.-]+(?:\s+[A-Z0-9][A-Z0-9'&.-]+)*\b|"
         # capitalised words, a title ("Quarterly Results", "Agenda"; not "The Cat")
@@ -184,7 +194,9 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         rf"(?:{_SCREEN_STRONG})$", re.I)),
     ("speech-said", "speech", re.compile(
         r"^(?:(?:when\s+)?(?:is|was|are|were)\s+)?(?P<x>.+?)\s+"
-        rf"(?:(?:(?:is|are|gets?|was|were)\s+)?(?:ever\s+)?(?:(?:{_SAID})\b|"
+        # "is said", "being said", "has been said", "gets mentioned"
+        rf"(?:(?:(?:(?:is|are|was|were)\s+being|(?:has|have)\s+been|is|are|gets?|getting|was|"
+        rf"were|being|been)\s+)?(?:ever\s+)?(?:(?:{_SAID})\b|"
         # "Chicago is brought up", "when is Chicago referred to", "it comes up in conversation"
         r"(?:brought\s+up|referred\s+to|read\s+(?:out|aloud))(?=\s*$|\s+(?:in|during|by|again|"
         r"at)\b))|(?:comes?|came|coming)\s+up\s+in\s+(?:the\s+|a\s+)?(?:conversation|discussion|"
@@ -214,7 +226,7 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"(?:(?:something|anything|a\s+lot|things?)\s+(?:about|regarding)\s+)?"
         r"(?:the\s+(?:word|words|phrase|name)\s+)?(?P<x>.+)", re.I)),
     ("speech-the-word", "speech", re.compile(
-        r"\b(?:the\s+)?(?:word|phrase)\s+(?P<x>\S.*)", re.I)),
+        r"\b(?:the\s+)?(?:words?|phrases?)\s+(?P<x>\S.*)", re.I)),
     ("text-quoted", "text", re.compile(rf"(?P<x>{_QUOTED})")),
 ]  # fmt: skip
 # A channel itself, with no words named: speech ("dialogue", "anyone speaking"), the gaps
@@ -363,14 +375,15 @@ def _needle(text: str) -> tuple[str, str, str, str, str] | None:
     (`raw`: the needle as written)."""
     for rule, channel, pattern in _CUES:
         for match in pattern.finditer(text):
-            span = "x" if match.group("x") is not None else "y"
+            found = match.groupdict()
+            span = next(g for g in ("x", "y", "z", "w") if found.get(g) is not None)
             raw = match.group(span)
             needle = clean_needle(raw)
             if rule == "text-score":  # "3 to 1" is shown "3-1"
                 needle = re.sub(r"(?<=\d)\s+to\s+(?=\d)", "-", needle)
             if rule == "text-score-change":
                 return rule, channel, needle, text, raw
-            verb = match.groupdict().get("v") or ""
+            verb = found.get("v") or ""
             weak = re.fullmatch(_NAMING_WEAK, verb, re.I) is not None
             if not needle or _GENERIC_NEEDLE.match(needle) or not _plausible(rule, raw, weak):
                 continue
@@ -448,7 +461,12 @@ def _picture_route(text: str) -> Route:
     if head is None:
         return Route("visual", text, "default")
     noun = tokens[head].lower
-    person = noun in PERSON_NOUNS or _person_like(noun)
+    owner = tokens[head - 2] if head > 1 and tokens[head - 1].tag == "POS" else None
+    person = person_noun(noun) or _person_like(noun)
+    if person and owner and owner.tag != "NNP" and not (
+        person_noun(owner.lower) or _person_like(owner.lower)
+    ):
+        person = False  # "the cat's face" is the cat's; "Sheila's face" is a person's
     if not person:  # how many at once is said, not checked: "two dogs" (`methods.explain`)
         least, most = how_many(text)
         return Route("visual", text, "default", least=least, most=most)
@@ -518,7 +536,7 @@ def how_many(text: str) -> tuple[int, int | None]:
 def _person_head(phrase: str) -> bool:
     tokens = tag(phrase)
     head = head_noun(tokens)
-    return head is not None and tokens[head].lower in PERSON_NOUNS
+    return head is not None and person_noun(tokens[head].lower)
 
 
 def _acted_on(tokens: tuple, start: int) -> list:

@@ -77,6 +77,7 @@ _OBJECT = r"(?=\s+(?:the|a|an|every|all|each|any|this|that|these|those)\b)"
 _CLAUSE = r"(?=\s+(?:a|an|the|someone|somebody|anyone|we|he|she|they|it)\b)"
 _LEAD_INS = (
     r"please|pls|plz|(?:hey|yo|ok(?:ay)?|so)(?=[\s,])",
+    r"i\s+(?:think|believe|guess|suppose|reckon)(?:\s+that)?",  # "I think there's a rocket"
     r"(?:can|could|would)\s+(?:you|u)",
     r"in\s+the\s+part\s+of\s+the\s+video",
     r"(?:find|show|locate|list|return|give|identify|detect|mark|highlight|ground|count|get|"
@@ -106,7 +107,7 @@ _LEAD_INS = (
     r"(?:the\s+)?total\s+number\s+of",
     r"at\s+what\s+(?:times?|points?|moments?|timestamps?)",
     r"what\s+(?:times?|minutes?|seconds?|timestamps?)",
-    r"(?:in\s+)?which\s+(?:parts?|moments?|scenes?|shots?|segments?|clips?)(?:\s+of\s+the\s+video)?"
+    rf"(?:in\s+)?which\s+{_UNITS}(?:\s+of\s+the\s+video)?"
     r"(?:\s+(?:has|have|features?|shows?|contains?|includes?))?",
     r"where\s+in\s+the\s+(?:video|clip|footage)",
     r"(?:is|are|was|were)\s+there(?:\s+ever)?",

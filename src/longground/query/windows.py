@@ -38,10 +38,12 @@ _LATER = r"after|later\s+than"
 _EARLIER = r"before|earlier\s+than|sooner\s+than"
 _SAID = r"(?<!\bno\s)(?<!\bnot\s)"
 _NOT = r"\b(?:no|not)\s+"
-_FROM_WORDS = rf"(?:{_NOT}(?:{_EARLIER})|\b(?:from|since|past|beyond|{_SAID}(?:{_LATER})))"
+# "starting at 2:40", "beginning from minute 3", "ending at 5:20": an open end said by a verb
+_FROM_WORDS = (rf"(?:{_NOT}(?:{_EARLIER})|\b(?:(?:starting|beginning)\s+(?:at|from)|from|since|"
+               rf"past|beyond|{_SAID}(?:{_LATER})))")
 _UNTIL_WORDS = (
-    rf"(?:{_NOT}(?:{_LATER})|\b(?:until|till|up\s+to|up\s+until|by|prior\s+to|"
-    rf"{_SAID}(?:{_EARLIER})))"
+    rf"(?:{_NOT}(?:{_LATER})|\b(?:(?:ending|stopping)\s+at|until|till|up\s+to|up\s+until|by|"
+    rf"prior\s+to|{_SAID}(?:{_EARLIER})))"
 )
 # "the 3rd minute": the 60 s that end at minute 3, as "in minute 3" says.
 _NTH = r"(\d+)(?:st|nd|rd|th)"
@@ -149,8 +151,9 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
         lambda m, d: (time_to_s(m[1]), time_to_s(m[2])),
     ),
     (  # one unit for both ends: "between 2 and 3 minutes", "from 1 to 2 min", "2-3 min"
-        re.compile(rf"(?<![\w:.])(?:(?:between|from)\s+)?({NUM})\s*(?:and|to|-|–)\s*({NUM})\s*"
-                   rf"({UNIT})", re.I),
+        # "between the 2 and 5 minute marks"
+        re.compile(rf"(?<![\w:.])(?:(?:between|from)\s+(?:the\s+)?)?({NUM})\s*(?:and|to|-|–)\s*"
+                   rf"(?:the\s+)?({NUM})\s*({UNIT})(?:\s*-?\s*marks?\b)?", re.I),
         lambda m, d: (float(m[1]) * unit_s(m[3]), float(m[2]) * unit_s(m[3])),
     ),
     (  # "in minute 5", "during the 3rd minute": that minute of the video
@@ -158,7 +161,8 @@ _RULES: list[tuple[re.Pattern, Callable[[re.Match, float], tuple[float, float]]]
         lambda m, d: _minutes(m[1] or m[2], m[1] or m[2]),
     ),
     (  # "between the 3rd and 5th minute", "from minutes 3 to 5": those minutes, both whole
-        re.compile(rf"\b(?:between|from)\s+(?:the\s+{_NTH}(?:\s+minute)?\s+(?:and|to|through)\s+"
+        re.compile(rf"\b(?:between|from|in|during|within)\s+(?:the\s+{_NTH}(?:\s+minute)?\s+"
+                   rf"(?:and|to|through)\s+"
                    rf"(?:the\s+)?{_NTH}\s+minutes?|minutes\s+(\d+)\s*(?:and|to|through|-|–)\s*"
                    r"(\d+))\b", re.I),
         lambda m, d: _minutes(m[1] or m[3], m[2] or m[4]),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import resources
 
 #: Nouns that name a person, a group of people or a face (singular and plural forms).
 PERSON_NOUNS = frozenset(
@@ -32,6 +33,32 @@ PERSON_NOUNS = frozenset(
     shoppers tourist tourists visitor visitors spectator spectators musician musicians guitarist
     drummer""".split()
 )
+
+def person_noun(word: str) -> bool:
+    """Whether `word` (singular or plural) names a person: `PERSON_NOUNS`, or a noun whose
+    commonest WordNet sense is a kind of person (`data/person_nouns.tsv`, written by
+    `perf/wordnet_person_nouns.py`: "newsreader", "journalists", "children").
+
+    >>> person_noun("newsreaders"), person_noun("guest"), person_noun("dragon")
+    (True, True, False)
+    """
+    word = word.lower()
+    forms = [word]
+    if word.endswith("ies"):  # "deputies"
+        forms.append(f"{word[:-3]}y")
+    elif word.endswith("es"):  # "witnesses", "journalists"
+        forms += [word[:-2], word[:-1]]
+    elif word.endswith("s") and not word.endswith("ss"):  # "journalists", not "dress"
+        forms.append(word[:-1])
+    return word in PERSON_NOUNS or any(form in _wordnet_people() for form in forms)
+
+
+@lru_cache(maxsize=1)
+def _wordnet_people() -> frozenset[str]:
+    text = resources.files("longground.data").joinpath("person_nouns.tsv").read_text("utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+
+
 #: Nouns that only count what follows "of": "lots of people", "a couple of dogs".
 QUANTITY_NOUNS = frozenset("lot lots bunch plenty number handful couple pair dozens".split())
 FACE_NOUNS = frozenset({"face", "faces", "headshot", "selfie", "webcam"})
@@ -138,7 +165,7 @@ def _retag(tokens: tuple[Token, ...]) -> tuple[Token, ...]:
     for i, token in enumerate(out):  # "faces", "the faces on screen": a plural, not a verb;
         before = out[i - 1] if i else None  # "a motor-bike": a hyphened noun, not an adjective
         after = out[i + 1] if i + 1 < len(out) else None
-        alone = (before is None or before.tag in ("DT", "JJ", "CD", "PRP$")) and (
+        alone = (before is None or before.tag in ("DT", "JJ", "CD", "PRP$", "POS")) and (
             after is None or after.tag in ("IN", "CC", ",")
         )
         if alone and token.tag == "VBZ":

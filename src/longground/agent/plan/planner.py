@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field, replace
 from ...query import Event, QueryAnalysis, Relation, Route, analyse, route
 from ...query import grammar as g
 from ...query import structure as st
+from ...query.analysis import event_text
 from ...query.words import tag
 from ..profiles import choose_profile
 
@@ -139,7 +140,7 @@ def plan_from(analysis: QueryAnalysis, duration_s: float) -> Plan:
     target = g.BACKDROP_TEXTURE.sub(" ", g.BACKDROP.sub(" ", target))
     heading = g.DIRECTION.search(target)
     direction = heading[2].lower() if heading and heading[1] != heading[2] else None
-    motion, target = _motion(st.clean(target))
+    motion, target = _motion(st.clean(event_text(target) or target))  # "the cat please"
     target = _known_as(target, analysis.target)
     body = analysis.body
     target = st.clean(target) or st.clean(body) or body
