@@ -69,7 +69,8 @@ ROUTES = [
     ("a couple of dogs", "visual", None),
     ("a soldier", "people", "person"),  # role nouns are people
     ("the newsreader", "people", "person"),  # a kind of person by WordNet
-    ("journalists", "people", "person"),
+    ("newsreaders", "people", "person"),
+    ("the photographer", "visual", None),  # known by the camera the encoder sees
     ("the guest", "people", "person"),
     ("a dragon", "visual", None),  # an imaginary being, not a person
     ("a bunny", "visual", None),  # the encoder's rabbit
@@ -264,6 +265,17 @@ def test_a_kind_of_text_named_without_its_words():
 def test_a_chain_relates_neighbours(query, target, condition):
     a = analyse(query)
     assert a.target.text == target and [c.text for c in a.conditions] == [condition]
+
+
+@pytest.mark.parametrize(
+    ("query", "channel", "condition"),
+    [("the word hello with a dog visible", "speech", "a dog"),
+     ("a woman with a dog in the background", "people", "a dog in the background")],
+)  # fmt: skip
+def test_with_a_thing_in_view_is_while(query, channel, condition):
+    a = analyse(query)
+    assert a.relation.value == "while" and a.target.route.channel == channel
+    assert [c.text for c in a.conditions] == [condition]
 
 
 @pytest.mark.parametrize(

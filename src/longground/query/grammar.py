@@ -229,7 +229,7 @@ MARKERS: list[tuple[str, str]] = [
         # "said over a shot of X", "with X on screen" after something said or read
         r"|over\s+(?:a\s+|the\s+)?(?:shot|picture|view|image)s?\s+of"
         r"|with(?!\s+(?:nothing|no|none)\b)(?=\s+.{1,60}?\s+(?:on[\s-]screen|in\s+(?:the\s+)?"
-        r"(?:frame|shot|view))\s*$)"
+        r"(?:frame|shot|view|background)|visible|in\s+sight)\s*$)"
         # "a car in silence", "a car and nobody is talking": the car while no one speaks
         r"|in(?=\s+(?:silence|quiet)$)|and(?=\s+(?:nobody|no\s+one|no-one)\s+(?:is\s+)?"
         r"(?:speak|talk|say))"

@@ -6,7 +6,8 @@ relations are read on the timeline. For a target instance `t = [a, b]` and the c
 instances `c = [c0, c1]` (`near_s`: how far "right" after / before reaches; `slack_s`: the
 timing tolerance of sampled channels):
 
-- while: the parts of `t` covered by some `c` (both hold at once), each kept apart;
+- while: the parts of `t` covered by some `c` (both hold at once), each kept apart; a part
+  cut to `slack_s` or less from a longer `t` is a graze within the channels' timing, dropped;
 - without: `t` when no `c` overlaps it;
 - near: some `c` overlaps `t` widened by `reach_s` on both sides ("a dog within 10 seconds
   of a cat");
@@ -58,7 +59,7 @@ def relate(
     [[40.0, 50.0]]
     """
     if relation is Relation.WHILE:
-        return _overlaps(target, condition)
+        return _overlaps(target, condition, slack_s)
     keep = np.array([_holds(relation, a, b, condition, near_s, slack_s, reach_s)
                      for a, b in target.spans], dtype=bool)  # fmt: skip
     return target[keep] if len(target) else target
@@ -89,13 +90,21 @@ def _holds(relation: Relation, a: float, b: float, cond: Moments, near_s: float,
     return True
 
 
-def _overlaps(target: Moments, condition: Moments) -> Moments:
-    """Every positive-length intersection of a target instance with a condition instance."""
+def _overlaps(target: Moments, condition: Moments, slack_s: float = 0.0) -> Moments:
+    """Every intersection of a target instance with a condition instance, but a sliver of
+    at most `slack_s` cut from a longer instance (the two only graze within the timing
+    tolerance).
+
+    >>> t = Moments.from_list([[10, 20], [30, 30.4]])
+    >>> _overlaps(t, Moments.from_list([[19.6, 25], [29, 31]]), 0.5).to_list()
+    [[30.0, 30.4]]
+    """
     pieces, scores = [], []
     for k, (a, b) in enumerate(target.spans):
         starts = np.maximum(a, condition.starts_s)
         ends = np.minimum(b, condition.ends_s)
-        for start, end in zip(starts[ends > starts], ends[ends > starts]):
+        keep = (ends > starts) & ((ends - starts > slack_s) | (ends - starts >= b - a))
+        for start, end in zip(starts[keep], ends[keep]):
             pieces.append([start, end])
             scores.append(1.0 if target.scores is None else float(target.scores[k]))
     return Moments(np.array(pieces, np.float64).reshape(-1, 2), np.array(scores, np.float64))
