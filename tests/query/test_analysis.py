@@ -51,6 +51,10 @@ ROUTES = [
     ("when is default.mp4 written on screen", "text", "default.mp4"),
     ("a letter written in ink", "visual", None),  # how it is written, not what
     ("the title card Caminandes", "text", "caminandes"),
+    ("when does default.mp4 show up", "text", "default.mp4"),  # a token no word is
+    ("/usr/bin on screen", "text", "/usr/bin"),
+    ("visit example.com", "text", "example.com"),  # cannot be heard, whatever the frame
+    ("a 2.5 litre bottle", "visual", None),
     ("the words Quarterly Results", "speech", "quarterly results"),  # as "the word X"
     ("when is there speech", "speech", ""),  # the channel itself, no words named
     ("the parts with dialogue", "speech", ""),
@@ -602,7 +606,8 @@ def test_the_shot_next_to_a_thing(query, adjacent):
       ("the Hello world slide", "the Goodbye world slide")),
      ("the red or blue car", ()), ("People are snow boarding or skiing down a slope", ()),
      ("a cat", ()),
-     ("hello", ('someone says "hello"', '"hello" on screen'))],  # an interjection alone
+     ("hello", ('someone says "hello"', '"hello" on screen')),  # an interjection alone
+     ('"Caminandes"', ('someone says "Caminandes"', '"Caminandes" on screen'))],  # a quotation
 )  # fmt: skip
 def test_one_of_several_things(query, alternatives):
     assert analyse(query).alternatives == alternatives

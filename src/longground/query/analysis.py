@@ -27,7 +27,7 @@ from functools import lru_cache
 from ..errors import UserError
 from ..text import MAX_TEXT_CHARS
 from . import grammar as g
-from .channel import Route, names_a_thing, object_noun, route
+from .channel import Route, names_a_thing, object_noun, quoted_alone, route
 from .structure import (
     Relation,
     every_nth,
@@ -380,7 +380,7 @@ def _alternatives(event: Event) -> tuple[str, ...]:
 
     A name or title alone that names no person or thing the encoder knows is said or
     written ("Quarterly Results", "Chicago"; not "Big Buck Bunny": a rabbit), and so is an
-    interjection ("hello", "wow"):
+    interjection ("hello", "wow") or a quotation alone ('"Caminandes"'):
 
     >>> _alternatives(_event("target", "Quarterly Results"))
     ('someone says "Quarterly Results"', '"Quarterly Results" on screen')
@@ -394,6 +394,9 @@ def _alternatives(event: Event) -> tuple[str, ...]:
         found = route(words)
         words = found.needle if found.channel in ("speech", "text") and found.needle else words
         return f'someone says "{words}"', f'"{words}" on screen'
+    quoted = quoted_alone(event.phrase)
+    if quoted:  # '"Caminandes"': nothing says whether it is said or written
+        return f'someone says "{quoted}"', f'"{quoted}" on screen'
     title = _TITLE.fullmatch(event.phrase) and not any(
         names_a_thing(w) for w in event.phrase.lower().split()
     )

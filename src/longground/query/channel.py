@@ -227,6 +227,10 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"(?:the\s+(?:word|words|phrase|name)\s+)?(?P<x>.+)", re.I)),
     ("speech-the-word", "speech", re.compile(
         r"\b(?:the\s+)?(?:words?|phrases?)\s+(?P<x>\S.*)", re.I)),
+    # a token no word is: a file name, an address, a path ("default.mp4", "example.com")
+    ("text-token", "text", re.compile(
+        r"(?<![\w./@~-])(?P<x>~?/[\w.-]*[A-Za-z][\w.-]*(?:/[\w.-]+)*|(?=[\w.@-]*[A-Za-z])[\w-]*\w"
+        r"[.@](?:[\w-]+[.@])*\w[\w-]+(?:/[\w./-]*)?)(?![\w./@-])")),
     ("text-quoted", "text", re.compile(rf"(?P<x>{_QUOTED})")),
 ]  # fmt: skip
 # A channel itself, with no words named: speech ("dialogue", "anyone speaking"), the gaps
@@ -357,7 +361,10 @@ def route(phrase: str) -> Route:
         if _CAPITALS.fullmatch(raw) and rule in _WRITTEN_IN_CAPITALS:
             return Route("text", needle, f"{rule}>text-capitals")  # '"EXIT"', "the word SALE"
         channel, margin = _semantic_channel(frame)
-        if channel is None or margin < MIN_MARGIN or rule == "text-number":  # worn, not said
+        # a number worn is not said; a token no word is ("default.mp4") cannot be heard; a
+        # frame of nothing but the needle has no meaning to weigh
+        if (channel is None or margin < MIN_MARGIN or rule in ("text-number", "text-token")
+                or frame == "X"):
             channel = cue_channel
         elif channel != cue_channel:
             rule = f"{rule}>{channel}-prototypes"
@@ -368,6 +375,16 @@ def route(phrase: str) -> Route:
         # "HALF TIME", "SALE": the words as they are written (not "DOG", "TV": the thing)
         return Route("text", clean_needle(shown), "text-capitals")
     return _picture_route(text)
+
+
+def quoted_alone(text: str) -> str | None:
+    """The words of `text` when it is nothing but one quotation, else None.
+
+    >>> quoted_alone(' "Caminandes" '), quoted_alone("'budget' is said")
+    ('Caminandes', None)
+    """
+    found = re.fullmatch(rf"\s*({_QUOTED})\s*", text)
+    return found[1][1:-1].strip() if found else None
 
 
 def _needle(text: str) -> tuple[str, str, str, str, str] | None:
