@@ -1,6 +1,6 @@
 """Write src/longground/data/person_nouns.tsv from WordNet 3.0 (run once, by hand).
 
-People name people by what they do: "the newsreader", "a journalist", "the guest", "a
+People name people by what they do: "the newsreader", "a witness", "the guest", "a
 skateboarder". WordNet knows each as a kind of person (a hyponym of person.n.01). A one-word
 noun (hyphens allowed) is written when its commonest sense (the first of those tagged in
 WordNet's sense-tagged corpus), or every sense of a word with none tagged, is such a kind:

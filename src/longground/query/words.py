@@ -34,10 +34,11 @@ PERSON_NOUNS = frozenset(
     drummer""".split()
 )
 
+
 def person_noun(word: str) -> bool:
     """Whether `word` (singular or plural) names a person: `PERSON_NOUNS`, or a noun whose
     commonest WordNet sense is a kind of person (`data/person_nouns.tsv`, written by
-    `perf/wordnet_person_nouns.py`: "newsreader", "journalists", "children").
+    `perf/wordnet_person_nouns.py`: "newsreaders", "witnesses", "children").
 
     >>> person_noun("newsreaders"), person_noun("guest"), person_noun("dragon")
     (True, True, False)
@@ -46,9 +47,9 @@ def person_noun(word: str) -> bool:
     forms = [word]
     if word.endswith("ies"):  # "deputies"
         forms.append(f"{word[:-3]}y")
-    elif word.endswith("es"):  # "witnesses", "journalists"
+    elif word.endswith("es"):  # "witnesses", "nurses"
         forms += [word[:-2], word[:-1]]
-    elif word.endswith("s") and not word.endswith("ss"):  # "journalists", not "dress"
+    elif word.endswith("s") and not word.endswith("ss"):  # "guests", not "dress"
         forms.append(word[:-1])
     return word in PERSON_NOUNS or any(form in _wordnet_people() for form in forms)
 
