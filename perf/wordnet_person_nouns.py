@@ -8,7 +8,7 @@ not one named person (an instance: "Ford", "Bach"), not an imaginary being ("a d
 gnome"), and not a sense WordNet marks by usage (slurs, slang). Left out too, for the
 image encoder: a word its vocabulary reads as a thing ("a boxer" stays the dog, "a bunny"
 the rabbit), and a person known by a thing or place it sees, where the sentence model puts
-the word within `OBJECT_SIMILARITY` of a vocabulary word ("a violinist": a violin, 0.89; "a
+the word at a cosine of `OBJECT_SIMILARITY` or more to a vocabulary word ("a violinist": a violin, 0.89; "a
 photographer": a camera, 0.74; not "a newsreader": a feed, 0.55; see below). Irregular
 plurals come from WordNet's `noun.exc` ("children"); regular ones are read at run time
 (`query.words.person_noun`).
