@@ -5,13 +5,13 @@ skateboarder". WordNet knows each as a kind of person (a hyponym of person.n.01)
 noun (hyphens allowed) is written when its commonest sense (the first of those tagged in
 WordNet's sense-tagged corpus), or every sense of a word with none tagged, is such a kind:
 not one named person (an instance: "Ford", "Bach"), not an imaginary being ("a dragon", "a
-gnome"), and not a sense WordNet marks by usage (slurs, slang). Left out too, for the
-image encoder: a word its vocabulary reads as a thing ("a boxer" stays the dog, "a bunny"
-the rabbit), and a person known by a thing or place it sees, where the sentence model puts
-the word at a cosine of `OBJECT_SIMILARITY` or more to a vocabulary word ("a violinist": a violin, 0.89; "a
-photographer": a camera, 0.74; not "a newsreader": a feed, 0.55; see below). Irregular
-plurals come from WordNet's `noun.exc` ("children"); regular ones are read at run time
-(`query.words.person_noun`).
+gnome"), and not a sense WordNet marks by usage (slurs, slang). Left out too, for the image
+encoder: a word its vocabulary reads as a thing ("a boxer" stays the dog, "a bunny" the
+rabbit), and a person known by a thing or place it sees, where the sentence model puts the
+word at a cosine of `OBJECT_SIMILARITY` or more to a vocabulary word ("a violinist": a
+violin, 0.89; "a photographer": a camera, 0.74; not "a newsreader": a feed, 0.55; see
+below). Irregular plurals come from WordNet's `noun.exc` ("children"); regular ones are read
+at run time (`query.words.person_noun`).
 
 `OBJECT_SIMILARITY` was chosen on `data/queries/role_nouns.tsv`, 45 role nouns labelled by
 hand (known by a thing or place, or not) before their cosines were computed: 0.62 labels 36
