@@ -58,6 +58,17 @@ SENSE_SIMILARITY = 0.4
 SPELLING_SIMILARITY = 0.6
 
 
+def wordnet_or_exit(folder: str, script: str) -> Path:
+    """`folder` when it holds WordNet 3.0's noun files, else one line on stderr and exit 2."""
+    path = Path(folder)
+    missing = [f for f in ("data.noun", "index.noun", "noun.exc") if not (path / f).is_file()]
+    if missing:
+        print(f"{script}: {path}: no WordNet 3.0 database here ({', '.join(missing)} missing; "
+              "apt-get install wordnet-base)", file=sys.stderr)  # fmt: skip
+        raise SystemExit(2)
+    return path
+
+
 def read_index(path: Path) -> dict[str, tuple[list[str], bool]]:
     """Lemma -> (the synset offsets of the senses people use, most frequent first, whether
     they are ranked), from WordNet's `index.noun`: those tagged in its sense-tagged corpus,
@@ -130,9 +141,9 @@ def _other_reading(noun: str, sims: np.ndarray, words: tuple[str, ...]) -> set[s
     return {nearest, spelling_slip(noun)} - {None}
 
 
-def main(wordnet: str) -> None:
-    synsets = read_nouns(Path(wordnet) / "data.noun")
-    index = read_index(Path(wordnet) / "index.noun")
+def main(wordnet: Path) -> None:
+    synsets = read_nouns(wordnet / "data.noun")
+    index = read_index(wordnet / "index.noun")
     words = set(vocabulary())
     # a synset that names classes, read as its first lemma the vocabulary holds
     named = {}
@@ -161,4 +172,5 @@ def main(wordnet: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "/usr/share/wordnet")
+    main(wordnet_or_exit(sys.argv[1] if len(sys.argv) > 1 else "/usr/share/wordnet",
+                         "wordnet_nouns"))

@@ -31,7 +31,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from wordnet_nouns import read_index
+from wordnet_nouns import read_index, wordnet_or_exit
 
 from longground.query.vocabulary import canonical_noun, vocabulary_vectors
 
@@ -88,8 +88,7 @@ def check() -> None:
         print(f"{bar:.2f}: {right} of {len(rows)} right{used}")
 
 
-def main(wordnet: str) -> None:
-    folder = Path(wordnet)
+def main(folder: Path) -> None:
     kinds = person_synsets(folder / "data.noun")
     index = read_index(folder / "index.noun")
     people = sorted(
@@ -115,4 +114,5 @@ if __name__ == "__main__":
     if sys.argv[1:] == ["--check"]:
         check()
     else:
-        main(sys.argv[1] if len(sys.argv) > 1 else "/usr/share/wordnet")
+        main(wordnet_or_exit(sys.argv[1] if len(sys.argv) > 1 else "/usr/share/wordnet",
+                             "wordnet_person_nouns"))

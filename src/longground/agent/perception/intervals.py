@@ -90,7 +90,7 @@ def _holds(relation: Relation, a: float, b: float, cond: Moments, near_s: float,
     return True
 
 
-def _overlaps(target: Moments, condition: Moments, slack_s: float = 0.0) -> Moments:
+def _overlaps(target: Moments, condition: Moments, slack_s: float) -> Moments:
     """Every intersection of a target instance with a condition instance, but a sliver of
     at most `slack_s` cut from a longer instance (the two only graze within the timing
     tolerance).
