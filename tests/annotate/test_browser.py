@@ -151,6 +151,7 @@ def open_page(browser, url: str, problems: list[str]):
 def keep_screenshot(page, name: str) -> None:
     if os.environ.get("LONGGROUND_UPDATE_SCREENSHOTS"):
         DOCS_IMG.mkdir(parents=True, exist_ok=True)
+        page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(DOCS_IMG / name))
 
 
@@ -169,8 +170,13 @@ def test_a_whole_review_in_the_browser(site, browser):
     card.locator("button[data-attr=causal]").click()
     wait_saved(page, "q1", 2)
     card.locator("textarea").fill("Every time the yellow box crosses the middle")
-    card.locator("button.verify").click()
-    wait_saved(page, "q1", 4)  # the text change (on leaving the box), then the verification
+    # Press Verify and hold it until the text change (sent on leaving the box) is saved: the
+    # card must keep its button, or the click is lost (as it was once, on a loaded machine).
+    card.locator("button.verify").hover()
+    page.mouse.down()
+    wait_saved(page, "q1", 3)
+    page.mouse.up()
+    wait_saved(page, "q1", 4)
     assert card.locator("[data-badge=review]").inner_text() == "Verified"
     assert card.locator("button[data-attr=causal]").get_attribute("aria-pressed") == "true"
     page.locator("article[data-qid=q2] button.discard").click()
@@ -373,5 +379,25 @@ def test_clips_the_first_interval_and_time_marks(site, browser, tmp_path):
             shutil.copy(tmp_path / name, Path(os.environ["LONGGROUND_KEEP_SHOTS"]) / name)
     page.keyboard.press("n")  # the next query opens at its own first interval
     page.wait_for_function("Math.abs(document.querySelector('#player').currentTime - 1.0) < 0.01")
+    assert problems == []
+    page.close()
+
+
+def test_a_press_held_through_a_save_still_lands(site, browser):
+    """Typing a time and then pressing a button of the same row saves the time first (on
+    leaving the box); the row must survive that save, or the press is lost with it."""
+    problems: list[str] = []
+    page = open_page(browser, site["url"], problems)
+    page.locator("#videos li[data-video='match.mp4']").click()
+    page.locator("article[data-qid=q5] button.to-refine").click()
+    row = page.locator("#intervals tbody tr").nth(0)
+    row.locator("input.end").fill("00:00:02.5")
+    row.locator("button.delete").hover()
+    page.mouse.down()
+    wait_saved(page, "q5", 2)
+    assert stored(site, "q5")["intervals"] == [[1.0, 2.5]]
+    page.mouse.up()
+    wait_saved(page, "q5", 3)
+    assert stored(site, "q5")["intervals"] == []
     assert problems == []
     page.close()

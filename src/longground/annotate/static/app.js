@@ -182,43 +182,69 @@ function render() {
 function renderCards() {
   $("#verify-title").textContent = state.video === null ? "Queries" : `Queries of ${state.video}`;
   const cards = $("#cards");
-  cards.replaceChildren();
-  for (const q of state.queries) cards.append(card(q));
-  if (!state.queries.length) cards.append(el("p", {}, "No query matches this filter."));
+  // A card that stays on the page is updated in place, not rebuilt: a save answered while a
+  // button is held down would otherwise swap the button away and its click would be lost.
+  const kept = new Map([...cards.querySelectorAll("article")].map((a) => [a.dataset.qid, a]));
+  const boxes = state.queries.map((q) => fillCard(kept.get(q.qid) || card(q.qid), q));
+  if (!boxes.length) boxes.push(el("p", {}, "No query matches this filter."));
+  const shown = [...cards.children];
+  if (boxes.length !== shown.length || boxes.some((b, i) => b !== shown[i])) {
+    cards.replaceChildren(...boxes);
+  }
 }
 
-function card(q) {
-  const box = el("article", { class: `card ${q.review}`, "data-qid": q.qid });
+function queryOf(qid) {
+  return state.queries.find((q) => q.qid === qid);
+}
+
+function card(qid) {
+  const box = el("article", { "data-qid": qid });
   const head = el("header");
-  head.append(el("span", { class: "qid" }, q.qid));
-  head.insertAdjacentHTML("beforeend", badges(q));
-  head.append(el("span", { class: "qid" }, `${q.intervals.length} interval(s), v${q.version}`));
+  head.append(el("span", { class: "qid" }, qid), el("span", { class: "badges" }),
+    el("span", { class: "qid count" }));
   const text = el("textarea", { "aria-label": "query text" });
-  text.value = q.query;
-  text.addEventListener("change", () => edit(q.qid, { query: text.value }));
+  text.addEventListener("change", () => edit(qid, { query: text.value }));
   const tags = el("div", { class: "tags", role: "group", "aria-label": "attributes" });
   for (const name of state.session.attributes) {
-    const on = q.attributes.includes(name);
-    const tag = el("button", { class: "tag", "aria-pressed": String(on), "data-attr": name },
+    const tag = el("button", { class: "tag", "data-attr": name },
       name[0].toUpperCase() + name.slice(1));
     tag.addEventListener("click", () => {
-      const next = on ? q.attributes.filter((a) => a !== name) : [...q.attributes, name];
-      edit(q.qid, { attributes: next });
+      const now = queryOf(qid).attributes;
+      const next = now.includes(name) ? now.filter((a) => a !== name) : [...now, name];
+      edit(qid, { attributes: next });
     });
     tags.append(tag);
   }
-  const actions = el("div", { class: "actions" });
-  box.append(head, clip(q), text, tags);
-  const verify = el("button", { class: "verify" }, q.review === "verified" ? "Unverify" : "Verify");
-  verify.addEventListener("click", () => edit(q.qid, {
-    review: q.review === "verified" ? "unverified" : "verified" }));
-  const discard = el("button", { class: "discard" }, q.review === "discarded" ? "Restore" : "Discard");
-  discard.addEventListener("click", () => edit(q.qid, {
-    review: q.review === "discarded" ? "unverified" : "discarded" }));
+  const toggle = (target) => () => edit(qid, {
+    review: queryOf(qid).review === target ? "unverified" : target });
+  const verify = el("button", { class: "verify" });
+  verify.addEventListener("click", toggle("verified"));
+  const discard = el("button", { class: "discard" });
+  discard.addEventListener("click", toggle("discarded"));
   const refine = el("button", { class: "to-refine" }, "Refine intervals \u2192");
-  refine.addEventListener("click", () => { state.qid = q.qid; state.selected = 0; show("refine"); });
+  refine.addEventListener("click", () => { state.qid = qid; state.selected = 0; show("refine"); });
+  const actions = el("div", { class: "actions" });
   actions.append(verify, discard, refine);
-  box.append(actions);
+  box.append(head, el("div", { class: "clip-slot" }), text, tags, actions);
+  return box;
+}
+
+// Show query `q` on its card: what the server answered, the clip only when it changed.
+function fillCard(box, q) {
+  box.className = `card ${q.review}`;
+  box.querySelector(".badges").innerHTML = badges(q);
+  box.querySelector(".count").textContent = `${q.intervals.length} interval(s), v${q.version}`;
+  const text = box.querySelector("textarea");
+  if (text.value !== q.query && document.activeElement !== text) text.value = q.query;
+  for (const tag of box.querySelectorAll(".tag")) {
+    tag.setAttribute("aria-pressed", String(q.attributes.includes(tag.dataset.attr)));
+  }
+  box.querySelector(".verify").textContent = q.review === "verified" ? "Unverify" : "Verify";
+  box.querySelector(".discard").textContent = q.review === "discarded" ? "Restore" : "Discard";
+  const slot = box.querySelector(".clip-slot");
+  const fresh = clip(q);
+  const old = slot.firstElementChild;
+  if (!old || old.outerHTML !== fresh.outerHTML) slot.replaceChildren(fresh);
   return box;
 }
 
@@ -253,21 +279,26 @@ function renderRefine() {
   $("#annotated-flag").disabled = !q;
   $("#add-interval").disabled = !q;
   $("#duration").textContent = state.videoInfo ? hms(state.videoInfo.duration_s) : "-";
+  // Rows are kept and refilled, not rebuilt, for the reason given in renderCards.
   const body = $("#intervals tbody");
-  body.replaceChildren();
-  if (q) q.intervals.forEach((span, i) => body.append(intervalRow(q, i)));
+  const spans = q ? q.intervals : [];
+  while (body.children.length > spans.length) body.lastElementChild.remove();
+  spans.forEach((span, i) => {
+    const row = body.children[i] || body.appendChild(intervalRow(i));
+    row.classList.toggle("selected", i === state.selected);
+    row.querySelector(".start").value = q.intervals_hms[i][0];
+    row.querySelector(".end").value = q.intervals_hms[i][1];
+  });
   drawTimeline();
 }
 
-function intervalRow(q, i) {
+function intervalRow(i) {
   const row = el("tr", { "data-index": String(i) });
-  if (i === state.selected) row.classList.add("selected");
   const seek = el("button", { class: "seek", title: "Seek to this interval" }, `${i + 1} \u25B6`);
   seek.addEventListener("click", () => select(i, true));
   const cells = [seek];
   ["start", "end"].forEach((side, k) => {
     const input = el("input", { class: side, "aria-label": `${side} of interval ${i + 1}` });
-    input.value = q.intervals_hms[i][k];
     input.addEventListener("focus", () => select(i, false));
     input.addEventListener("change", () => setTime(i, k, input.value));
     cells.push(input);
