@@ -214,6 +214,7 @@ def null_words(tokens: list[str]) -> tuple[str, ...]:
 def _normalise(text: str) -> str:
     text = " ".join(text.lower().split()).replace("–", "-")
     text = re.sub(r"\s*([-:])\s*(?=[\do])", r"\1", text)
+    text = re.sub(r"(?<=\d):(?=[\do])", "-", text)  # a score is shown "1-0" or "1:0"
     # OCR reads a score's 0 as the letter o: "homeo-oaway" is "home0-0away".
     return re.sub(r"o(?=[-:][\do])|(?<=[\do][-:])o", "0", text)
 
@@ -225,6 +226,8 @@ def text_similarity(needle: str, line: str) -> float:
     (1.0, 1.0)
     >>> text_similarity("0-0", "HOMEO-OAWAY"), text_similarity("2-1", "HOME1-1AWAY") < 0.8
     (0.9, True)
+    >>> text_similarity("1:0", "HOME 1-0 AWAY")
+    1.0
     >>> round(text_similarity("budget review", "Budgct Reviev"), 2)
     0.85
     """

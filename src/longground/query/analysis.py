@@ -47,7 +47,8 @@ _COUNT = re.compile(r"^\s*(?:how\s+many(?!\s+(?:seconds|minutes)\b)|how\s+(?:oft
                     r"count\b|(?:the\s+)?(?:total\s+)?number\s+of\b)", re.I)
 _TRAILING = re.compile(
     r"(?:\s+(?:appears?|appeared|appearing|(?:(?:is|are|gets?)\s+)?(?:shown|seen|visible|"
-    r"displayed|present)|(?:is|are)\s+there|shows?\s+up|showing\s+up|comes?\s+(?:into\s+view|up)|pops?\s+up|"
+    r"displayed|present)|(?:is|are)\s+there|shows?\s+up|showing\s+up|comes?\s+(?:into\s+view|up)|"
+    r"(?:pops?|turns?)\s+up|"
     r"(?:is|are)\s+on[\s-]screen|on[\s-]screen|(?:(?:is|are)\s+)?in\s+(?:the|this)\s+(?:video|clip|footage)|"
     r"(?:(?:is|are)\s+)?in\s+(?:the\s+)?(?:frame|view)|"
     r"happens?|occurs?|is\s+there|are\s+there|again|at\s+all|ever|anywhere|somewhere|does|do|"

@@ -95,7 +95,9 @@ _SPEAK = (r"says?|said|saying|mentions?|mentioned|mentioning|talks?\s+about|talk
           r"heard|yell(?:s|ed|ing)?|scream(?:s|ed|ing)?|whisper(?:s|ed|ing)?|exclaim(?:s|ed|ing)?|"
           r"(?:cries|cried|crying)\s+out|explain(?:s|ed|ing)?|references?\s+to|referenc(?:ed|ing)|"
           r"(?:reads?|reading)\s+(?:out|aloud)|recit(?:es|ed|ing|e)|"
-          r"spel(?:ls?|led|t|ling)\s+out")  # fmt: skip
+          r"spel(?:ls?|led|t|ling)\s+out|utterances?\s+of")  # fmt: skip
+# Phrasal verbs of appearing, in the forms queries use ("when does X come up", "X shows up").
+_UP = r"(?:shows?|showed|comes?|came|pops?|popped|turns?|turned)\s+up"
 _SAID = r"said|spoken|heard|mentioned|uttered|pronounced|announced|shouted|discussed"
 _SCORE = r"\d+\s*[-:–]\s*\d+"
 # A score beside a word that says it is one: "the score is 3 to 1", "tied 1-1", "a 3-0 lead".
@@ -109,10 +111,13 @@ _GENERIC_NEEDLE = re.compile(
     r"me|us|you|so|too|here|there|now|written|shown|displayed|printed)$",
     re.I,
 )
+# A needle that names only where words are shown ("a slide title"), not the words.
+_SCREEN_ONLY = re.compile(rf"^(?:(?:the|a|an)\s+)?(?:(?:{_SCREEN_STRONG})\b\s*)+$", re.I)
 _CUES: list[tuple[str, str, re.Pattern]] = [
     ("speech-label", "speech", re.compile(
         rf"^(?:{SPEECH_LABEL})\s*:\s*(?P<x>.+)$|^(?P<y>.+?)\s*(?:\((?:{SPEECH_LABEL})\)|"
-        r"(?:in|on)\s+(?:the\s+)?(?:speech|audio|transcript|soundtrack|dialog(?:ue)?))$", re.I)),
+        r"(?:in|on)\s+(?:the\s+)?(?:speech|audio|transcript|soundtrack|dialog(?:ue)?|narration|"
+        r"commentary|voice[\s-]?over))$", re.I)),
     ("text-label", "text", re.compile(
         rf"^(?:{TEXT_LABEL})\s*:\s*(?P<x>.+)$|^(?P<y>.+?)\s*\((?:{TEXT_LABEL})\)$", re.I)),
     ("text-score-change", "text", re.compile(
@@ -165,7 +170,7 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
     ("text-the-caption-words", "text", re.compile(
         r"\b(?i:the\s+)?(?i:title|caption|headline|subtitle|heading)\s*[:,]?\s+"
         r"(?P<x>[a-z][\w'&-]*(?:\s+[a-z][\w'&-]*){0,3}?)\s+"
-        r"(?i:appears?|is\s+(?:shown|displayed|on\s+screen)|(?:shows?|comes?|pops?)\s+up)\b")),
+        rf"(?i:appears?|is\s+(?:shown|displayed|on\s+screen)|{_UP})\b")),
     ("text-typed", "text", re.compile(  # "the command ls /usr", "the URL example.com"
         r"\b(?:the\s+|a\s+)?(?:(?:shell\s+)?commands?|urls?|web\s+address|website|hashtag|"
         r"e-?mail\s+address|file\s*name|password)\s+(?P<x>\S.*?)(?:\s+(?:(?:is|gets?)\s+)?"
@@ -186,7 +191,7 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         # capitalised words, a title ("Quarterly Results", "Agenda"; not "The Cat")
         r"(?<!\bThe\s)(?<!\bA\s)(?<!\bAn\s)\b(?!(?:The|A|An|This|That)\b)[A-Z][a-z0-9'&.-]*"
         r"(?:\s+[A-Z][a-z0-9'&.-]*)*\b)"
-        r"\s+(?:(?:(?:appears?|is\s+shown|shows\s+up|pops\s+up|comes\s+up|is)\s+)?(?:on|in)\s+"
+        rf"\s+(?:(?:(?:appears?|is\s+shown|{_UP}|is)\s+)?(?:on|in|as)\s+"
         rf"(?:the\s+|a\s+)?(?:{_SCREEN_STRONG}|{_SCREEN_WEAK})|(?:is\s+)?(?:written|displayed|"
         r"visible|shown))\b")),
     ("text-x-on-the-slide", "text", re.compile(
@@ -235,7 +240,7 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
 ]  # fmt: skip
 # A channel itself, with no words named: speech ("dialogue", "anyone speaking"), the gaps
 # between it ("silence"), or any on-screen text ("captions", "text on screen").
-_SHOWN = (r"(?:\s+(?:appears?|is\s+shown|shows\s+up|is\s+heard|can\s+be\s+heard|is\s+on"
+_SHOWN = (rf"(?:\s+(?:appears?|is\s+shown|{_UP}|is\s+heard|can\s+be\s+heard|is\s+on"
           r"(?:\s+the)?\s+screen|on(?:\s+the)?\s+screen|in\s+the\s+(?:picture|frame))){0,2}$")
 _ANY_SPEECH = re.compile(
     r"^(?:(?:the|a|an|any|some)\s+)?(?:(?:someone|anyone|somebody|anybody|narrator|announcer|"
@@ -277,6 +282,8 @@ _NOBODY = re.compile(
     r"(?:the\s+)?(?:frame|shot|picture|video)|(?:in|at|on|inside)\s+(?:the\s+)?\w+))?$",
     re.I,
 )
+# Cues that name the channel outright: what they leave is read again for its words.
+_LABELS = ("speech-label", "text-label")
 # Words in capitals, no small letter: written as they are shown ("HALF TIME", '"EXIT"').
 _CAPITALS = re.compile(r"[^a-z]*[A-Z]{2}[^a-z]*")
 # Cues that name words without saying whether they are heard or read: capitals say read.
@@ -394,7 +401,14 @@ def _needle(text: str) -> tuple[str, str, str, str, str] | None:
         for match in pattern.finditer(text):
             found = match.groupdict()
             span = next(g for g in ("x", "y", "z", "w") if found.get(g) is not None)
-            raw = match.group(span)
+            start, end = match.span(span)
+            if rule in _LABELS:  # "X mentioned in the audio": the words are X's own needle
+                inner = _needle(text[start:end])
+                shift = text[start:end].index(inner[4]) if inner else 0
+                tail = re.search(_SHOWN, text[start:end], re.I) if inner is None else None
+                start, end = (start + shift, start + shift + len(inner[4])) if inner else (
+                    start, start + tail.start())
+            raw = text[start:end]
             needle = clean_needle(raw)
             if rule == "text-score":  # "3 to 1" is shown "3-1"
                 needle = re.sub(r"(?<=\d)\s+to\s+(?=\d)", "-", needle)
@@ -402,11 +416,11 @@ def _needle(text: str) -> tuple[str, str, str, str, str] | None:
                 return rule, channel, needle, text, raw
             verb = found.get("v") or ""
             weak = re.fullmatch(_NAMING_WEAK, verb, re.I) is not None
-            if not needle or _GENERIC_NEEDLE.match(needle) or not _plausible(rule, raw, weak):
+            if (not needle or _GENERIC_NEEDLE.match(needle) or _SCREEN_ONLY.match(needle)
+                    or not _plausible(rule, raw, weak)):
                 continue
             if rule == "speech-names" and match["s"].lower() not in PERSON_NOUNS:
                 continue
-            start, end = match.span(span)
             frame = f"{text[:start]} X {text[end:]}".strip()
             return rule, channel, needle, " ".join(frame.split()), raw
     return None
@@ -444,6 +458,13 @@ def names_a_thing(word: str) -> bool:
     return word in PERSON_NOUNS or object_noun(canonical_noun(word) or word)
 
 
+# Words after a needle that only say it is shown or said.
+_NEEDLE_TAIL = re.compile(
+    rf"\s+(?:(?:is|are)\s+)?(?:on\s+(?:the\s+)?screen|appears?|is\s+shown|shown|written|"
+    rf"printed|displayed|(?:is|are|gets?)\s+(?:said|spoken|mentioned|heard)|{_UP}|"
+    r"out\s+loud|aloud|in\s+the\s+video|again|ever|on\s+(?:it|them))$",
+    re.I,
+)
 _NUMBER_LEAD = rf"^(?:the\s+)?(?:number|digit)\s+(?=(?:\d+|{WORD_NUMBER}|zero)\b)"
 
 
@@ -460,14 +481,10 @@ def clean_needle(raw: str) -> str:
     text = re.sub(r"\s*([-:–])\s*(?=\d)", r"\1", text).replace("–", "-")
     text = re.sub(r"^(?:the\s+(?:word|words|phrase|name|title|caption)\s+)", "", text, flags=re.I)
     text = re.sub(_NUMBER_LEAD, "", text, flags=re.I)  # "the number seven": "seven"
-    text = re.sub(
-        r"\s+(?:(?:is|are)\s+)?(?:on\s+(?:the\s+)?screen|appears?|is\s+shown|shown|"
-        r"(?:is|are|gets?)\s+(?:said|spoken|mentioned|heard)|comes?\s+up|pops?\s+up|"
-        r"out\s+loud|aloud|in\s+the\s+video|again|ever|on\s+(?:it|them))$",
-        "",
-        text,
-        flags=re.I,
-    )
+    previous = None
+    while previous != text:  # "Safety Rules written on it": both words that only show it
+        previous = text
+        text = _NEEDLE_TAIL.sub("", text)
     return " ".join(text.strip(_Q + " ?.!,").lower().split())
 
 

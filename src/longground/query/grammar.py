@@ -36,7 +36,8 @@ COREFERENCE = re.compile(
 )
 # What a channel is called in a label: "speech: budget", "on screen: SALE", "budget (spoken)".
 SPEECH_LABEL = r"speech|spoken|said|audio|transcript|voice|dialog(?:ue)?"
-TEXT_LABEL = r"text|on[- ]screen(?:\s+text)?|captions?|subtitles?|ocr|screen|slides?|written"
+TEXT_LABEL = (r"(?:on[- ]screen\s+)?(?:text|captions?|subtitles?|titles?)|on[- ]screen|ocr|screen|"
+              r"slides?|written")
 CHANNEL_LABEL = re.compile(rf"^(?:{SPEECH_LABEL}|{TEXT_LABEL})\s*:\s*", IGNORE)
 # Lead-ins that say the thing is looked at ("can I see the word X": written, not said).
 SEEING = re.compile(
@@ -234,7 +235,9 @@ MARKERS: list[tuple[str, str]] = [
         r"|in(?=\s+(?:silence|quiet)$)|and(?=\s+(?:nobody|no\s+one|no-one)\s+(?:is\s+)?"
         r"(?:speak|talk|say))"
         # "as" joining two clauses ("laughing as he was undressing"), not "dressed as a clown"
-        r"|as(?=\s+(?:he|she|they|it|we|you|i|his|her|their|its|the|a|an|someone|somebody)\s+"
+        # nor "X appears as a slide heading"
+        r"|(?<!appears\s)(?<!appear\s)(?<!appeared\s)"
+        r"as(?=\s+(?:he|she|they|it|we|you|i|his|her|their|its|the|a|an|someone|somebody)\s+"
         r"(?:\S+\s+){0,5}?(?:is|are|was|were|\w+s|\w+ed|\w+ing)\b)",
     ),
     ("without", r"without|with\s+no|but\s+no|but\s+not|in\s+the\s+absence\s+of"),
