@@ -173,6 +173,11 @@ ROUTES = [
     ("when does Team Roster show up on the slide", "text", "team roster"),
     ("Team Roster appears as a slide heading", "text", "team roster"),  # not "slide"
     ("the poster with Grand Opening printed on it", "text", "grand opening"),
+    ("moments refund is pronounced", "speech", "refund"),  # a lead-in before a bare subject
+    ("whenever the word refund is used", "speech", "refund"),
+    ("when is Road Map the slide title", "text", "road map"),
+    ("Road Map is the heading of the page", "text", "road map"),
+    ("3 to 2", "text", "3-2"),  # a score alone, in words
 ]
 
 

@@ -27,7 +27,14 @@ from functools import lru_cache
 from ..errors import UserError
 from ..text import MAX_TEXT_CHARS
 from . import grammar as g
-from .channel import Route, names_a_thing, object_noun, quoted_alone, route
+from .channel import (
+    SAID_OR_WRITTEN,
+    Route,
+    names_a_thing,
+    object_noun,
+    quoted_alone,
+    route,
+)
 from .structure import (
     Relation,
     every_nth,
@@ -387,6 +394,8 @@ def _alternatives(event: Event) -> tuple[str, ...]:
     ('someone says "Quarterly Results"', '"Quarterly Results" on screen')
     >>> _alternatives(_event("target", "hello"))
     ('someone says "hello"', '"hello" on screen')
+    >>> _alternatives(_event("target", "the line with budget in it"))
+    ('someone says "budget"', '"budget" on screen')
     """
     own = event.route
     either = _HEARD_OR_READ.search(event.phrase)
@@ -396,6 +405,8 @@ def _alternatives(event: Event) -> tuple[str, ...]:
         words = found.needle if found.channel in ("speech", "text") and found.needle else words
         return f'someone says "{words}"', f'"{words}" on screen'
     quoted = quoted_alone(event.phrase)
+    if own.rule.split(">")[0] in SAID_OR_WRITTEN:  # "the line with budget in it"
+        quoted = own.needle
     if quoted:  # '"Caminandes"': nothing says whether it is said or written
         return f'someone says "{quoted}"', f'"{quoted}" on screen'
     title = _TITLE.fullmatch(event.phrase) and not any(

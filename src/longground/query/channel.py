@@ -126,8 +126,8 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
     ("text-score", "text", re.compile(
         rf"\b(?:{_SCORE_WORD})\b(?:\s+\w+){{0,3}}?\s*[:,]?\s*(?P<x>{_SCORED})\b|(?P<y>{_SCORED})\s+"
         rf"(?:\w+\s+){{0,3}}?(?:{_SCORE_WORD})\b", re.I)),
-    ("text-score-alone", "text", re.compile(  # "when is it 2-1", "2 - 1"
-        rf"^(?:(?:it|that)(?:'s|\s+is|\s+was)?\s+)?(?P<x>{_SCORE})$", re.I)),
+    ("text-score-alone", "text", re.compile(  # "when is it 2-1", "2 - 1", "2 to 0"
+        rf"^(?:(?:it|that)(?:'s|\s+is|\s+was)?\s+)?(?P<x>{_SCORED})$", re.I)),
     ("text-named", "text", re.compile(
         rf"\b(?:{_SCREEN_STRONG})\b(?:\s+\w+){{0,2}}?\s+(?P<v>{_NAMING_STRONG}|{_NAMING_WEAK})\b"
         r"\s*[:,]?\s*(?P<x>.+)", re.I)),
@@ -194,6 +194,9 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         rf"\s+(?:(?:(?:appears?|is\s+shown|{_UP}|is)\s+)?(?:on|in|as)\s+"
         rf"(?:the\s+|a\s+)?(?:{_SCREEN_STRONG}|{_SCREEN_WEAK})|(?:is\s+)?(?:written|displayed|"
         r"visible|shown))\b")),
+    ("text-is-the-title", "text", re.compile(  # "when is Agenda the slide title"
+        r"^(?P<x>.+?)\s+(?:(?:is|was)\s+)?the\s+(?:(?:slide|page|screen)(?:'s)?\s+)?(?:title|"
+        r"heading|headline)(?:\s+(?:of|on)\s+(?:the\s+|a\s+)?(?:slide|page|screen))?$", re.I)),
     ("text-x-on-the-slide", "text", re.compile(
         r"^(?P<x>.+?)\s+(?:is|are)\s+(?:written\s+)?(?:on|in)\s+(?:the\s+|a\s+)?"
         rf"(?:{_SCREEN_STRONG})$", re.I)),
@@ -213,6 +216,9 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
     ("speech-part-about", "speech", re.compile(  # "the part about the budget"
         r"^(?:the\s+|a\s+)?(?:parts?|bits?|sections?|segments?|moments?)\s+(?:about|on|regarding|"
         r"discussing)\s+(?P<x>.+)", re.I)),
+    ("line-with", "speech", re.compile(  # "the line with budget in it": said or written
+        r"^(?:the\s+|a\s+|any\s+)?(?:lines?|sentences?|quotes?)\s+(?:with|containing|that\s+"
+        r"(?:has|have|contains?|includes?))\s+(?P<x>.+?)(?:\s+in\s+(?:it|them))?$", re.I)),
     ("speech-talks-about", "speech", re.compile(
         r"\b(?:talks?|talking|talked|speaks?|speaking|spoke|reports?|reporting|reported|tells?|"
         r"telling|told|chats?|chatting|chatted|explains?|explaining|explained|complains?|"
@@ -282,6 +288,8 @@ _NOBODY = re.compile(
     r"(?:the\s+)?(?:frame|shot|picture|video)|(?:in|at|on|inside)\s+(?:the\s+)?\w+))?$",
     re.I,
 )
+# Cues whose words may be said or written alike: both channels are asked (`analysis`).
+SAID_OR_WRITTEN = ("line-with",)
 # Cues that name the channel outright: what they leave is read again for its words.
 _LABELS = ("speech-label", "text-label")
 # Words in capitals, no small letter: written as they are shown ("HALF TIME", '"EXIT"').
@@ -410,7 +418,7 @@ def _needle(text: str) -> tuple[str, str, str, str, str] | None:
                     start, start + tail.start())
             raw = text[start:end]
             needle = clean_needle(raw)
-            if rule == "text-score":  # "3 to 1" is shown "3-1"
+            if rule.startswith("text-score"):  # "3 to 1" is shown "3-1"
                 needle = re.sub(r"(?<=\d)\s+to\s+(?=\d)", "-", needle)
             if rule == "text-score-change":
                 return rule, channel, needle, text, raw
@@ -461,7 +469,7 @@ def names_a_thing(word: str) -> bool:
 # Words after a needle that only say it is shown or said.
 _NEEDLE_TAIL = re.compile(
     rf"\s+(?:(?:is|are)\s+)?(?:on\s+(?:the\s+)?screen|appears?|is\s+shown|shown|written|"
-    rf"printed|displayed|(?:is|are|gets?)\s+(?:said|spoken|mentioned|heard)|{_UP}|"
+    rf"printed|displayed|(?:is|are|gets?)\s+(?:said|spoken|mentioned|heard|used)|{_UP}|"
     r"out\s+loud|aloud|in\s+the\s+video|again|ever|on\s+(?:it|them))$",
     re.I,
 )

@@ -127,6 +127,8 @@ _LEAD_INS = (
     rf"the\s+(?:exact\s+|very\s+|precise\s+)?(?:moment|instant|second|minute|point)"
     rf"(?:\s+(?:when|that))?{_CLAUSE}",
     rf"(?:the\s+)?{_UNITS}{_CLAUSE}",
+    # ... or a bare noun as that subject: "times festival is pronounced"
+    rf"(?:the\s+)?{_UNITS}(?=\s+\w+(?:\s+\w+)?\s+(?:is|are|was|were|gets?|got)\b)",
     r"(?:at\s+)?which\s+(?:times?|timestamps?|time\s*codes?|points?|moments?)",
     r"(?:just|only)(?=\s+(?:the|a|an)\b)",
     r"each\s+time",
