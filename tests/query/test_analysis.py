@@ -178,6 +178,11 @@ ROUTES = [
     ("when is Road Map the slide title", "text", "road map"),
     ("Road Map is the heading of the page", "text", "road map"),
     ("3 to 2", "text", "3-2"),  # a score alone, in words
+    ("the part where refunds are talked about", "speech", "refunds"),
+    ("listen out for refunds", "speech", "refunds"),
+    ("the company's Road Map slide", "text", "road map"),  # the slide's owner
+    ("the host's slide", "visual", None),  # an owner alone names no words
+    ("smiling faces", "people", "face"),  # a plural, not a verb
 ]
 
 

@@ -95,7 +95,7 @@ _SPEAK = (r"says?|said|saying|mentions?|mentioned|mentioning|talks?\s+about|talk
           r"heard|yell(?:s|ed|ing)?|scream(?:s|ed|ing)?|whisper(?:s|ed|ing)?|exclaim(?:s|ed|ing)?|"
           r"(?:cries|cried|crying)\s+out|explain(?:s|ed|ing)?|references?\s+to|referenc(?:ed|ing)|"
           r"(?:reads?|reading)\s+(?:out|aloud)|recit(?:es|ed|ing|e)|"
-          r"spel(?:ls?|led|t|ling)\s+out|utterances?\s+of")  # fmt: skip
+          r"spel(?:ls?|led|t|ling)\s+out|utterances?\s+of|listen(?:s|ing)?\s+(?:out\s+)?for")
 # Phrasal verbs of appearing, in the forms queries use ("when does X come up", "X shows up").
 _UP = r"(?:shows?|showed|comes?|came|pops?|popped|turns?|turned)\s+up"
 _SAID = r"said|spoken|heard|mentioned|uttered|pronounced|announced|shouted|discussed"
@@ -152,7 +152,9 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"^(?:the\s+)?(?:(?:jersey|shirt|player|kit|squad|race|bib)\s+)?(?:number|no\.?|#)\s*"
         r"(?P<x>\d{1,4})\b(?!\s*(?:seconds?|minutes?|hours?|times?|people|persons|of)\b)", re.I)),
     ("text-the-x-slide", "text", re.compile(
-        rf"(?:^|\b(?:the|a|an)\s+)(?P<x>(?:(?!\b(?:the|a|an|and)\b)[^,])+?)(?<!on-screen)"
+        # after the slide's owner: "the deck's Next Steps slide"
+        rf"(?:^|\b(?:the|a|an)\s+)(?:\w+['’]s\s+)?"
+        rf"(?P<x>(?:(?!\b(?:the|a|an|and)\b)[^,])+?)(?<!on-screen)"
         rf"(?<!on\sscreen)(?<!onscreen)\s+(?:{_SCREEN_STRONG})\b",
         re.I)),
     ("text-the-caption-x", "text", re.compile(
@@ -206,7 +208,8 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         rf"(?:(?:(?:(?:is|are|was|were)\s+being|(?:has|have)\s+been|is|are|gets?|getting|was|"
         rf"were|being|been)\s+)?(?:ever\s+)?(?:(?:{_SAID})\b|"
         # "Chicago is brought up", "when is Chicago referred to", "it comes up in conversation"
-        r"(?:brought\s+up|referred\s+to|read\s+(?:out|aloud))(?=\s*$|\s+(?:in|during|by|again|"
+        r"(?:brought\s+up|referred\s+to|read\s+(?:out|aloud)|(?:talked|spoken)\s+(?:about|of))"
+        r"(?=\s*$|\s+(?:in|during|by|again|"
         r"at)\b))|(?:comes?|came|coming)\s+up\s+in\s+(?:the\s+|a\s+)?(?:conversation|discussion|"
         r"talk|dialog(?:ue)?|interview|call|speech)\b)", re.I)),
     ("speech-topic", "speech", re.compile(  # "the budget discussion", "talk of the budget"
@@ -444,8 +447,9 @@ def _plausible(rule: str, raw: str, weak: bool) -> bool:
     if weak or rule in ("text-named-weak", "text-quoted"):
         return title_like
     words = clean_needle(raw).split()
-    if rule == "text-the-x-slide":
-        return len(words) <= 5 and not any(w in PERSON_NOUNS for w in words)
+    if rule == "text-the-x-slide":  # an owner alone names no words: "the presenter's slide"
+        owner = re.search(r"['’]s$", raw.strip()) is not None
+        return not owner and len(words) <= 5 and not any(w in PERSON_NOUNS for w in words)
     if rule == "speech-topic":  # a topic is a noun: "the budget talk", not "a heated debate"
         return tag(raw)[-1].is_noun and not any(w in PERSON_NOUNS for w in words)
     if rule == "speech-said":

@@ -169,8 +169,9 @@ def _retag(tokens: tuple[Token, ...]) -> tuple[Token, ...]:
         alone = (before is None or before.tag in ("DT", "JJ", "CD", "PRP$", "POS")) and (
             after is None or after.tag in ("IN", "CC", ",")
         )
-        if alone and token.tag == "VBZ":
-            out[i] = Token(token.text, "NNS")
+        ends = after is None or after.tag in ("IN", "CC", ",")
+        if token.tag == "VBZ" and (alone or (token.lower in FACE_NOUNS and ends)):
+            out[i] = Token(token.text, "NNS")  # "close-up faces", "smiling faces": no verb
         elif alone and token.tag == "JJ" and "-" in token.text.strip("-"):
             out[i] = Token(token.text, "NN")
         elif token.tag == "JJ" and token.lower in PERSON_NOUNS and (after is None or (
