@@ -183,6 +183,18 @@ ROUTES = [
     ("the company's Road Map slide", "text", "road map"),  # the slide's owner
     ("the host's slide", "visual", None),  # an owner alone names no words
     ("smiling faces", "people", "face"),  # a plural, not a verb
+    # words after the needle that only frame it
+    ("who mentions refunds and when", "speech", "refunds"),
+    ("slide with Road Map as its heading", "text", "road map"),
+    ("the word refund in the audio track", "speech", "refund"),
+    ("can I hear refunds anywhere", "speech", "refunds"),
+    ("occurrences of the spoken word refund", "speech", "refund"),  # "the" is no needle
+    # a channel named and no cue: the words left once the frame is set aside
+    ("search the transcript for refunds", "speech", "refunds"),
+    ("EXIT on-screen", "text", "exit"),
+    ("when SALE flashes up", "text", "sale"),
+    ("presentation slide Road Map", "text", "road map"),
+    ("score: 3-2", "text", "3-2"),  # a label, not a sentence of its own
 ]
 
 

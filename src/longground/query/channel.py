@@ -80,6 +80,7 @@ _QUOTED = rf"[{_Q}](?:[^{_Q}]|(?<=\w)['’](?=\w))+[{_Q}]"
 _SCREEN_STRONG = (r"slides?|captions?|subtitles?|titles?|title\s+cards?|headlines?|banners?|"
                   r"signs?|scoreboards?|chyrons?|tickers?|lower\s+thirds?|on[- ]screen\s+text|"
                   r"texts?|headings?|placards?|labels?|pages?")  # fmt: skip
+_SPEECH_NOUNS = r"speech|audio|dialog(?:ue)?|narration|transcript|soundtrack|voice-?over|commentary"
 _SCREEN_WEAK = (r"screens?|boards?|whiteboards?|posters?|cards?|displays?|monitors?|plates?|"
                 r"clocks?|timers?|tags?|badges?|stickers?|menus?|t-?shirts?|shirts?|"
                 r"jerseys?|mugs?|packets?|boxes|box|cans?|bottles?|trucks?|vans?")  # fmt: skip
@@ -97,7 +98,7 @@ _SPEAK = (r"says?|said|saying|mentions?|mentioned|mentioning|talks?\s+about|talk
           r"(?:reads?|reading)\s+(?:out|aloud)|recit(?:es|ed|ing|e)|"
           r"spel(?:ls?|led|t|ling)\s+out|utterances?\s+of|listen(?:s|ing)?\s+(?:out\s+)?for")
 # Phrasal verbs of appearing, in the forms queries use ("when does X come up", "X shows up").
-_UP = r"(?:shows?|showed|comes?|came|pops?|popped|turns?|turned)\s+up"
+_UP = r"(?:shows?|showed|comes?|came|pops?|popped|turns?|turned|flash(?:es|ed)?)\s+up"
 _SAID = r"said|spoken|heard|mentioned|uttered|pronounced|announced|shouted|discussed"
 _SCORE = r"\d+\s*[-:–]\s*\d+"
 # A score beside a word that says it is one: "the score is 3 to 1", "tied 1-1", "a 3-0 lead".
@@ -151,20 +152,20 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
     ("text-number", "text", re.compile(
         r"^(?:the\s+)?(?:(?:jersey|shirt|player|kit|squad|race|bib)\s+)?(?:number|no\.?|#)\s*"
         r"(?P<x>\d{1,4})\b(?!\s*(?:seconds?|minutes?|hours?|times?|people|persons|of)\b)", re.I)),
-    ("text-the-x-slide", "text", re.compile(
-        # after the slide's owner: "the deck's Next Steps slide"
-        rf"(?:^|\b(?:the|a|an)\s+)(?:\w+['’]s\s+)?"
-        rf"(?P<x>(?:(?!\b(?:the|a|an|and)\b)[^,])+?)(?<!on-screen)"
-        rf"(?<!on\sscreen)(?<!onscreen)\s+(?:{_SCREEN_STRONG})\b",
-        re.I)),
     ("text-the-caption-x", "text", re.compile(
-        r"\b(?:the\s+)?(?:title(?:\s+(?:card|slide|screen))?|caption|headline|banner|subtitle|"
+        r"\b(?:the\s+)?(?:title(?:\s+(?:card|slide|screen))?|slides?|caption|headline|banner|subtitle|"
         r"heading|sign|text|"
         rf"on[- ]screen\s+text|(?:licen[cs]e\s+|number\s+)?plate|label|tag|badge)\s*[:,]?\s+"
         # quoted, capitalised, or a token no word is: a file name, an address ("default.mp4")
         rf"(?P<x>[{_Q}].+|[A-Z0-9][^a-z]*\S(?:\s+or\s+[A-Z0-9][^a-z]*\S)*|[A-Z]\w*(?:\s+[A-Z]\w*)*|"
         r"\S*\w[./@]\w\S*)"
         r"\s*(?:$|\s+(?:appears?|is|are|shows?|comes?|pops?))")),
+    ("text-the-x-slide", "text", re.compile(
+        # after the slide's owner: "the deck's Next Steps slide"
+        rf"(?:^|\b(?:the|a|an)\s+)(?:\w+['’]s\s+)?"
+        rf"(?P<x>(?:(?!\b(?:the|a|an|and)\b)[^,])+?)(?<!on-screen)"
+        rf"(?<!on\sscreen)(?<!onscreen)\s+(?:{_SCREEN_STRONG})\b",
+        re.I)),
     # the same in lower case after a noun that only names text, where a verb of appearing
     # closes it: "when does the caption half time appear", "the title agenda is shown" (not
     # "the caption disappears"; `_plausible` turns away "the title sequence", prepositions
@@ -249,8 +250,8 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
 ]  # fmt: skip
 # A channel itself, with no words named: speech ("dialogue", "anyone speaking"), the gaps
 # between it ("silence"), or any on-screen text ("captions", "text on screen").
-_SHOWN = (rf"(?:\s+(?:appears?|is\s+shown|{_UP}|is\s+heard|can\s+be\s+heard|is\s+on"
-          r"(?:\s+the)?\s+screen|on(?:\s+the)?\s+screen|in\s+the\s+(?:picture|frame))){0,2}$")
+_SHOWN = (rf"(?:\s+(?:appears?|is\s+shown|{_UP}|is\s+heard|can\s+be\s+heard|(?:is\s+)?on"
+          r"[\s-](?:the\s+)?screen|in\s+the\s+(?:picture|frame))){0,2}$")
 _ANY_SPEECH = re.compile(
     r"^(?:(?:the|a|an|any|some)\s+)?(?:(?:someone|anyone|somebody|anybody|narrator|announcer|"
     r"commentator|voice[\s-]?over|caller)\s+(?:is\s+)?"
@@ -291,6 +292,11 @@ _NOBODY = re.compile(
     r"(?:the\s+)?(?:frame|shot|picture|video)|(?:in|at|on|inside)\s+(?:the\s+)?\w+))?$",
     re.I,
 )
+# Parts of speech that only frame a needle at its end, and that make no needle alone.
+_EDGE_TAGS = frozenset({"CC", "DT", "WRB", "WP", "PRP$", "TO"})
+_FUNCTION_TAGS = _EDGE_TAGS | {"IN", "PRP", "MD", "EX", "RP"}
+# Nouns that name a channel itself ("search the speech for X", "the slide with X").
+_CHANNEL_NOUNS = {"speech": _SPEECH_NOUNS, "text": _SCREEN_STRONG}
 # Cues whose words may be said or written alike: both channels are asked (`analysis`).
 SAID_OR_WRITTEN = ("line-with",)
 # Cues that name the channel outright: what they leave is read again for its words.
@@ -419,7 +425,8 @@ def _needle(text: str) -> tuple[str, str, str, str, str] | None:
                 tail = re.search(_SHOWN, text[start:end], re.I) if inner is None else None
                 start, end = (start + shift, start + shift + len(inner[4])) if inner else (
                     start, start + tail.start())
-            raw = text[start:end]
+            raw = _trim_tail(text[start:end])
+            end = start + len(raw)
             needle = clean_needle(raw)
             if rule.startswith("text-score"):  # "3 to 1" is shown "3-1"
                 needle = re.sub(r"(?<=\d)\s+to\s+(?=\d)", "-", needle)
@@ -428,12 +435,58 @@ def _needle(text: str) -> tuple[str, str, str, str, str] | None:
             verb = found.get("v") or ""
             weak = re.fullmatch(_NAMING_WEAK, verb, re.I) is not None
             if (not needle or _GENERIC_NEEDLE.match(needle) or _SCREEN_ONLY.match(needle)
+                    or all(w.tag in _FUNCTION_TAGS for w in tag(needle))
                     or not _plausible(rule, raw, weak)):
                 continue
             if rule == "speech-names" and match["s"].lower() not in PERSON_NOUNS:
                 continue
             frame = f"{text[:start]} X {text[end:]}".strip()
             return rule, channel, needle, " ".join(frame.split()), raw
+    return _framed_needle(text)
+
+
+def _trim_tail(raw: str) -> str:
+    """`raw` without the words after its needle that only frame it: function words ("who says
+    tomato and when") and the noun of where it is shown ("Travel Plans as its title"); a
+    preposition goes only before such words ("Log In" stays). Quoted words stay as they are.
+
+    >>> _trim_tail("tomato and"), _trim_tail("Travel Plans as its title"), _trim_tail("Log In")
+    ('tomato', 'Travel Plans', 'Log In')
+    """
+    words = list(re.finditer(r"\S+", raw))
+    tokens = tag(raw)
+    if len(tokens) != len(words) or raw.rstrip()[-1:] in _Q:
+        return raw
+    kept = len(words)
+    while kept > 1:
+        last = tokens[kept - 1]
+        screen = re.fullmatch(rf"(?:{_SCREEN_STRONG})", last.lower, re.I) is not None
+        if not (screen or last.tag in _EDGE_TAGS or (kept < len(words) and last.tag == "IN")):
+            break
+        kept -= 1
+    return raw[: words[kept - 1].end()]
+
+
+def _framed_needle(text: str) -> tuple[str, str, str, str, str] | None:
+    """The needle of a query that names its channel and no cue reads ("search the speech for
+    passport"): the one to three words left once function words, verbs and the channel's own
+    nouns are set aside; on screen only words written as a title (capitals, quotes, digits)."""
+    for channel, nouns in _CHANNEL_NOUNS.items():
+        tokens = tag(text)
+        if not any(re.fullmatch(nouns, t.lower, re.I) for t in tokens):
+            continue
+        left = [i for i, t in enumerate(tokens) if not (
+            t.tag in _FUNCTION_TAGS or t.is_verb or t.tag in ("RB", "WRB", "PRP", "POS")
+            or re.fullmatch(nouns, t.lower, re.I) or not re.search(r"\w", t.text))]
+        if not left or len(left) > 3 or left != list(range(left[0], left[-1] + 1)):
+            continue
+        raw = " ".join(tokens[i].text for i in left)
+        if channel == "text" and not _TITLE_LIKE.match(raw):
+            continue
+        if raw.lower() in PERSON_NOUNS or raw.lower() in PICTURE_NOUNS:
+            continue
+        frame = text.replace(raw, " X ", 1) if raw in text else "X"
+        return f"{channel}-framed", channel, clean_needle(raw), " ".join(frame.split()), raw
     return None
 
 
@@ -472,9 +525,12 @@ def names_a_thing(word: str) -> bool:
 
 # Words after a needle that only say it is shown or said.
 _NEEDLE_TAIL = re.compile(
-    rf"\s+(?:(?:is|are)\s+)?(?:on\s+(?:the\s+)?screen|appears?|is\s+shown|shown|written|"
+    rf"\s+(?:(?:is|are)\s+)?(?:on[\s-](?:the\s+)?screen|appears?|is\s+shown|shown|written|"
     rf"printed|displayed|(?:is|are|gets?)\s+(?:said|spoken|mentioned|heard|used)|{_UP}|"
-    r"out\s+loud|aloud|in\s+the\s+video|again|ever|on\s+(?:it|them))$",
+    r"out\s+loud|aloud|again|ever|anywhere|somewhere|at\s+all|on\s+(?:it|them)|"
+    # where it is said or shown: "in the audio track", "on the slide", "in the video"
+    rf"(?:in|on|from|during)\s+(?:the\s+|a\s+|this\s+)?(?:{_SPEECH_NOUNS}|{_SCREEN_STRONG}|"
+    r"video|clip|recording)(?:\s+tracks?)?)$",
     re.I,
 )
 _NUMBER_LEAD = rf"^(?:the\s+)?(?:number|digit)\s+(?=(?:\d+|{WORD_NUMBER}|zero)\b)"

@@ -46,10 +46,15 @@ def main_sentence(text: str) -> str:
 
     >>> main_sentence("There may be more than one cat in this video. When is the one shown?")
     'When is the cat shown'
+    >>> main_sentence("score: 2-1")
+    'score: 2-1'
     """
     label = g.CHANNEL_LABEL.match(text)  # "speech: budget" is one sentence
     head, text = (label[0], text[label.end() :]) if label else ("", text)
     sentences = [s.strip() for s in re.split(r"(?<=[.?!:])\s+", text) if s.strip(" .?!:")]
+    for i in range(len(sentences) - 2, -1, -1):  # "score: 2-1": a label, not a sentence
+        if sentences[i].endswith(":") and len(sentences[i].split()) <= 2:
+            sentences[i : i + 2] = [f"{sentences[i]} {sentences[i + 1]}"]
     noun, kept = None, []
     for sentence in sentences:
         bare = sentence.strip(" .?!:")
