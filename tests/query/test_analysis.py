@@ -195,6 +195,7 @@ ROUTES = [
     ("when SALE flashes up", "text", "sale"),
     ("presentation slide Road Map", "text", "road map"),
     ("score: 3-2", "text", "3-2"),  # a label, not a sentence of its own
+    ("did the host say refunds at some point", "speech", "refunds"),
 ]
 
 

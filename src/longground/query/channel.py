@@ -527,7 +527,8 @@ def names_a_thing(word: str) -> bool:
 _NEEDLE_TAIL = re.compile(
     rf"\s+(?:(?:is|are)\s+)?(?:on[\s-](?:the\s+)?screen|appears?|is\s+shown|shown|written|"
     rf"printed|displayed|(?:is|are|gets?)\s+(?:said|spoken|mentioned|heard|used)|{_UP}|"
-    r"out\s+loud|aloud|again|ever|anywhere|somewhere|at\s+all|on\s+(?:it|them)|"
+    r"out\s+loud|aloud|again|ever|anywhere|somewhere|at\s+all|at\s+(?:any|some)\s+(?:point|time)|"
+    r"on\s+(?:it|them)|"
     # where it is said or shown: "in the audio track", "on the slide", "in the video"
     rf"(?:in|on|from|during)\s+(?:the\s+|a\s+|this\s+)?(?:{_SPEECH_NOUNS}|{_SCREEN_STRONG}|"
     r"video|clip|recording)(?:\s+tracks?)?)$",
