@@ -196,6 +196,13 @@ ROUTES = [
     ("presentation slide Road Map", "text", "road map"),
     ("score: 3-2", "text", "3-2"),  # a label, not a sentence of its own
     ("did the host say refunds at some point", "speech", "refunds"),
+    ("refunds - spoken", "speech", "refunds"),
+    ("at what point is the score 3:2", "text", "3-2"),
+    # people by what the sentence model makes of a noun with its adjective, and faces shown
+    ("a human figure", "people", "person"),
+    ("faces shown", "people", "face"),
+    ("a man's face showing", "people", "face"),
+    ("a man shows off his car", "visual", None),  # showing something is an action
 ]
 
 

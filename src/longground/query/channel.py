@@ -428,8 +428,8 @@ def _needle(text: str) -> tuple[str, str, str, str, str] | None:
             raw = _trim_tail(text[start:end])
             end = start + len(raw)
             needle = clean_needle(raw)
-            if rule.startswith("text-score"):  # "3 to 1" is shown "3-1"
-                needle = re.sub(r"(?<=\d)\s+to\s+(?=\d)", "-", needle)
+            if rule.startswith("text-score"):  # "3 to 1" and "3:1" are shown "3-1"
+                needle = re.sub(r"(?<=\d)(?:\s+to\s+|:)(?=\d)", "-", needle)
             if rule == "text-score-change":
                 return rule, channel, needle, text, raw
             verb = found.get("v") or ""
@@ -547,6 +547,7 @@ def clean_needle(raw: str) -> str:
     ['seven', '10', 'the number plate']
     """
     text = raw.strip().strip(_Q + "?.!,").strip()
+    text = re.sub(r"^[-–—:;]+\s+|\s+[-–—:;]+$", "", text)  # "budget - spoken"
     text = re.sub(r"\s*([-:–])\s*(?=\d)", r"\1", text).replace("–", "-")
     text = re.sub(r"^(?:the\s+(?:word|words|phrase|name|title|caption)\s+)", "", text, flags=re.I)
     text = re.sub(_NUMBER_LEAD, "", text, flags=re.I)  # "the number seven": "seven"
@@ -566,6 +567,8 @@ def _picture_route(text: str) -> Route:
     noun = tokens[head].lower
     owner = tokens[head - 2] if head > 1 and tokens[head - 1].tag == "POS" else None
     person = person_noun(noun) or _person_like(noun)
+    if not person and head and tokens[head - 1].tag == "JJ":  # "a human figure"
+        person = _person_like(f"{tokens[head - 1].lower} {noun}")
     if person and owner and owner.tag != "NNP" and not (
         person_noun(owner.lower) or _person_like(owner.lower)
     ):
@@ -674,8 +677,20 @@ def _actions(tokens: tuple, start: int) -> list:
     """
     return [t for i, t in enumerate(tokens) if i >= start and t.is_verb
             and t.lower not in PRESENCE_VERBS and not _modifier(tokens, i)
+            and not (t.lower in _SHOWING and _ends(tokens, i))  # "a face showing"
             and not (i and tokens[i - 1].lower in VIEWER_PRONOUNS)
             and not (i and tokens[i - 1].tag == "DT")]  # fmt: skip
+
+
+_SHOWING = frozenset({"show", "shows", "showing", "showed"})
+
+
+def _ends(tokens: tuple, i: int) -> bool:
+    """Whether nothing but a place or time follows `tokens[i]`: a verb without an object
+    ("shows off her bikini" has one)."""
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    return after is None or (after.tag in ("IN", "RB", "CC", ",") and after.lower not in (
+        "off", "around", "round"))
 
 
 def _modifier(tokens: tuple, i: int) -> bool:

@@ -169,7 +169,7 @@ def _retag(tokens: tuple[Token, ...]) -> tuple[Token, ...]:
         alone = (before is None or before.tag in ("DT", "JJ", "CD", "PRP$", "POS")) and (
             after is None or after.tag in ("IN", "CC", ",")
         )
-        ends = after is None or after.tag in ("IN", "CC", ",")
+        ends = after is None or after.tag in ("IN", "CC", ",") or after.lower in PRESENCE_VERBS
         if token.tag == "VBZ" and (alone or (token.lower in FACE_NOUNS and ends)):
             out[i] = Token(token.text, "NNS")  # "close-up faces", "smiling faces": no verb
         elif alone and token.tag == "JJ" and "-" in token.text.strip("-"):
