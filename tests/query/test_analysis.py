@@ -203,6 +203,9 @@ ROUTES = [
     ("faces shown", "people", "face"),
     ("a man's face showing", "people", "face"),
     ("a man shows off his car", "visual", None),  # showing something is an action
+    ("when does the host bring up Road Map", "text", "road map"),  # a person shows a title
+    ("the Road Map section slide", "text", "road map"),
+    ("the Spare Parts slide", "text", "spare parts"),  # a capital: the title's own word
 ]
 
 

@@ -227,6 +227,12 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"\b(?:talks?|talking|talked|speaks?|speaking|spoke|reports?|reporting|reported|tells?|"
         r"telling|told|chats?|chatting|chatted|explains?|explaining|explained|complains?|"
         r"complaining)\b(?:\s+\S+){0,8}?\s+about\s+(?P<x>.+)", re.I)),
+    # "when does the presenter show Market Analysis": words a person puts on screen, written
+    # as a title (the shower is a person, checked in `_needle`; not "a man showing a card")
+    ("text-shown-by", "text", re.compile(
+        r"\b(?P<s>\w+)\s+(?i:shows?|showed|showing|displays?|displayed|presents?|presented|"
+        r"(?:puts?|brings?|pulls?)\s+up)\s+(?P<x>[\"“‘'].+|[A-Z0-9][\w'&.-]*(?:\s+[A-Z0-9][\w'&.-]*)*)"
+        r"\s*$")),
     # "they name the seven of hearts", "when does the host name the winner" (the namer is a
     # person, checked in `_needle`; not "a dog named Rex", not "the player names on screen")
     ("speech-names", "speech", re.compile(
@@ -295,6 +301,8 @@ _NOBODY = re.compile(
 # Parts of speech that only frame a needle at its end, and that make no needle alone.
 _EDGE_TAGS = frozenset({"CC", "DT", "WRB", "WP", "PRP$", "TO"})
 _FUNCTION_TAGS = _EDGE_TAGS | {"IN", "PRP", "MD", "EX", "RP"}
+# The parts of a deck or a programme, after a title: "the Team Members section slide".
+_PART_NOUNS = r"sections?|parts?|chapters?|segments?"
 # Nouns that name a channel itself ("search the speech for X", "the slide with X").
 _CHANNEL_NOUNS = {"speech": _SPEECH_NOUNS, "text": _SCREEN_STRONG}
 # Cues whose words may be said or written alike: both channels are asked (`analysis`).
@@ -438,7 +446,7 @@ def _needle(text: str) -> tuple[str, str, str, str, str] | None:
                     or all(w.tag in _FUNCTION_TAGS for w in tag(needle))
                     or not _plausible(rule, raw, weak)):
                 continue
-            if rule == "speech-names" and match["s"].lower() not in PERSON_NOUNS:
+            if rule in ("speech-names", "text-shown-by") and not person_noun(match["s"]):
                 continue
             frame = f"{text[:start]} X {text[end:]}".strip()
             return rule, channel, needle, " ".join(frame.split()), raw
@@ -447,11 +455,14 @@ def _needle(text: str) -> tuple[str, str, str, str, str] | None:
 
 def _trim_tail(raw: str) -> str:
     """`raw` without the words after its needle that only frame it: function words ("who says
-    tomato and when") and the noun of where it is shown ("Travel Plans as its title"); a
-    preposition goes only before such words ("Log In" stays). Quoted words stay as they are.
+    tomato and when") and the noun of where it is shown ("Travel Plans as its title", "Team
+    Members section"); a preposition goes only before such words. Quoted words and words
+    written with a capital stay ("Log In", "Spare Parts").
 
     >>> _trim_tail("tomato and"), _trim_tail("Travel Plans as its title"), _trim_tail("Log In")
     ('tomato', 'Travel Plans', 'Log In')
+    >>> _trim_tail("Team Members section"), _trim_tail("Spare Parts")
+    ('Team Members', 'Spare Parts')
     """
     words = list(re.finditer(r"\S+", raw))
     tokens = tag(raw)
@@ -460,7 +471,9 @@ def _trim_tail(raw: str) -> str:
     kept = len(words)
     while kept > 1:
         last = tokens[kept - 1]
-        screen = re.fullmatch(rf"(?:{_SCREEN_STRONG})", last.lower, re.I) is not None
+        if last.text[:1].isupper():  # written as part of a title: "Log In", "Spare Parts"
+            break
+        screen = re.fullmatch(rf"(?:{_SCREEN_STRONG}|{_PART_NOUNS})", last.lower, re.I)
         if not (screen or last.tag in _EDGE_TAGS or (kept < len(words) and last.tag == "IN")):
             break
         kept -= 1
