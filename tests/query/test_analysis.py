@@ -206,6 +206,8 @@ ROUTES = [
     ("when does the host bring up Road Map", "text", "road map"),  # a person shows a title
     ("the Road Map section slide", "text", "road map"),
     ("the Spare Parts slide", "text", "spare parts"),  # a capital: the title's own word
+    ("every spoken refund", "speech", "refund"),
+    ("EXIT in big letters", "text", "exit"),
 ]
 
 

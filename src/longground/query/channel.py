@@ -120,7 +120,8 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"(?:in|on)\s+(?:the\s+)?(?:speech|audio|transcript|soundtrack|dialog(?:ue)?|narration|"
         r"commentary|voice[\s-]?over))$", re.I)),
     ("text-label", "text", re.compile(
-        rf"^(?:{TEXT_LABEL})\s*:\s*(?P<x>.+)$|^(?P<y>.+?)\s*\((?:{TEXT_LABEL})\)$", re.I)),
+        rf"^(?:{TEXT_LABEL})\s*:\s*(?P<x>.+)$|^(?P<y>.+?)\s*(?:\((?:{TEXT_LABEL})\)|\s(?:in\s+"
+        r"(?:\w+\s+)?(?:letters|capitals|print|type)|superimposed|overlaid))$", re.I)),
     ("text-score-change", "text", re.compile(
         r"\b(?P<x>score(?:board)?)\s+(?:changes?|changed|changing|updates?|updated|goes\s+up|"
         r"went\s+up)\b(?!\s+to\b)", re.I)),
@@ -246,8 +247,9 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         # "says something about money": the topic
         r"(?:(?:something|anything|a\s+lot|things?)\s+(?:about|regarding)\s+)?"
         r"(?:the\s+(?:word|words|phrase|name)\s+)?(?P<x>.+)", re.I)),
-    ("speech-the-word", "speech", re.compile(
-        r"\b(?:the\s+)?(?:words?|phrases?)\s+(?P<x>\S.*)", re.I)),
+    ("speech-the-word", "speech", re.compile(  # "the word budget", "every spoken budget"
+        r"\b(?:the\s+)?(?:words?|phrases?)\s+(?P<x>\S.*)|\b(?:spoken|uttered)\s+"
+        r"(?!(?:words?|phrases?)\b)(?P<y>\w+(?:\s+\w+)?)$", re.I)),
     # a token no word is: a file name, an address, a path ("default.mp4", "example.com")
     ("text-token", "text", re.compile(
         r"(?<![\w./@~-])(?P<x>~?/[\w.-]*[A-Za-z][\w.-]*(?:/[\w.-]+)*|(?=[\w.@-]*[A-Za-z])[\w-]*\w"
