@@ -234,6 +234,7 @@ def test_each_wording_reaches_its_channel(query, channel, needle):
         ("is there any footage of a horse", "a horse"),
         ("can I see a dog anywhere?", "a dog"),
         ("when does the cat turn up", "the cat"),
+        ("find an automobile in the picture", "an automobile"),
         ("a woman holding a glass in the shot that comes right after green grass",
          "a woman holding a glass"),
         ("when is there a brick wall behind the kitty?", "the kitty in front of a brick wall"),

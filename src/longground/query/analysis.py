@@ -57,7 +57,7 @@ _TRAILING = re.compile(
     r"displayed|present)|(?:is|are)\s+there|shows?\s+up|showing\s+up|comes?\s+(?:into\s+view|up)|"
     r"(?:pops?|turns?)\s+up|"
     r"(?:is|are)\s+on[\s-]screen|on[\s-]screen|(?:(?:is|are)\s+)?in\s+(?:the|this)\s+(?:video|clip|footage)|"
-    r"(?:(?:is|are)\s+)?in\s+(?:the\s+)?(?:frame|view)|"
+    r"(?:(?:is|are)\s+)?in\s+(?:the\s+)?(?:frame|view|picture|image)|"
     r"happens?|occurs?|is\s+there|are\s+there|again|at\s+all|ever|anywhere|somewhere|does|do|"
     # "the shots with a dog in them", "the dog, but only", "where is the cat at", "please",
     # "the second person to (appear)", "the dog that comes (after the cat)"
