@@ -154,8 +154,8 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         r"^(?:the\s+)?(?:(?:jersey|shirt|player|kit|squad|race|bib)\s+)?(?:number|no\.?|#)\s*"
         r"(?P<x>\d{1,4})\b(?!\s*(?:seconds?|minutes?|hours?|times?|people|persons|of)\b)", re.I)),
     ("text-the-caption-x", "text", re.compile(
-        r"\b(?:the\s+)?(?:title(?:\s+(?:card|slide|screen))?|slides?|caption|headline|banner|subtitle|"
-        r"heading|sign|text|"
+        r"\b(?:the\s+)?(?:title(?:\s+(?:card|slide|screen))?|slides?|caption|headline|banner|"
+        r"subtitle|heading|sign|text|"
         rf"on[- ]screen\s+text|(?:licen[cs]e\s+|number\s+)?plate|label|tag|badge)\s*[:,]?\s+"
         # quoted, capitalised, or a token no word is: a file name, an address ("default.mp4")
         rf"(?P<x>[{_Q}].+|[A-Z0-9][^a-z]*\S(?:\s+or\s+[A-Z0-9][^a-z]*\S)*|[A-Z]\w*(?:\s+[A-Z]\w*)*|"
@@ -232,8 +232,8 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
     # as a title (the shower is a person, checked in `_needle`; not "a man showing a card")
     ("text-shown-by", "text", re.compile(
         r"\b(?P<s>\w+)\s+(?i:shows?|showed|showing|displays?|displayed|presents?|presented|"
-        r"(?:puts?|brings?|pulls?)\s+up)\s+(?P<x>[\"“‘'].+|[A-Z0-9][\w'&.-]*(?:\s+[A-Z0-9][\w'&.-]*)*)"
-        r"\s*$")),
+        r"(?:puts?|brings?|pulls?)\s+up)\s+"
+        r"(?P<x>[\"“‘'].+|[A-Z0-9][\w'&.-]*(?:\s+[A-Z0-9][\w'&.-]*)*)\s*$")),
     # "they name the seven of hearts", "when does the host name the winner" (the namer is a
     # person, checked in `_needle`; not "a dog named Rex", not "the player names on screen")
     ("speech-names", "speech", re.compile(
@@ -430,11 +430,13 @@ def _needle(text: str) -> tuple[str, str, str, str, str] | None:
             span = next(g for g in ("x", "y", "z", "w") if found.get(g) is not None)
             start, end = match.span(span)
             if rule in _LABELS:  # "X mentioned in the audio": the words are X's own needle
-                inner = _needle(text[start:end])
-                shift = text[start:end].index(inner[4]) if inner else 0
-                tail = re.search(_SHOWN, text[start:end], re.I) if inner is None else None
-                start, end = (start + shift, start + shift + len(inner[4])) if inner else (
-                    start, start + tail.start())
+                words = text[start:end]
+                inner = _needle(words)
+                at = words.find(inner[4]) if inner else -1
+                if at >= 0:
+                    start, end = start + at, start + at + len(inner[4])
+                else:  # no cue inside: "weather comes up" less its verb
+                    end = start + re.search(_SHOWN, words, re.I).start()
             raw = _trim_tail(text[start:end])
             end = start + len(raw)
             needle = clean_needle(raw)
@@ -486,12 +488,12 @@ def _framed_needle(text: str) -> tuple[str, str, str, str, str] | None:
     """The needle of a query that names its channel and no cue reads ("search the speech for
     passport"): the one to three words left once function words, verbs and the channel's own
     nouns are set aside; on screen only words written as a title (capitals, quotes, digits)."""
+    tokens = tag(text)
     for channel, nouns in _CHANNEL_NOUNS.items():
-        tokens = tag(text)
         if not any(re.fullmatch(nouns, t.lower, re.I) for t in tokens):
             continue
         left = [i for i, t in enumerate(tokens) if not (
-            t.tag in _FUNCTION_TAGS or t.is_verb or t.tag in ("RB", "WRB", "PRP", "POS")
+            t.tag in _FUNCTION_TAGS or t.is_verb or t.tag in ("RB", "POS")
             or re.fullmatch(nouns, t.lower, re.I) or not re.search(r"\w", t.text))]
         if not left or len(left) > 3 or left != list(range(left[0], left[-1] + 1)):
             continue
