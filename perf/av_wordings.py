@@ -1,6 +1,6 @@
 """Ask the queries of an audio-visual benchmark (`longground synth --av`) in a user's words:
 two wordings of each query, from one set of phrasings written by hand
-(`data/queries/av_phrasings.json`, sets A to H; README there), with the query's own truth.
+(`data/queries/av_phrasings.json`, sets A to I; README there), with the query's own truth.
 
     python perf/av_wordings.py AV/benchmark.jsonl G -o AV/wordG.jsonl
     longground run AV/wordG.jsonl -o wordG_pred.jsonl
@@ -61,7 +61,7 @@ def reword(rows: list[dict], phrasings: dict[str, list[str]], name: str) -> list
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("bench", type=Path, help="an audio-visual benchmark.jsonl")
-    parser.add_argument("set", help="a set of phrasings in av_phrasings.json (A to H)")
+    parser.add_argument("set", help="a set of phrasings in av_phrasings.json (A to I)")
     parser.add_argument("-o", "--out", type=Path, required=True, help="the reworded benchmark")
     args = parser.parse_args(argv)
     sets = json.loads(PHRASINGS.read_text(encoding="utf-8"))

@@ -208,6 +208,11 @@ ROUTES = [
     ("the Spare Parts slide", "text", "spare parts"),  # a capital: the title's own word
     ("every spoken refund", "speech", "refund"),
     ("EXIT in big letters", "text", "exit"),
+    ("spot refunds in the talk", "speech", "refunds"),
+    ("hearing refunds", "speech", "refunds"),
+    ("EXIT appearing on screen", "text", "exit"),
+    ("words on screen: EXIT", "text", "exit"),
+    ("the woman in the interview", "people", "person"),  # seen, not heard
 ]
 
 

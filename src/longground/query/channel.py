@@ -80,7 +80,10 @@ _QUOTED = rf"[{_Q}](?:[^{_Q}]|(?<=\w)['’](?=\w))+[{_Q}]"
 _SCREEN_STRONG = (r"slides?|captions?|subtitles?|titles?|title\s+cards?|headlines?|banners?|"
                   r"signs?|scoreboards?|chyrons?|tickers?|lower\s+thirds?|on[- ]screen\s+text|"
                   r"texts?|headings?|placards?|labels?|pages?")  # fmt: skip
-_SPEECH_NOUNS = r"speech|audio|dialog(?:ue)?|narration|transcript|soundtrack|voice-?over|commentary"
+# Where words are heard ("X in the audio"), and other nouns for speech ("spot X in the talk").
+_SPEECH_PLACES = (r"speech|audio|dialog(?:ue)?|narration|transcript|soundtrack|voice-?over|"
+                  r"commentary")
+_SPEECH_NOUNS = rf"{_SPEECH_PLACES}|talk|conversation|discussion|interview"
 _SCREEN_WEAK = (r"screens?|boards?|whiteboards?|posters?|cards?|displays?|monitors?|plates?|"
                 r"clocks?|timers?|tags?|badges?|stickers?|menus?|t-?shirts?|shirts?|"
                 r"jerseys?|mugs?|packets?|boxes|box|cans?|bottles?|trucks?|vans?")  # fmt: skip
@@ -91,7 +94,8 @@ _NAMING_WEAK = r"shows?|showing|that\s+shows|displays?|displaying|with"
 _SPEAK = (r"says?|said|saying|mentions?|mentioned|mentioning|talks?\s+about|talked\s+about|"
           r"talking\s+about|speaks?\s+about|spoke\s+about|speaking\s+about|discuss(?:es|ed|ing)?|"
           r"utter(?:s|ed|ing)?|pronounc(?:es|ed|ing|e)|announc(?:es|ed|ing|e)|shout(?:s|ed|ing)?|"
-          r"call(?:s|ed|ing)?\s+out|asks?\s+about|asked\s+about|refers?\s+to|brings?\s+up|hears?|"
+          r"call(?:s|ed|ing)?\s+out|asks?\s+about|asked\s+about|refers?\s+to|brings?\s+up|"
+          r"hears?|hearing|"
           r"(?:asks?|asked|asking|tells?|told|telling)\s+(?:us|you|them|viewers|everyone|people)\s+to|"
           r"heard|yell(?:s|ed|ing)?|scream(?:s|ed|ing)?|whisper(?:s|ed|ing)?|exclaim(?:s|ed|ing)?|"
           r"(?:cries|cried|crying)\s+out|explain(?:s|ed|ing)?|references?\s+to|referenc(?:ed|ing)|"
@@ -117,8 +121,7 @@ _SCREEN_ONLY = re.compile(rf"^(?:(?:the|a|an)\s+)?(?:(?:{_SCREEN_STRONG})\b\s*)+
 _CUES: list[tuple[str, str, re.Pattern]] = [
     ("speech-label", "speech", re.compile(
         rf"^(?:{SPEECH_LABEL})\s*:\s*(?P<x>.+)$|^(?P<y>.+?)\s*(?:\((?:{SPEECH_LABEL})\)|"
-        r"(?:in|on)\s+(?:the\s+)?(?:speech|audio|transcript|soundtrack|dialog(?:ue)?|narration|"
-        r"commentary|voice[\s-]?over))$", re.I)),
+        rf"(?:in|on)\s+(?:the\s+)?(?:{_SPEECH_PLACES}))$", re.I)),
     ("text-label", "text", re.compile(
         rf"^(?:{TEXT_LABEL})\s*:\s*(?P<x>.+)$|^(?P<y>.+?)\s*(?:\((?:{TEXT_LABEL})\)|\s(?:in\s+"
         r"(?:\w+\s+)?(?:letters|capitals|print|type)|superimposed|overlaid))$", re.I)),
@@ -195,7 +198,7 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
         # capitalised words, a title ("Quarterly Results", "Agenda"; not "The Cat")
         r"(?<!\bThe\s)(?<!\bA\s)(?<!\bAn\s)\b(?!(?:The|A|An|This|That)\b)[A-Z][a-z0-9'&.-]*"
         r"(?:\s+[A-Z][a-z0-9'&.-]*)*\b)"
-        rf"\s+(?:(?:(?:appears?|is\s+shown|{_UP}|is)\s+)?(?:on|in|as)\s+"
+        rf"\s+(?:(?:(?:appears?|appearing|is\s+shown|{_UP}|is)\s+)?(?:on|in|as)\s+"
         rf"(?:the\s+|a\s+)?(?:{_SCREEN_STRONG}|{_SCREEN_WEAK})|(?:is\s+)?(?:written|displayed|"
         r"visible|shown))\b")),
     ("text-is-the-title", "text", re.compile(  # "when is Agenda the slide title"
@@ -258,7 +261,7 @@ _CUES: list[tuple[str, str, re.Pattern]] = [
 ]  # fmt: skip
 # A channel itself, with no words named: speech ("dialogue", "anyone speaking"), the gaps
 # between it ("silence"), or any on-screen text ("captions", "text on screen").
-_SHOWN = (rf"(?:\s+(?:appears?|is\s+shown|{_UP}|is\s+heard|can\s+be\s+heard|(?:is\s+)?on"
+_SHOWN = (rf"(?:\s+(?:appears?|appearing|is\s+shown|{_UP}|is\s+heard|can\s+be\s+heard|(?:is\s+)?on"
           r"[\s-](?:the\s+)?screen|in\s+the\s+(?:picture|frame))){0,2}$")
 _ANY_SPEECH = re.compile(
     r"^(?:(?:the|a|an|any|some)\s+)?(?:(?:someone|anyone|somebody|anybody|narrator|announcer|"

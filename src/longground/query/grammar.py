@@ -36,8 +36,8 @@ COREFERENCE = re.compile(
 )
 # What a channel is called in a label: "speech: budget", "on screen: SALE", "budget (spoken)".
 SPEECH_LABEL = r"speech|spoken|said|audio|transcript|voice|dialog(?:ue)?"
-TEXT_LABEL = (r"(?:on[- ]screen\s+)?(?:text|captions?|subtitles?|titles?)|on[- ]screen|ocr|screen|"
-              r"slides?|written")
+TEXT_LABEL = (r"(?:on[- ]screen\s+)?(?:text|captions?|subtitles?|titles?)|"
+              r"(?:words?\s+)?on[- ]screen|ocr|screen|slides?|written")
 CHANNEL_LABEL = re.compile(rf"^(?:{SPEECH_LABEL}|{TEXT_LABEL})\s*:\s*", IGNORE)
 # Lead-ins that say the thing is looked at ("can I see the word X": written, not said).
 SEEING = re.compile(
