@@ -64,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("set", help="a set of phrasings in av_phrasings.json (A to I)")
     parser.add_argument("-o", "--out", type=Path, required=True, help="the reworded benchmark")
     args = parser.parse_args(argv)
+    if args.out.exists():  # checked first: nothing is read or written for a taken name
+        print(f"av_wordings: {args.out} exists; not overwritten", file=sys.stderr)
+        return 2
     sets = json.loads(PHRASINGS.read_text(encoding="utf-8"))
     if args.set not in sets:
         print(f"av_wordings: no set {args.set!r} in {PHRASINGS} (sets: {', '.join(sets)})",
@@ -76,10 +79,11 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError, KeyError, IndexError) as error:
         print(f"av_wordings: {args.bench}: {error}", file=sys.stderr)
         return 2
-    if args.out.exists():
-        print(f"av_wordings: {args.out} exists; not overwritten", file=sys.stderr)
+    try:
+        args.out.write_text("".join(json.dumps(r) + "\n" for r in out), encoding="utf-8")
+    except OSError as error:  # a folder that is not there, or not writable
+        print(f"av_wordings: {args.out}: {error.strerror}", file=sys.stderr)
         return 2
-    args.out.write_text("".join(json.dumps(r) + "\n" for r in out), encoding="utf-8")
     print(f"{len(out)} queries -> {args.out}")
     return 0
 

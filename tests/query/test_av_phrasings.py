@@ -76,3 +76,4 @@ def test_a_benchmark_is_asked_twice_per_query(tmp_path):
     assert all(re.search(r"budget|2 ?- ?1|2 to 1", r["query"]) for r in written)
     assert av_wordings.main([str(bench), "A", "-o", str(out)]) == 2  # never overwritten
     assert av_wordings.main([str(bench), "Z", "-o", str(tmp_path / "z.jsonl")]) == 2
+    assert av_wordings.main([str(bench), "A", "-o", str(tmp_path / "no" / "w.jsonl")]) == 2

@@ -503,7 +503,7 @@ def _framed_needle(text: str) -> tuple[str, str, str, str, str] | None:
         raw = " ".join(tokens[i].text for i in left)
         if channel == "text" and not _TITLE_LIKE.match(raw):
             continue
-        if raw.lower() in PERSON_NOUNS or raw.lower() in PICTURE_NOUNS:
+        if person_noun(raw) or raw.lower() in PICTURE_NOUNS:
             continue
         frame = text.replace(raw, " X ", 1) if raw in text else "X"
         return f"{channel}-framed", channel, clean_needle(raw), " ".join(frame.split()), raw
